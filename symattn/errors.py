@@ -1,0 +1,134 @@
+"""The one error family of symattn.
+
+Every error a user can cause is a :class:`SymattnError`.  Each subclass is named
+for what went wrong, and its message says what was expected and what arrived,
+quoting the input, so that the CLI can print ``str(err)`` as a single line.
+
+Messages start with the place (``file:line``, a matrix name, shapes) whenever
+the raiser knows it.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "SymattnError",
+    "InputError",
+    "UnknownTokenError",
+    "NotExactError",
+    "ValueTooLargeError",
+    "DivisionByZeroError",
+    "MatrixError",
+    "RaggedMatrixError",
+    "EmptyMatrixError",
+    "ShapeError",
+    "MaskError",
+    "FullyMaskedRowError",
+    "NotNumericError",
+    "UndecidedRoundingError",
+    "SpecError",
+    "SpecSyntaxError",
+    "UnknownKeyError",
+    "MissingFileError",
+    "NotTextError",
+    "LatexParseError",
+    "FormulaTimeoutError",
+]
+
+
+class SymattnError(Exception):
+    """Base class: anything symattn reports to a user."""
+
+
+# --- numbers and strings -------------------------------------------------------
+
+
+class InputError(SymattnError):
+    """A value could not be read as an exact number or symbol."""
+
+
+class UnknownTokenError(InputError):
+    """A string contains something outside the entry grammar (it is never run)."""
+
+
+class NotExactError(InputError):
+    """A value is not exact or not finite (NaN, inf, a complex number, ...)."""
+
+
+class ValueTooLargeError(InputError):
+    """A value is too large to build or to evaluate (10^{10^{10}}, e^{e^{e^{10}}})."""
+
+
+class DivisionByZeroError(InputError):
+    """A division by zero, such as 1/0."""
+
+
+# --- matrices -----------------------------------------------------------------
+
+
+class MatrixError(SymattnError):
+    """A matrix is malformed."""
+
+
+class RaggedMatrixError(MatrixError):
+    """The rows of a matrix have different lengths."""
+
+
+class EmptyMatrixError(MatrixError):
+    """A matrix has no rows or no columns."""
+
+
+class ShapeError(MatrixError):
+    """Two matrices do not fit together (inner dimensions, mask size, W_O, ...)."""
+
+
+class MaskError(MatrixError):
+    """A mask is not causal, additive (0 / -oo) or boolean."""
+
+
+class FullyMaskedRowError(MaskError):
+    """A mask removes every key of some query row, so its softmax is undefined."""
+
+
+# --- numerics -----------------------------------------------------------------
+
+
+class NotNumericError(SymattnError):
+    """A decimal was asked of a value that has free symbols."""
+
+
+class UndecidedRoundingError(SymattnError):
+    """The enclosure could not decide a rounding within the precision limit."""
+
+
+# --- files and specs ------------------------------------------------------------
+
+
+class SpecError(SymattnError):
+    """A TOML spec is well-formed TOML but not a valid attention spec."""
+
+
+class SpecSyntaxError(SpecError):
+    """A TOML spec is not valid TOML (the message names file:line)."""
+
+
+class UnknownKeyError(SpecError):
+    """A TOML spec has a key symattn does not know."""
+
+
+class MissingFileError(SymattnError):
+    """A file named on the command line or in the API does not exist."""
+
+
+class NotTextError(SymattnError):
+    """A file is not UTF-8 text."""
+
+
+# --- LaTeX ----------------------------------------------------------------------
+
+
+class LatexParseError(SymattnError):
+    """A formula could not be parsed (unbalanced braces, unknown syntax, ...)."""
+
+
+class FormulaTimeoutError(SymattnError):
+    """Parsing or evaluating one formula took longer than its time limit."""
