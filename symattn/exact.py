@@ -1,0 +1,677 @@
+"""Numbers in, certified decimals out.
+
+This module is the only way values enter symattn (:func:`to_exact`,
+:func:`to_matrix`) and the only way decimals leave it (:func:`certified_decimal`,
+:func:`round_ball`).  Nothing here uses binary floating point on the exact
+path: ``"0.1"`` is ``1/10``, and a Python float is read from its shortest
+``repr``.  Strings are read by a small recursive-descent grammar; they are
+never evaluated as code.
+
+Rounding rule: **half away from zero** (0.25 -> 0.3, -0.25 -> -0.3 at one
+place), decided exactly for ties.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+import flint
+import sympy
+from sympy import Rational
+
+from symattn.errors import (
+    DivisionByZeroError,
+    EmptyMatrixError,
+    InputError,
+    NotExactError,
+    NotNumericError,
+    RaggedMatrixError,
+    UndecidedRoundingError,
+    UnknownTokenError,
+    ValueTooLargeError,
+)
+
+__all__ = [
+    "Claim",
+    "certified_decimal",
+    "claim_holds",
+    "claim_kind",
+    "enclose",
+    "parse_claim",
+    "round_ball",
+    "to_exact",
+    "to_matrix",
+]
+
+#: Largest exact integer power we build: |exponent| * log2|base| bits.
+MAX_POWER_BITS = 1 << 17
+#: Largest decimal exponent accepted in "1e5"-style literals.
+MAX_DECIMAL_EXPONENT = 10_000
+#: A value whose magnitude exceeds 2**MAX_MAGNITUDE_BITS is not printed.
+MAX_MAGNITUDE_BITS = 40_000
+#: exp(x) with x above this bound is refused before it is evaluated.
+MAX_EXP_ARGUMENT = 10**6
+#: Precision limits (bits) for certification.
+START_PREC = 64
+MAX_PREC = 1 << 15
+
+_FUNCTIONS = {"sqrt": sympy.sqrt, "exp": sympy.exp, "log": sympy.log, "ln": sympy.log}
+_CONSTANTS = {"e": sympy.E, "pi": sympy.pi}
+_INFINITIES = {"oo", "inf", "infty", "infinity"}
+_REFUSED_NAMES = {"nan", "NaN", "zoo", "I", "j"}
+
+_TOKEN = re.compile(
+    r"""\s*(?:
+        (?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)
+      | (?P<name>[A-Za-z][A-Za-z0-9]*(?:_(?:\{[A-Za-z0-9,]+\}|[A-Za-z0-9]+))?)
+      | (?P<op>\*\*|[-+*/^(),])
+    )""",
+    re.VERBOSE,
+)
+
+
+# --- the string grammar ---------------------------------------------------------
+
+
+def _tokenize(text: str, where: str) -> list[tuple[str, str]]:
+    tokens: list[tuple[str, str]] = []
+    pos = 0
+    text = text.replace("\u2212", "-")  # the Unicode minus sign
+    while pos < len(text):
+        if text[pos:].strip() == "":
+            break
+        match = _TOKEN.match(text, pos)
+        if match is None or match.end() == pos:
+            bad = text[pos:].strip()[:20]
+            raise UnknownTokenError(
+                f"{where}: cannot read {text!r}: unexpected {bad!r} "
+                "(expected numbers, names, + - * / ^ and sqrt/exp/log)"
+            )
+        kind = match.lastgroup
+        assert kind is not None
+        tokens.append((kind, match.group(kind)))
+        pos = match.end()
+    return tokens
+
+
+class _Parser:
+    """expr := term (('+'|'-') term)*;  term := unary (('*'|'/') unary)*;
+    unary := ('+'|'-') unary | power;  power := atom (('^'|'**') unary)?;
+    atom := number | name | func '(' expr ')' | '(' expr ')'."""
+
+    def __init__(self, text: str, where: str, allow_infinite: bool) -> None:
+        self.text = text
+        self.where = where
+        self.allow_infinite = allow_infinite
+        self.tokens = _tokenize(text, where)
+        self.pos = 0
+
+    def fail(self, what: str) -> InputError:
+        return UnknownTokenError(f"{self.where}: cannot read {self.text!r}: {what}")
+
+    def peek(self) -> str | None:
+        return self.tokens[self.pos][1] if self.pos < len(self.tokens) else None
+
+    def take(self) -> tuple[str, str]:
+        if self.pos >= len(self.tokens):
+            raise self.fail("it ends too early")
+        token = self.tokens[self.pos]
+        self.pos += 1
+        return token
+
+    def expect(self, value: str) -> None:
+        kind, got = self.take()
+        if got != value:
+            raise self.fail(f"expected {value!r} but found {got!r}")
+
+    def parse(self) -> sympy.Expr:
+        if not self.tokens:
+            raise InputError(f"{self.where}: empty entry {self.text!r}")
+        value = self.expr()
+        if self.pos != len(self.tokens):
+            raise self.fail(f"unexpected {self.tokens[self.pos][1]!r}")
+        return value
+
+    def expr(self) -> sympy.Expr:
+        value = self.term()
+        while self.peek() in ("+", "-"):
+            op = self.take()[1]
+            right = self.term()
+            value = value + right if op == "+" else value - right
+        return value
+
+    def term(self) -> sympy.Expr:
+        value = self.unary()
+        while self.peek() in ("*", "/"):
+            op = self.take()[1]
+            right = self.unary()
+            if op == "*":
+                value = value * right
+            else:
+                if right == 0:
+                    raise DivisionByZeroError(
+                        f"{self.where}: division by zero in {self.text!r}"
+                    )
+                value = value / right
+        return value
+
+    def unary(self) -> sympy.Expr:
+        if self.peek() in ("+", "-"):
+            op = self.take()[1]
+            operand = self.unary()
+            return -operand if op == "-" else operand
+        return self.power()
+
+    def power(self) -> sympy.Expr:
+        base = self.atom()
+        if self.peek() in ("^", "**"):
+            self.take()
+            exponent = self.unary()
+            return safe_power(base, exponent, self.where)
+        return base
+
+    def atom(self) -> sympy.Expr:
+        kind, value = self.take()
+        if kind == "number":
+            return _decimal_text(value, self.where)
+        if kind == "name":
+            if value in _FUNCTIONS:
+                self.expect("(")
+                argument = self.expr()
+                self.expect(")")
+                return _apply_function(value, argument, self.where)
+            if value in _CONSTANTS:
+                return _CONSTANTS[value]
+            if value in _REFUSED_NAMES:
+                raise NotExactError(f"{self.where}: {self.text!r} is not a finite real number")
+            if value in _INFINITIES:
+                if not self.allow_infinite:
+                    raise NotExactError(
+                        f"{self.where}: {self.text!r} is infinite; only masks may hold -inf"
+                    )
+                return sympy.oo
+            return sympy.Symbol(value, real=True)
+        if value == "(":
+            inner = self.expr()
+            self.expect(")")
+            return inner
+        raise self.fail(f"unexpected {value!r}")
+
+
+def _decimal_text(text: str, where: str) -> Rational:
+    mantissa, _, exponent = text.lower().partition("e")
+    if exponent and abs(int(exponent)) > MAX_DECIMAL_EXPONENT:
+        raise ValueTooLargeError(f"{where}: {text!r} has too large an exponent")
+    fraction = Fraction(text)
+    return Rational(fraction.numerator, fraction.denominator)
+
+
+def _apply_function(name: str, argument: sympy.Expr, where: str) -> sympy.Expr:
+    if name == "exp" and argument.is_number and argument.is_extended_real:
+        bound = enclose(argument, 64) if argument.is_finite else None
+        if bound is None or bound > MAX_EXP_ARGUMENT:
+            raise ValueTooLargeError(f"{where}: exp({argument}) is too large to evaluate")
+    if name in ("log", "ln") and argument == 0:
+        raise DivisionByZeroError(f"{where}: log(0) is not finite")
+    return _FUNCTIONS[name](argument)
+
+
+def safe_power(base: sympy.Expr, exponent: sympy.Expr, where: str) -> sympy.Expr:
+    """Return ``base**exponent``, refusing powers too large to build.
+
+    Raises:
+        ValueTooLargeError: e.g. ``10^(10^10)``.
+        DivisionByZeroError: ``0`` to a negative power.
+    """
+    if base.is_number and exponent.is_number:
+        if base == 0 and exponent.is_negative:
+            raise DivisionByZeroError(f"{where}: 0 to the power {exponent} is a division by zero")
+        if base.is_Rational and exponent.is_Rational and abs(base) not in (0, 1):
+            size = max(abs(base.p), abs(base.q)).bit_length()
+            if abs(exponent) * size > MAX_POWER_BITS:
+                raise ValueTooLargeError(
+                    f"{where}: {base}^{exponent} is too large to build exactly"
+                )
+        elif base.is_number and not base.is_Rational:
+            magnitude = enclose(exponent, 64) if exponent.is_finite else None
+            if magnitude is None or abs(magnitude) > MAX_POWER_BITS:
+                raise ValueTooLargeError(f"{where}: ({base})^({exponent}) is too large")
+    return sympy.Pow(base, exponent)
+
+
+# --- values in ------------------------------------------------------------------
+
+
+def to_exact(value: Any, *, where: str = "value", allow_infinite: bool = False) -> sympy.Expr:
+    """Read one entry as an exact SymPy value.
+
+    Args:
+        value: an int, Fraction, Decimal, SymPy number/symbol/expression, a
+            Python float (read from its shortest repr) or a string of the entry
+            grammar ("3", "-1/2", "0.25", "1e-3", "sqrt(2)", "a", "x_{11}").
+        where: the place named in error messages, e.g. ``"X[2,1]"``.
+        allow_infinite: accept ``-inf``/``oo`` (masks only).
+
+    Returns:
+        An exact SymPy expression.
+
+    Raises:
+        UnknownTokenError: a string outside the grammar (it is never executed).
+        NotExactError: NaN, infinities, booleans, complex numbers.
+        ValueTooLargeError: powers too large to build.
+        DivisionByZeroError: 1/0.
+
+    >>> to_exact("0.1"), to_exact("-1/2"), to_exact("sqrt(8)")
+    (1/10, -1/2, 2*sqrt(2))
+    """
+    if isinstance(value, bool):
+        raise NotExactError(f"{where}: {value!r} is a boolean, not a number")
+    if isinstance(value, int):
+        return sympy.Integer(value)
+    if isinstance(value, Fraction):
+        return Rational(value.numerator, value.denominator)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            if allow_infinite and value == -math.inf:
+                return -sympy.oo
+            raise NotExactError(f"{where}: {value!r} is not a finite number")
+        return _decimal_text(repr(value), where)
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise NotExactError(f"{where}: {value!r} is not a finite number")
+        return _decimal_text(str(value), where)
+    if isinstance(value, str):
+        return _Parser(value, where, allow_infinite).parse()
+    if isinstance(value, sympy.Basic):
+        return _check_sympy(value, where, allow_infinite)
+    type_name = type(value).__name__
+    if hasattr(value, "item") and callable(value.item):  # numpy scalars
+        return to_exact(value.item(), where=where, allow_infinite=allow_infinite)
+    raise NotExactError(f"{where}: cannot read a {type_name} ({value!r}) as an exact number")
+
+
+def _check_sympy(value: sympy.Basic, where: str, allow_infinite: bool) -> sympy.Expr:
+    if isinstance(value, sympy.MatrixBase):
+        raise NotExactError(f"{where}: expected one entry but got a matrix")
+    if not isinstance(value, sympy.Expr):
+        raise NotExactError(f"{where}: {value!r} is not an expression")
+    if value.has(sympy.nan, sympy.zoo):
+        raise NotExactError(f"{where}: {value} is not a finite number")
+    if value.has(sympy.Float):
+        floats = {f: _decimal_text(sympy.sstr(f, full_prec=False), where) for f in value.atoms(sympy.Float)}
+        value = value.xreplace(floats)
+    if value.is_number and value.has(sympy.oo, -sympy.oo):
+        if allow_infinite and value == -sympy.oo:
+            return value
+        raise NotExactError(f"{where}: {value} is not a finite number")
+    if value.is_number and value.is_extended_real is False:
+        raise NotExactError(f"{where}: {value} is not a real number")
+    return value
+
+
+def to_matrix(rows: Any, *, name: str, allow_infinite: bool = False) -> sympy.ImmutableMatrix:
+    """Read a matrix (list of rows, or a SymPy matrix) entry by entry.
+
+    Args:
+        rows: a sequence of equal-length sequences, or a SymPy matrix.
+        name: the matrix's name, used in error messages.
+        allow_infinite: accept ``-inf`` entries (masks only).
+
+    Returns:
+        An immutable SymPy matrix of exact entries.
+
+    Raises:
+        RaggedMatrixError: rows of different lengths.
+        EmptyMatrixError: no rows or no columns.
+        plus the errors of :func:`to_exact`, naming the entry ``name[i,j]``.
+
+    >>> to_matrix([[1, "1/2"], [0, "0.5"]], name="X")
+    Matrix([
+    [1, 1/2],
+    [0, 1/2]])
+    """
+    if isinstance(rows, sympy.MatrixBase):
+        rows = rows.tolist()
+    if hasattr(rows, "tolist") and not isinstance(rows, (list, tuple)):  # numpy
+        rows = rows.tolist()
+    if isinstance(rows, (str, bytes)) or not hasattr(rows, "__len__"):
+        raise RaggedMatrixError(f"{name}: expected a list of rows but got {rows!r}")
+    rows = list(rows)
+    if not rows:
+        raise EmptyMatrixError(f"{name} is empty (it has no rows)")
+    for index, row in enumerate(rows, start=1):
+        if isinstance(row, (str, bytes)) or not hasattr(row, "__len__"):
+            raise RaggedMatrixError(
+                f"{name}: row {index} is {row!r}, not a list (write [[...], [...]])"
+            )
+    lengths = [len(row) for row in rows]
+    if lengths[0] == 0:
+        raise EmptyMatrixError(f"{name} is empty (its rows have no entries)")
+    for index, length in enumerate(lengths, start=1):
+        if length != lengths[0]:
+            raise RaggedMatrixError(
+                f"{name}: row {index} has {length} {"entry" if length == 1 else "entries"} but row 1 has {lengths[0]}"
+            )
+    return sympy.ImmutableMatrix(
+        [
+            [
+                to_exact(entry, where=f"{name}[{i},{j}]", allow_infinite=allow_infinite)
+                for j, entry in enumerate(row, start=1)
+            ]
+            for i, row in enumerate(rows, start=1)
+        ]
+    )
+
+
+# --- enclosures -----------------------------------------------------------------
+
+
+def enclose(expr: Any, prec: int) -> flint.arb:
+    """A rigorous arb ball containing the value of a constant expression.
+
+    Args:
+        expr: a SymPy expression without free symbols (or an int/Rational).
+        prec: working precision in bits.
+
+    Returns:
+        A ``flint.arb`` ball.
+
+    Raises:
+        NotNumericError: the expression has free symbols or an unknown function.
+        ValueTooLargeError: an exponential of an astronomically large argument.
+        NotExactError: a complex or infinite value.
+
+    >>> enclose(sympy.sqrt(2), 64).contains(flint.arb("1.41421356237309504880"))
+    True
+    """
+    expr = sympy.sympify(expr) if isinstance(expr, (int, Fraction)) else expr
+    if getattr(expr, "free_symbols", None):
+        names = ", ".join(sorted(str(s) for s in expr.free_symbols))
+        raise NotNumericError(f"{expr} has free symbols ({names}) and no decimal value")
+    old = flint.ctx.prec
+    flint.ctx.prec = prec
+    try:
+        return _arb(expr)
+    finally:
+        flint.ctx.prec = old
+
+
+def _arb(expr: sympy.Expr) -> flint.arb:  # noqa: PLR0911, PLR0912 - one branch per node type
+    if expr.is_Integer:
+        return flint.arb(int(expr))
+    if expr.is_Rational:
+        return flint.arb(flint.fmpq(int(expr.p), int(expr.q)))
+    if expr is sympy.E:
+        return flint.arb.const_e()
+    if expr is sympy.pi:
+        return flint.arb.pi()
+    if expr.is_Add:
+        total = flint.arb(0)
+        for term in expr.args:
+            total += _arb(term)
+        return total
+    if expr.is_Mul:
+        product = flint.arb(1)
+        for factor in expr.args:
+            product *= _arb(factor)
+        return product
+    if expr.is_Pow:
+        base, exponent = expr.args
+        b = _arb(base)
+        if exponent.is_Integer:
+            if int(exponent) < 0 and b.contains(0):
+                raise DivisionByZeroError(f"{expr} divides by zero")
+            return b ** int(exponent)
+        if exponent == sympy.S.Half:
+            return b.sqrt()
+        if exponent == -sympy.S.Half:
+            return b.rsqrt()
+        if not b > 0:
+            raise NotExactError(f"{expr} is not a real number")
+        return b ** _arb(exponent)
+    if isinstance(expr, sympy.exp):
+        argument = _arb(expr.args[0])
+        if not argument.is_finite() or argument > MAX_EXP_ARGUMENT:
+            raise ValueTooLargeError(f"{_short(expr)} is too large to evaluate")
+        return argument.exp()
+    if isinstance(expr, sympy.log):
+        argument = _arb(expr.args[0])
+        if not argument > 0:
+            raise NotExactError(f"{expr} is not a real number")
+        return argument.log()
+    if expr in (sympy.oo, -sympy.oo, sympy.zoo, sympy.nan):
+        raise NotExactError(f"{expr} is not a finite number")
+    raise NotNumericError(f"cannot evaluate {_short(expr)} numerically")
+
+
+def _short(expr: sympy.Expr, limit: int = 60) -> str:
+    text = sympy.sstr(expr)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# --- certified rounding ---------------------------------------------------------
+
+
+def _to_fraction(ball: flint.arb) -> Fraction:
+    """The exact value of an exact arb (a midpoint or a radius)."""
+    man, exp = ball.man_exp()
+    man, exp = int(man), int(exp)
+    return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp)
+
+
+def _endpoints(ball: flint.arb, places: int) -> tuple[Fraction, Fraction]:
+    """The ball's exact endpoints times 10**places (mid and rad are exact;
+    ``lower()``/``upper()`` would round at the context precision)."""
+    mid, rad = _to_fraction(ball.mid()), _to_fraction(ball.rad())
+    return (mid - rad) * 10**places, (mid + rad) * 10**places
+
+
+def _round_half_away(value: Fraction) -> int:
+    if value >= 0:
+        return math.floor(value + Fraction(1, 2))
+    return -math.floor(-value + Fraction(1, 2))
+
+
+def _format_scaled(units: int, places: int) -> str:
+    sign = "-" if units < 0 else ""
+    digits = str(abs(units)).rjust(places + 1, "0")
+    if places == 0:
+        return sign + digits
+    return f"{sign}{digits[:-places]}.{digits[-places:]}"
+
+
+def _magnitude_check(ball: flint.arb) -> None:
+    if not ball.is_finite():
+        raise ValueTooLargeError("the value is too large to evaluate")
+    upper = ball.abs_upper()
+    if upper > flint.arb(2) ** MAX_MAGNITUDE_BITS:
+        raise ValueTooLargeError(
+            f"the value is too large to print (about 10^{int(upper.log_base(10).mid().floor())})"
+        )
+
+
+def round_ball(ball: flint.arb, places: int) -> str | None:
+    """Round every point of ``ball`` to ``places`` digits, if they agree.
+
+    Args:
+        ball: an arb enclosure of the true value.
+        places: digits after the decimal point (0 or more).
+
+    Returns:
+        The decimal string (half away from zero), or None when the ball
+        straddles a rounding boundary and more precision is needed.
+
+    Raises:
+        ValueTooLargeError: the ball is not finite or astronomically large.
+
+    >>> round_ball(flint.arb(1) / 3, 4)
+    '0.3333'
+    """
+    _magnitude_check(ball)
+    if ball.abs_upper() < flint.arb(10) ** (-places) * flint.arb("0.4"):
+        return _format_scaled(0, places)
+    low, high = _endpoints(ball, places)
+    a, b = _round_half_away(low), _round_half_away(high)
+    if a != b:
+        return None
+    return _format_scaled(a, places)
+
+
+def certified_decimal(expr: Any, places: int) -> str:
+    """The decimal of an exact value, every printed digit guaranteed.
+
+    Args:
+        expr: an exact constant (SymPy expression, int or Rational).  ``-oo``
+            gives ``"-inf"``.
+        places: digits after the decimal point.
+
+    Returns:
+        The value rounded half away from zero to ``places`` digits.
+
+    Raises:
+        NotNumericError: the value has free symbols.
+        ValueTooLargeError: the value is too large to evaluate or print.
+        UndecidedRoundingError: the enclosure could not decide the rounding.
+
+    >>> certified_decimal(sympy.Rational(1, 4), 1), certified_decimal(sympy.sqrt(2), 6)
+    ('0.3', '1.414214')
+    """
+    expr = sympy.sympify(expr) if isinstance(expr, (int, Fraction)) else expr
+    if expr == -sympy.oo:
+        return "-inf"
+    if expr.is_Rational:
+        return _format_scaled(_round_half_away(Fraction(int(expr.p), int(expr.q)) * 10**places), places)
+    prec = START_PREC + int(places * 3.33)
+    while prec <= MAX_PREC:
+        text = round_ball(enclose(expr, prec), places)
+        if text is not None:
+            return text
+        prec *= 2
+    expanded = sympy.expand(expr)
+    if expanded.is_Rational:
+        return certified_decimal(expanded, places)
+    raise UndecidedRoundingError(
+        f"cannot decide the rounding of {_short(expr)} to {places} places "
+        f"within {MAX_PREC} bits (it may be exactly halfway)"
+    )
+
+
+# --- claims printed in documents ------------------------------------------------
+
+_CLAIM = re.compile(r"^\s*([+-]?)(\d+)(?:\.(\d+))?\s*$")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A number as a document printed it.
+
+    Attributes:
+        text: the printed text, e.g. ``"0.40"``.
+        value: its exact value, e.g. ``2/5``.
+        places: digits after the point (``None`` for an integer, an exact claim).
+    """
+
+    text: str
+    value: Rational
+    places: int | None
+
+
+def parse_claim(text: str) -> Claim:
+    """Read a printed number: ``"0.4"`` claims one place, ``"3"`` an exact value.
+
+    Raises:
+        InputError: the text is not a plain decimal or integer.
+
+    >>> parse_claim("0.40")
+    Claim(text='0.40', value=2/5, places=2)
+    """
+    match = _CLAIM.match(str(text).replace("\u2212", "-"))
+    if match is None:
+        raise InputError(f"{text!r} is not a printed decimal number")
+    sign, whole, frac = match.groups()
+    places = len(frac) if frac is not None else None
+    value = Rational(f"{sign}{whole}.{frac}") if frac is not None else Rational(f"{sign}{whole}")
+    return Claim(str(text).strip(), value, places)
+
+
+def _as_claim(claimed: Claim | str | int) -> Claim:
+    return claimed if isinstance(claimed, Claim) else parse_claim(str(claimed))
+
+
+def _is_exactly(true_value: sympy.Expr, target: Rational) -> bool:
+    difference = true_value - target
+    if difference == 0:
+        return True
+    if difference.free_symbols:
+        raise NotNumericError(f"{_short(true_value)} has free symbols and cannot be compared")
+    ball = enclose(difference, 256)
+    if not ball.contains(0):
+        return False
+    for form in (sympy.together(difference), sympy.expand(difference)):
+        if form == 0:
+            return True
+    ball = enclose(difference, 4096)
+    if not ball.contains(0):
+        return False
+    raise UndecidedRoundingError(f"cannot decide whether {_short(true_value)} equals {target}")
+
+
+def claim_holds(claimed: Claim | str | int, true_value: Any) -> bool:
+    """Whether a printed number is right about an exact value.
+
+    An integer claims equality; a decimal with k places claims that the true
+    value rounds (half away from zero) to it at k places.
+
+    Raises:
+        NotNumericError: the true value has free symbols.
+
+    >>> claim_holds("0.4", sympy.Rational(401, 1000)), claim_holds("0.40", sympy.Rational(2, 5))
+    (True, True)
+    """
+    claim = _as_claim(claimed)
+    true_value = sympy.sympify(true_value) if isinstance(true_value, (int, Fraction)) else true_value
+    if claim.places is None:
+        return _is_exactly(true_value, claim.value)
+    return Rational(certified_decimal(true_value, claim.places)) == claim.value
+
+
+def truncated_decimal(expr: Any, places: int) -> str:
+    """The value cut (toward zero) to ``places`` digits, certified."""
+    expr = sympy.sympify(expr) if isinstance(expr, (int, Fraction)) else expr
+    if expr.is_Rational:
+        scaled = Fraction(int(expr.p), int(expr.q)) * 10**places
+        return _format_scaled(math.trunc(scaled), places)
+    prec = START_PREC + int(places * 3.33)
+    while prec <= MAX_PREC:
+        ball = enclose(expr, prec)
+        _magnitude_check(ball)
+        low, high = (math.trunc(end) for end in _endpoints(ball, places))
+        if low == high:
+            return _format_scaled(low, places)
+        prec *= 2
+    raise UndecidedRoundingError(f"cannot decide the truncation of {_short(expr)}")
+
+
+def claim_kind(claimed: Claim | str | int, true_value: Any) -> str:
+    """Classify a printed number against the true value.
+
+    Returns:
+        ``"ok"`` when :func:`claim_holds`; ``"rounding"`` when it is wrong but
+        is the true value truncated toward zero at its printed places;
+        otherwise ``"wrong"``.
+
+    >>> claim_kind("0.197", sympy.Rational(19782, 100000))
+    'rounding'
+    """
+    claim = _as_claim(claimed)
+    if claim_holds(claim, true_value):
+        return "ok"
+    if claim.places is not None:
+        if Rational(truncated_decimal(true_value, claim.places)) == claim.value:
+            return "rounding"
+    return "wrong"
