@@ -355,7 +355,7 @@ def to_matrix(rows: Any, *, name: str, allow_infinite: bool = False) -> sympy.Im
     for index, length in enumerate(lengths, start=1):
         if length != lengths[0]:
             raise RaggedMatrixError(
-                f"{name}: row {index} has {length} {"entry" if length == 1 else "entries"} but row 1 has {lengths[0]}"
+                f"{name}: row {index} has {length} {'entry' if length == 1 else 'entries'} but row 1 has {lengths[0]}"
             )
     return sympy.ImmutableMatrix(
         [
