@@ -1,0 +1,575 @@
+"""attention() and multihead(): the stages in order, and comparing claims.
+
+    attention(X) -> Attention
+      inputs   X, W_Q, W_K, W_V (identity when None), X_kv for cross-attention
+      Q, K, V  = X W_Q, X_kv W_K, X_kv W_V            (stages.matmul)
+      scores   = Q Kᵀ                                  (stages.matmul)
+      scaled   = c · scores, -oo where masked          (stages.scale_scores)
+      weights  = row-wise softmax, closed form         (stages.softmax_terms)
+      output   = weights · V, one fraction per entry   (stages.softmax_output)
+
+Rational inputs are multiplied in python-flint and the closed forms are built
+lazily, only when something asks for them; certified decimals of the weights
+and outputs come from the arb fast path in :mod:`symattn.numeric` when it
+applies, and from :func:`symattn.exact.certified_decimal` otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import sympy
+from sympy import ImmutableMatrix
+
+from symattn import stages
+from symattn.errors import InputError, ShapeError
+from symattn.exact import (
+    Claim,
+    certified_decimal,
+    claim_holds,
+    claim_kind,
+    parse_claim,
+    to_matrix,
+)
+
+__all__ = ["Attention", "CellCheck", "Comparison", "MultiHead", "Stage", "attention", "multihead"]
+
+#: Stage names in order, with the formula each stage computes.
+STAGE_FORMULAS: dict[str, str] = {
+    "X": r"X",
+    "W_Q": r"W_Q",
+    "W_K": r"W_K",
+    "W_V": r"W_V",
+    "Q": r"Q = X W_Q",
+    "K": r"K = X W_K",
+    "V": r"V = X W_V",
+    "scores": r"S = Q K^{\top}",
+    "scaled": r"\tilde{S} = \frac{Q K^{\top}}{\sqrt{d_k}}",
+    "weights": r"A = \operatorname{softmax}\left(\tilde{S}\right)",
+    "output": r"O = A V",
+}
+CROSS_FORMULAS = {"K": r"K = X_{kv} W_K", "V": r"V = X_{kv} W_V", "X_kv": r"X_{kv}"}
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One stage: its name, its defining LaTeX formula and its exact value."""
+
+    name: str
+    latex: str
+    value: ImmutableMatrix
+
+
+@dataclass(frozen=True)
+class CellCheck:
+    """One claimed entry against its true value.
+
+    Attributes:
+        row, col: 1-based position.
+        claim: the printed number.
+        exact: the true exact value.
+        decimal: the true value to the claim's places + 3, certified.
+        difference: true − claimed, to the same places, certified.
+        kind: "ok", "rounding", "wrong" or "carried".
+        carried_from: for "carried", the claimed stage the error came from.
+    """
+
+    row: int
+    col: int
+    claim: Claim
+    exact: sympy.Expr
+    decimal: str
+    difference: str
+    kind: str
+    carried_from: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.kind == "ok"
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A claimed matrix compared entry by entry with the true one.
+
+    Attributes:
+        name: the stage compared ("weights", "output", ...).
+        cells: rows of :class:`CellCheck`.
+        recomputed_output: for claimed weights, claimed weights · V (exact).
+        true_output: for claimed weights, the true output.
+    """
+
+    name: str
+    cells: tuple[tuple[CellCheck, ...], ...]
+    recomputed_output: ImmutableMatrix | None = None
+    true_output: ImmutableMatrix | None = None
+
+    @property
+    def ok(self) -> bool:
+        return all(cell.ok for row in self.cells for cell in row)
+
+    @property
+    def wrong(self) -> list[CellCheck]:
+        return [cell for row in self.cells for cell in row if not cell.ok]
+
+
+def _claims_matrix(claimed: Any, name: str) -> list[list[Claim]]:
+    rows = claimed.tolist() if hasattr(claimed, "tolist") else claimed
+    if not isinstance(rows, (list, tuple)) or not rows or not all(isinstance(r, (list, tuple)) for r in rows):
+        raise InputError(f"claims.{name}: expected a matrix (a list of rows)")
+    width = len(rows[0])
+    for index, row in enumerate(rows, start=1):
+        if len(row) != width:
+            raise InputError(f"claims.{name}: row {index} has {len(row)} entries but row 1 has {width}")
+    return [[value if isinstance(value, Claim) else parse_claim(str(value)) for value in row] for row in rows]
+
+
+def _shown_places(claim: Claim) -> int:
+    return (claim.places if claim.places is not None else 0) + 3
+
+
+def compare_matrix(
+    name: str,
+    true: ImmutableMatrix,
+    claimed: Any,
+    *,
+    given: ImmutableMatrix | None = None,
+    given_from: str | None = None,
+) -> Comparison:
+    """Compare a claimed matrix with the true one, entry by entry.
+
+    Args:
+        name: what is compared, used in messages.
+        true: the exact true matrix.
+        claimed: a matrix of printed numbers (strings, ints or Claims).
+        given: the value the document's own earlier numbers imply; a wrong
+            entry that matches it is "carried".
+        given_from: the name of the claim ``given`` came from.
+
+    Raises:
+        ShapeError: the claimed matrix's shape differs from the true one's.
+    """
+    claims = _claims_matrix(claimed, name)
+    if (len(claims), len(claims[0])) != true.shape:
+        raise ShapeError(
+            f"the claimed {name} is {len(claims)}×{len(claims[0])} but {name} is "
+            f"{true.rows}×{true.cols}"
+        )
+    rows = []
+    for i, claim_row in enumerate(claims):
+        cells = []
+        for j, claim in enumerate(claim_row):
+            value = true[i, j]
+            kind = claim_kind(claim, value)
+            carried_from = None
+            if kind != "ok" and given is not None and claim_holds(claim, given[i, j]):
+                kind, carried_from = "carried", given_from
+            places = _shown_places(claim)
+            cells.append(
+                CellCheck(
+                    row=i + 1,
+                    col=j + 1,
+                    claim=claim,
+                    exact=value,
+                    decimal=certified_decimal(value, places),
+                    difference=certified_decimal(value - claim.value, places),
+                    kind=kind,
+                    carried_from=carried_from,
+                )
+            )
+        rows.append(tuple(cells))
+    return Comparison(name, tuple(rows))
+
+
+class Attention:
+    """Scaled dot-product attention, every stage exact.  Build it with :func:`attention`."""
+
+    def __init__(
+        self,
+        X: ImmutableMatrix,
+        W_Q: ImmutableMatrix,
+        W_K: ImmutableMatrix,
+        W_V: ImmutableMatrix,
+        X_kv: ImmutableMatrix | None,
+        factor: sympy.Expr,
+        mask: ImmutableMatrix | None,
+        labels: tuple[str, ...] | None,
+        kv_labels: tuple[str, ...] | None,
+    ) -> None:
+        self.X = X
+        self.W_Q, self.W_K, self.W_V = W_Q, W_K, W_V
+        self.X_kv = X_kv
+        self.factor = factor
+        self.mask = mask
+        self.labels = labels
+        self.kv_labels = kv_labels if X_kv is not None else labels
+        self.d_k = W_Q.cols
+
+    # --- the stages -------------------------------------------------------------
+
+    @property
+    def is_cross(self) -> bool:
+        return self.X_kv is not None
+
+    @property
+    def _source(self) -> ImmutableMatrix:
+        return self.X_kv if self.X_kv is not None else self.X
+
+    @cached_property
+    def Q(self) -> ImmutableMatrix:
+        return stages.matmul(self.X, self.W_Q, left="X", right="W_Q")
+
+    @cached_property
+    def K(self) -> ImmutableMatrix:
+        return stages.matmul(self._source, self.W_K, left=self._source_name, right="W_K")
+
+    @cached_property
+    def V(self) -> ImmutableMatrix:
+        return stages.matmul(self._source, self.W_V, left=self._source_name, right="W_V")
+
+    @cached_property
+    def _flint_products(self):
+        """(scores, V) as python-flint fmpq_mat, without building SymPy matrices."""
+        X, W_Q, W_K, W_V, source = (
+            stages.to_fmpq_mat(m) for m in (self.X, self.W_Q, self.W_K, self.W_V, self._source)
+        )
+        return (X * W_Q) * (source * W_K).transpose(), source * W_V
+
+    @property
+    def _source_name(self) -> str:
+        return "X_kv" if self.is_cross else "X"
+
+    @cached_property
+    def scores(self) -> ImmutableMatrix:
+        return stages.matmul(self.Q, stages.transpose(self.K), left="Q", right="K^T")
+
+    @cached_property
+    def scaled(self) -> ImmutableMatrix:
+        return stages.scale_scores(self.scores, self.factor, self.mask)
+
+    @cached_property
+    def softmax_rows(self) -> tuple[stages.SoftmaxRow, ...]:
+        """The closed-form rows (shift, terms, shared denominator)."""
+        return stages.softmax_terms(self.scaled)
+
+    @cached_property
+    def weights(self) -> ImmutableMatrix:
+        return ImmutableMatrix([list(row.weights()) for row in self.softmax_rows])
+
+    @cached_property
+    def output(self) -> ImmutableMatrix:
+        return stages.softmax_output(self.softmax_rows, self.V)
+
+    @property
+    def stage_names(self) -> tuple[str, ...]:
+        names = ["X"] + (["X_kv"] if self.is_cross else [])
+        return (*names, "W_Q", "W_K", "W_V", "Q", "K", "V", "scores", "scaled", "weights", "output")
+
+    @property
+    def stages(self) -> tuple[Stage, ...]:
+        """Every stage in order, with its formula and exact value."""
+        formulas = {**STAGE_FORMULAS, **(CROSS_FORMULAS if self.is_cross else {})}
+        return tuple(Stage(name, formulas[name], self.matrix(name)) for name in self.stage_names)
+
+    def matrix(self, name: str) -> ImmutableMatrix:
+        """The exact matrix of a stage by name.
+
+        Raises:
+            InputError: an unknown stage name.
+        """
+        if name not in self.stage_names:
+            raise InputError(f"unknown stage {name!r} (expected one of {', '.join(self.stage_names)})")
+        return getattr(self, name)
+
+    @cached_property
+    def is_numeric(self) -> bool:
+        """No free symbols anywhere in the inputs or the scale."""
+        parts = [self.X, self.W_Q, self.W_K, self.W_V, self._source]
+        return not self.factor.free_symbols and not any(m.free_symbols for m in parts)
+
+    @cached_property
+    def is_rational(self) -> bool:
+        """Rational inputs: the products are exact rationals (fast path)."""
+        parts = [self.X, self.W_Q, self.W_K, self.W_V, self._source]
+        return self.is_numeric and all(stages.is_rational(m) for m in parts)
+
+    # --- decimals ---------------------------------------------------------------
+
+    def decimals(self, name: str, places: int) -> list[list[str]]:
+        """Certified decimals of a stage, one string per entry.
+
+        Args:
+            name: a stage name ("Q", "scores", "weights", "output", ...).
+            places: digits after the decimal point.
+
+        Returns:
+            Rows of decimal strings (rounded half away from zero; "-inf" for
+            masked scores).
+
+        Raises:
+            NotNumericError: the stage has free symbols.
+
+        >>> from symattn.examples import reference
+        >>> reference().run().decimals("weights", 4)[2]
+        ['0.2483', '0.2483', '0.5035']
+        """
+        if places < 0:
+            raise InputError(f"places must be 0 or more, not {places}")
+        if name in ("weights", "output") and self.is_rational:
+            fast = self._fast_decimals(name, places)
+            if fast is not None:
+                return fast
+        matrix = self.matrix(name)
+        return [[certified_decimal(matrix[i, j], places) for j in range(matrix.cols)] for i in range(matrix.rows)]
+
+    def _fast_decimals(self, name: str, places: int) -> list[list[str]] | None:
+        try:
+            from symattn import numeric
+        except ImportError:  # the fast path is optional
+            return None
+        keep = None
+        if self.mask is not None:
+            keep = [[self.mask[i, j] == 0 for j in range(self.mask.cols)] for i in range(self.mask.rows)]
+        scores, V = self._flint_products
+        result = numeric.attention_decimals(
+            scores, self.factor, keep, V, places, want=(name,), progress=self.X.rows >= 256
+        )
+        return result[name]
+
+    # --- claims -----------------------------------------------------------------
+
+    def compare(self, name: str, claimed: Any, *, weights: Any = None) -> Comparison:
+        """Compare a matrix a document printed with the true stage.
+
+        A claim "0.4" holds when the true value rounds to 0.4 at one place,
+        "0.40" at two places, and an integer must be exact.
+
+        Args:
+            name: the stage claimed ("weights", "output", "Q", ...).
+            claimed: rows of printed numbers (strings keep their places).
+            weights: for ``name="output"``, the weights the document claimed;
+                a wrong output entry that follows from them is "carried".
+
+        Returns:
+            A :class:`Comparison`; for claimed weights it also holds the output
+            recomputed from them and the true output.
+
+        Raises:
+            ShapeError: the claimed shape differs from the stage's.
+
+        >>> from symattn.examples import reference
+        >>> att = reference().run()
+        >>> [c.kind for c in att.compare("weights", [["0.4", "0.2", "0.4"]] * 3).cells[2]]
+        ['wrong', 'wrong', 'wrong']
+        """
+        true = self.matrix(name)
+        if name == "output" and weights is not None:
+            given = self._recompute_output(weights)
+            return compare_matrix(name, true, claimed, given=given, given_from="weights")
+        comparison = compare_matrix(name, true, claimed)
+        if name == "weights":
+            return Comparison(
+                name,
+                comparison.cells,
+                recomputed_output=self._recompute_output(claimed),
+                true_output=self.output,
+            )
+        return comparison
+
+    def _recompute_output(self, claimed_weights: Any) -> ImmutableMatrix:
+        claims = _claims_matrix(claimed_weights, "weights")
+        values = ImmutableMatrix([[claim.value for claim in row] for row in claims])
+        return stages.weighted_sum(values, self.V, left="the claimed weights", right="V")
+
+    def check(self, claims: Mapping[str, Any]) -> list[Comparison]:
+        """Compare every claimed stage, in stage order; outputs know claimed weights.
+
+        Raises:
+            InputError: a claim names an unknown stage.
+        """
+        unknown = sorted(set(claims) - set(self.stage_names))
+        if unknown:
+            raise InputError(
+                f"claims name unknown stage {unknown[0]!r} (expected one of {', '.join(self.stage_names)})"
+            )
+        return [
+            self.compare(name, claims[name], weights=claims.get("weights") if name == "output" else None)
+            for name in self.stage_names
+            if name in claims
+        ]
+
+    def __repr__(self) -> str:
+        kind = "cross-attention" if self.is_cross else "self-attention"
+        return f"<Attention {kind}: {self.X.rows} queries, {self._source.rows} keys, d_k={self.d_k}>"
+
+
+def _weight(value: Any, name: str, rows: int) -> ImmutableMatrix:
+    if value is None:
+        return stages.identity(rows)
+    return to_matrix(value, name=name)
+
+
+def _labels(labels: Sequence[str] | None, n: int, what: str) -> tuple[str, ...] | None:
+    if labels is None:
+        return None
+    labels = tuple(str(label) for label in labels)
+    if len(labels) != n:
+        raise ShapeError(f"{what} has {len(labels)} entries but there are {n} tokens")
+    return labels
+
+
+def attention(
+    X: Any,
+    W_Q: Any = None,
+    W_K: Any = None,
+    W_V: Any = None,
+    *,
+    X_kv: Any = None,
+    scale: Any = "sqrt_dk",
+    mask: Any = None,
+    temperature: Any = 1,
+    labels: Sequence[str] | None = None,
+    kv_labels: Sequence[str] | None = None,
+) -> Attention:
+    """Exact scaled dot-product attention.
+
+    Args:
+        X: the queries' input, rows are tokens (entries: int, Fraction, SymPy
+            values or strings such as "-1/2", "0.25", "sqrt(2)", "x_{11}").
+        W_Q, W_K, W_V: projections; None means the identity.
+        X_kv: keys' and values' input for cross-attention (default X).
+        scale: "sqrt_dk" (1/√d_k), "none", or an exact number or expression.
+        mask: None, "causal", an additive 0/-inf matrix or a boolean keep matrix.
+        temperature: divides the scores.
+        labels: token labels of X's rows; kv_labels those of X_kv's rows.
+
+    Returns:
+        An :class:`Attention` with every stage exact.
+
+    Raises:
+        RaggedMatrixError, EmptyMatrixError: malformed matrices.
+        ShapeError: dimensions that do not fit, naming both matrices.
+        MaskError, FullyMaskedRowError: a bad mask.
+        UnknownTokenError: an entry outside the grammar (never executed).
+
+    >>> att = attention([[1, 0], [0, 1], [1, 1]])
+    >>> att.weights[2, 0]
+    1/(2 + exp(sqrt(2)/2))
+    """
+    X = to_matrix(X, name="X")
+    X_kv_m = to_matrix(X_kv, name="X_kv") if X_kv is not None else None
+    source, source_name = (X_kv_m, "X_kv") if X_kv_m is not None else (X, "X")
+    W_Q = _weight(W_Q, "W_Q", X.cols)
+    W_K = _weight(W_K, "W_K", source.cols)
+    W_V = _weight(W_V, "W_V", source.cols)
+    for name, W, inp, inp_name in (("W_Q", W_Q, X, "X"), ("W_K", W_K, source, source_name), ("W_V", W_V, source, source_name)):
+        if W.rows != inp.cols:
+            raise ShapeError(
+                f"{name} has {W.rows} rows but {inp_name} has {inp.cols} columns "
+                f"({inp_name} is {stages.shape_text(inp)}, {name} is {stages.shape_text(W)})"
+            )
+    if W_K.cols != W_Q.cols:
+        raise ShapeError(
+            f"W_Q has {W_Q.cols} columns but W_K has {W_K.cols}; queries and keys need the same d_k "
+            f"(W_Q is {stages.shape_text(W_Q)}, W_K is {stages.shape_text(W_K)})"
+        )
+    factor = stages.scale_factor(W_Q.cols, scale, temperature)
+    labels_t = _labels(labels, X.rows, "labels")
+    kv_labels_t = _labels(kv_labels, source.rows, "kv_labels")
+    mask_m = stages.normalise_mask(mask, X.rows, source.rows, row_labels=labels_t)
+    return Attention(X, W_Q, W_K, W_V, X_kv_m, factor, mask_m, labels_t, kv_labels_t)
+
+
+class MultiHead:
+    """Several attention heads, their concatenation and the W_O projection."""
+
+    def __init__(self, heads: tuple[Attention, ...], W_O: ImmutableMatrix | None) -> None:
+        self.heads = heads
+        self.W_O = W_O
+        self.labels = heads[0].labels
+
+    @cached_property
+    def concat(self) -> ImmutableMatrix:
+        return stages.hconcat([head.output for head in self.heads], names=[f"head {k} output" for k in range(1, len(self.heads) + 1)])
+
+    @cached_property
+    def output(self) -> ImmutableMatrix:
+        if self.W_O is None:
+            return self.concat
+        return stages.matmul(self.concat, self.W_O, left="the concatenated heads", right="W_O")
+
+    def matrix(self, name: str) -> ImmutableMatrix:
+        """"concat", "output", or "head2.weights" style names.
+
+        Raises:
+            InputError: an unknown name.
+        """
+        if name == "concat":
+            return self.concat
+        if name == "output":
+            return self.output
+        if name == "W_O" and self.W_O is not None:
+            return self.W_O
+        head, _, stage = name.partition(".")
+        if head.startswith("head") and head[4:].isdigit() and 1 <= int(head[4:]) <= len(self.heads):
+            return self.heads[int(head[4:]) - 1].matrix(stage)
+        raise InputError(f"unknown stage {name!r} (expected concat, output or headN.STAGE)")
+
+    def decimals(self, name: str, places: int) -> list[list[str]]:
+        """Certified decimals of "concat", "output" or "headN.STAGE"."""
+        head, _, stage = name.partition(".")
+        if stage and head.startswith("head") and head[4:].isdigit() and 1 <= int(head[4:]) <= len(self.heads):
+            return self.heads[int(head[4:]) - 1].decimals(stage, places)
+        matrix = self.matrix(name)
+        return [[certified_decimal(matrix[i, j], places) for j in range(matrix.cols)] for i in range(matrix.rows)]
+
+    def compare(self, name: str, claimed: Any) -> Comparison:
+        """Compare a claimed matrix ("concat", "output", "headN.STAGE")."""
+        return compare_matrix(name, self.matrix(name), claimed)
+
+    def check(self, claims: Mapping[str, Any]) -> list[Comparison]:
+        """Compare every claimed matrix in the order given."""
+        return [self.compare(name, value) for name, value in claims.items()]
+
+    def __repr__(self) -> str:
+        return f"<MultiHead: {len(self.heads)} heads, W_O={'yes' if self.W_O is not None else 'no'}>"
+
+
+def multihead(
+    X: Any,
+    heads: Sequence[Sequence[Any]],
+    W_O: Any = None,
+    **options: Any,
+) -> MultiHead:
+    """Multi-head attention: each head on X, concatenated, then projected by W_O.
+
+    Args:
+        X: the input.
+        heads: one (W_Q, W_K, W_V) triple per head (None entries mean identity).
+        W_O: the output projection ((heads · d_v) × d_model), or None.
+        **options: as for :func:`attention` (scale, mask, temperature, labels, X_kv).
+
+    Raises:
+        ShapeError: W_O's rows differ from the concatenation's columns.
+        InputError: no heads, or a head that is not a triple.
+    """
+    if not heads:
+        raise InputError("multihead needs at least one head")
+    built = []
+    for index, head in enumerate(heads, start=1):
+        if len(head) != 3:
+            raise InputError(f"head {index} must be (W_Q, W_K, W_V), got {len(head)} matrices")
+        built.append(attention(X, *head, **options))
+    W_O_m = to_matrix(W_O, name="W_O") if W_O is not None else None
+    result = MultiHead(tuple(built), W_O_m)
+    if W_O_m is not None:
+        width = sum(head.W_V.cols for head in built)
+        if W_O_m.rows != width:
+            raise ShapeError(
+                f"W_O has {W_O_m.rows} rows but the concatenated heads have {width} columns "
+                f"(W_O is {stages.shape_text(W_O_m)})"
+            )
+    return result

@@ -1,0 +1,220 @@
+"""AttentionSpec: an attention problem as data, read from TOML.
+
+TOML floats are read from their decimal text (``parse_float``), so ``0.1`` is
+1/10 and a claim ``0.40`` keeps its two places; no binary float is made.
+The format is documented in README.md.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from symattn.errors import (
+    InputError,
+    MissingFileError,
+    NotTextError,
+    SpecError,
+    SpecSyntaxError,
+    UnknownKeyError,
+)
+
+__all__ = ["AttentionSpec", "load_spec", "parse_spec"]
+
+_TOP_KEYS = (
+    "title", "labels", "kv_labels", "X", "X_kv", "W_Q", "W_K", "W_V",
+    "scale", "temperature", "mask", "heads", "W_O", "claims",
+)
+_HEAD_KEYS = ("W_Q", "W_K", "W_V")
+_CLAIM_KEYS = ("Q", "K", "V", "scores", "scaled", "weights", "output", "concat")
+
+
+class DecimalText(str):
+    """A TOML float kept as the text it was written with."""
+
+
+@dataclass(frozen=True)
+class AttentionSpec:
+    """An attention problem: inputs, options, and numbers a document claimed.
+
+    Matrices hold the values as read (ints, strings, :class:`DecimalText`);
+    :meth:`run` turns them into exact values.
+    """
+
+    X: Any
+    W_Q: Any = None
+    W_K: Any = None
+    W_V: Any = None
+    X_kv: Any = None
+    scale: Any = "sqrt_dk"
+    temperature: Any = 1
+    mask: Any = None
+    labels: tuple[str, ...] | None = None
+    kv_labels: tuple[str, ...] | None = None
+    heads: tuple[tuple[Any, Any, Any], ...] | None = None
+    W_O: Any = None
+    claims: dict[str, Any] = field(default_factory=dict)
+    title: str | None = None
+    source: str | None = None
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """Keyword options shared by :func:`attention` and :func:`multihead`."""
+        return {
+            "X_kv": self.X_kv,
+            "scale": self.scale,
+            "mask": self.mask,
+            "temperature": self.temperature,
+            "labels": self.labels,
+            "kv_labels": self.kv_labels,
+        }
+
+    def run(self):
+        """Compute the attention this spec describes.
+
+        Returns:
+            An :class:`~symattn.pipeline.Attention`, or a
+            :class:`~symattn.pipeline.MultiHead` when the spec has heads.
+
+        Raises:
+            SymattnError: as :func:`~symattn.pipeline.attention`, with the
+                spec's file named in the message.
+        """
+        from symattn.errors import SymattnError
+        from symattn.pipeline import attention, multihead
+
+        try:
+            if self.heads is not None:
+                return multihead(self.X, self.heads, self.W_O, **self.options)
+            return attention(self.X, self.W_Q, self.W_K, self.W_V, **self.options)
+        except SymattnError as error:
+            if self.source is None:
+                raise
+            raise type(error)(f"{self.source}: {error}") from None
+
+
+def _line_of(text: str, key: str) -> int | None:
+    match = re.search(rf"^\s*\"?{re.escape(key)}\"?\s*=", text, re.MULTILINE)
+    return text.count("\n", 0, match.start()) + 1 if match else None
+
+
+def _where(source: str, text: str, key: str) -> str:
+    line = _line_of(text, key)
+    return f"{source}:{line}" if line else source
+
+
+def _check_keys(table: dict, allowed: tuple[str, ...], source: str, text: str, what: str) -> None:
+    for key in table:
+        if key not in allowed:
+            raise UnknownKeyError(
+                f"{_where(source, text, key)}: unknown key {key!r} in {what} "
+                f"(known keys: {', '.join(allowed)})"
+            )
+
+
+def _labels(value: Any, key: str, source: str, text: str) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise SpecError(f"{_where(source, text, key)}: {key} must be a list of strings")
+    return tuple(value)
+
+
+def parse_spec(text: str, source: str = "<spec>") -> AttentionSpec:
+    """Read a spec from TOML text.
+
+    Raises:
+        SpecSyntaxError: invalid TOML, naming ``source:line``.
+        UnknownKeyError: a key symattn does not know.
+        SpecError: a missing X, or a value of the wrong type.
+    """
+    try:
+        data = tomllib.loads(text, parse_float=DecimalText)
+    except tomllib.TOMLDecodeError as error:
+        message = str(error)
+        match = re.search(r"\(at line (\d+), column (\d+)\)", message)
+        place = f"{source}:{match.group(1)}" if match else source
+        reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", message) if match else message
+        raise SpecSyntaxError(f"{place}: invalid TOML: {reason}") from None
+    _check_keys(data, _TOP_KEYS, source, text, "the spec")
+    if "X" not in data:
+        raise SpecError(f"{source}: the spec has no X (the input matrix)")
+    heads = None
+    if "heads" in data:
+        if not isinstance(data["heads"], list) or not data["heads"]:
+            raise SpecError(f"{_where(source, text, 'heads')}: heads must be a list of [[heads]] tables")
+        for key in _HEAD_KEYS:
+            if key in data:
+                raise SpecError(f"{_where(source, text, key)}: {key} belongs inside [[heads]] when heads are given")
+        heads = []
+        for head in data["heads"]:
+            if not isinstance(head, dict):
+                raise SpecError(f"{_where(source, text, 'heads')}: each head must be a [[heads]] table")
+            _check_keys(head, _HEAD_KEYS, source, text, "a [[heads]] table")
+            heads.append(tuple(head.get(key) for key in _HEAD_KEYS))
+        heads = tuple(heads)
+    elif "W_O" in data:
+        raise SpecError(f"{_where(source, text, 'W_O')}: W_O needs [[heads]]")
+    claims = data.get("claims", {})
+    if not isinstance(claims, dict):
+        raise SpecError(f"{_where(source, text, 'claims')}: claims must be a [claims] table")
+    _check_keys(claims, _CLAIM_KEYS, source, text, "[claims]")
+    mask = data.get("mask")
+    if isinstance(mask, list):
+        mask = [[_mask_entry(v) for v in row] if isinstance(row, list) else row for row in mask]
+    title = data.get("title")
+    if title is not None and not isinstance(title, str):
+        raise SpecError(f"{_where(source, text, 'title')}: title must be a string")
+    return AttentionSpec(
+        X=data["X"],
+        W_Q=data.get("W_Q"),
+        W_K=data.get("W_K"),
+        W_V=data.get("W_V"),
+        X_kv=data.get("X_kv"),
+        scale=data.get("scale", "sqrt_dk"),
+        temperature=data.get("temperature", 1),
+        mask=mask,
+        labels=_labels(data.get("labels"), "labels", source, text),
+        kv_labels=_labels(data.get("kv_labels"), "kv_labels", source, text),
+        heads=heads,
+        W_O=data.get("W_O"),
+        claims=dict(claims),
+        title=title,
+        source=source,
+    )
+
+
+def _mask_entry(value: Any) -> Any:
+    # TOML writes -inf as a float; keep it as the text "-inf" for the grammar.
+    return str(value) if isinstance(value, DecimalText) else value
+
+
+def load_spec(path: str | Path) -> AttentionSpec:
+    """Read a TOML spec file.
+
+    Args:
+        path: the spec's path.
+
+    Returns:
+        An :class:`AttentionSpec`.
+
+    Raises:
+        MissingFileError: the file does not exist.
+        NotTextError: the file is not UTF-8 text.
+        SpecSyntaxError, UnknownKeyError, SpecError: see :func:`parse_spec`.
+
+    >>> spec = load_spec("derivations/reference.toml")  # doctest: +SKIP
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise MissingFileError(f"{path}: no such file")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise NotTextError(f"{path}: not UTF-8 text") from None
+    except OSError as error:
+        raise InputError(f"{path}: cannot read ({error.strerror})") from None
+    return parse_spec(text, str(path))
