@@ -32,7 +32,21 @@ _EXPORTS = {
     "examples": "symattn.examples",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "Attention",
+    "AttentionSpec",
+    "Derivation",
+    "MultiHead",
+    "SymattnError",
+    "attention",
+    "certified_decimal",
+    "derive",
+    "examples",
+    "load_spec",
+    "multihead",
+    "to_exact",
+    "verify_document",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -25,8 +25,20 @@ from symattn.errors import (
 __all__ = ["AttentionSpec", "load_spec", "parse_spec"]
 
 _TOP_KEYS = (
-    "title", "labels", "kv_labels", "X", "X_kv", "W_Q", "W_K", "W_V",
-    "scale", "temperature", "mask", "heads", "W_O", "claims",
+    "title",
+    "labels",
+    "kv_labels",
+    "X",
+    "X_kv",
+    "W_Q",
+    "W_K",
+    "W_V",
+    "scale",
+    "temperature",
+    "mask",
+    "heads",
+    "W_O",
+    "claims",
 )
 _HEAD_KEYS = ("W_Q", "W_K", "W_V")
 _CLAIM_KEYS = ("Q", "K", "V", "scores", "scaled", "weights", "output", "concat")
@@ -148,7 +160,9 @@ def parse_spec(text: str, source: str = "<spec>") -> AttentionSpec:
             raise SpecError(f"{_where(source, text, 'heads')}: heads must be a list of [[heads]] tables")
         for key in _HEAD_KEYS:
             if key in data:
-                raise SpecError(f"{_where(source, text, key)}: {key} belongs inside [[heads]] when heads are given")
+                raise SpecError(
+                    f"{_where(source, text, key)}: {key} belongs inside [[heads]] when heads are given"
+                )
         heads = []
         for head in data["heads"]:
             if not isinstance(head, dict):

@@ -109,11 +109,9 @@ def hconcat(matrices: Sequence[ImmutableMatrix], *, names: Sequence[str] | None 
         ShapeError: the matrices have different numbers of rows.
     """
     names = list(names) if names is not None else [f"head {k}" for k in range(1, len(matrices) + 1)]
-    for name, matrix in zip(names, matrices):
+    for name, matrix in zip(names, matrices, strict=True):
         if matrix.rows != matrices[0].rows:
-            raise ShapeError(
-                f"{name} has {matrix.rows} rows but {names[0]} has {matrices[0].rows}"
-            )
+            raise ShapeError(f"{name} has {matrix.rows} rows but {names[0]} has {matrices[0].rows}")
     return ImmutableMatrix(sympy.Matrix.hstack(*matrices))
 
 
@@ -162,7 +160,9 @@ def causal_mask(n_q: int, n_k: int) -> ImmutableMatrix:
     return ImmutableMatrix(n_q, n_k, lambda i, j: 0 if j <= i else NEG_INF)
 
 
-def normalise_mask(mask: Any, n_q: int, n_k: int, *, row_labels: Sequence[str] | None = None) -> ImmutableMatrix | None:
+def normalise_mask(
+    mask: Any, n_q: int, n_k: int, *, row_labels: Sequence[str] | None = None
+) -> ImmutableMatrix | None:
     """Read a mask as a matrix of 0 (keep) and -oo (drop).
 
     Args:
@@ -184,7 +184,7 @@ def normalise_mask(mask: Any, n_q: int, n_k: int, *, row_labels: Sequence[str] |
         return None
     if isinstance(mask, str):
         if mask != "causal":
-            raise MaskError(f"mask: unknown mask {mask!r} (expected \"causal\" or a matrix)")
+            raise MaskError(f'mask: unknown mask {mask!r} (expected "causal" or a matrix)')
         additive = causal_mask(n_q, n_k)
     else:
         rows = mask.tolist() if hasattr(mask, "tolist") else mask
@@ -194,14 +194,10 @@ def normalise_mask(mask: Any, n_q: int, n_k: int, *, row_labels: Sequence[str] |
             raise MaskError("mask mixes booleans and numbers; use all true/false or all 0/-inf")
         additive = to_matrix(rows, name="mask", allow_infinite=True)
         for (i, j), value in _entries(additive):
-            if value != 0 and value != NEG_INF:
-                raise MaskError(
-                    f"mask[{i},{j}] is {value}; an additive mask holds only 0 and -inf"
-                )
+            if value not in (0, NEG_INF):
+                raise MaskError(f"mask[{i},{j}] is {value}; an additive mask holds only 0 and -inf")
     if additive.shape != (n_q, n_k):
-        raise ShapeError(
-            f"mask is {shape_text(additive)} but the scores are {n_q}×{n_k}"
-        )
+        raise ShapeError(f"mask is {shape_text(additive)} but the scores are {n_q}×{n_k}")
     for i in range(n_q):
         if all(additive[i, j] == NEG_INF for j in range(n_k)):
             label = f" ({row_labels[i]!r})" if row_labels else ""
@@ -217,7 +213,9 @@ def _entries(matrix: ImmutableMatrix):
             yield (i + 1, j + 1), matrix[i, j]
 
 
-def scale_scores(scores: ImmutableMatrix, factor: sympy.Expr, mask: ImmutableMatrix | None = None) -> ImmutableMatrix:
+def scale_scores(
+    scores: ImmutableMatrix, factor: sympy.Expr, mask: ImmutableMatrix | None = None
+) -> ImmutableMatrix:
     """c · scores, with -oo where the mask drops a key.
 
     Raises:
@@ -311,9 +309,7 @@ def softmax_output(rows: Sequence[SoftmaxRow], V: ImmutableMatrix) -> ImmutableM
         ShapeError: the number of keys differs from V's rows.
     """
     if rows and len(rows[0].terms) != V.rows:
-        raise ShapeError(
-            f"the weights have {len(rows[0].terms)} columns but V has {V.rows} rows"
-        )
+        raise ShapeError(f"the weights have {len(rows[0].terms)} columns but V has {V.rows} rows")
     out = []
     for row in rows:
         inverse = sympy.Pow(row.denominator, -1)
@@ -326,7 +322,9 @@ def softmax_output(rows: Sequence[SoftmaxRow], V: ImmutableMatrix) -> ImmutableM
     return ImmutableMatrix(out)
 
 
-def weighted_sum(A: ImmutableMatrix, V: ImmutableMatrix, *, left: str = "A", right: str = "V") -> ImmutableMatrix:
+def weighted_sum(
+    A: ImmutableMatrix, V: ImmutableMatrix, *, left: str = "A", right: str = "V"
+) -> ImmutableMatrix:
     """A·V: each output row is Σ_j A[i,j] · v_j.
 
     Raises:

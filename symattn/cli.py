@@ -1,0 +1,208 @@
+"""The ``symattn`` command: ``main(argv) -> int`` with ``build_parser()``.
+
+Heavy modules (SymPy, the renderers, the verifier) are imported inside the
+command functions, so ``symattn --help`` starts instantly.  Every
+:class:`~symattn.errors.SymattnError` becomes one line on stderr and exit
+code 2, in one place (:func:`main`); output files are written only after
+everything succeeded, through a temporary file and a rename.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from symattn import __version__
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="symattn",
+        description="Derive transformer self-attention exactly, and check the numbers documents print about it.",
+    )
+    parser.add_argument("--version", action="version", version=f"symattn {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    derive = sub.add_parser(
+        "derive",
+        help="write a step-by-step derivation (Markdown, LaTeX or JSON)",
+        description="Write the step-by-step derivation of a spec (default: the built-in reference example).",
+    )
+    derive.add_argument("spec", nargs="?", help="a TOML spec (default: the built-in reference example)")
+    derive.add_argument(
+        "--lang", choices=("en", "zh"), default="en", help="language of the prose (default: en)"
+    )
+    derive.add_argument(
+        "--format", choices=("md", "tex", "json"), default="md", help="output format (default: md)"
+    )
+    derive.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    derive.add_argument(
+        "--digits", type=_places, default=4, metavar="N", help="decimal places shown (default: 4)"
+    )
+    derive.add_argument("--standalone", action="store_true", help="with --format tex: a complete document")
+    derive.set_defaults(run=_run_derive)
+
+    compute = sub.add_parser(
+        "compute",
+        help="print every stage's certified decimals",
+        description="Print each stage of a spec (default: the reference example) with certified decimals.",
+    )
+    compute.add_argument("spec", nargs="?", help="a TOML spec (default: the built-in reference example)")
+    compute.add_argument("--digits", type=_places, default=6, metavar="N", help="decimal places (default: 6)")
+    compute.set_defaults(run=_run_compute)
+
+    verify = sub.add_parser(
+        "verify",
+        help="check the numbers of a Markdown or LaTeX document",
+        description="Recompute every attention number a document prints. Exit 0: all hold; 1: some are wrong; 2: the document cannot be read.",
+    )
+    verify.add_argument("document", help="a Markdown (.md, .txt) or LaTeX (.tex) file")
+    verify.add_argument(
+        "--format", choices=("text", "json", "md"), default="text", help="report format (default: text)"
+    )
+    verify.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
+    verify.add_argument(
+        "--lang", choices=("en", "zh"), default="en", help="language of the report (default: en)"
+    )
+    verify.set_defaults(run=_run_verify)
+
+    regen = sub.add_parser(
+        "regen",
+        help="regenerate the derivations/ directory",
+        description="Regenerate every DIR/*.toml derivation in English and Chinese (.md and .tex).",
+    )
+    regen.add_argument("directory", nargs="?", default="derivations", help="default: derivations")
+    regen.add_argument("--check", action="store_true", help="only compare; exit 1 if a file differs")
+    regen.set_defaults(run=_run_regen)
+    return parser
+
+
+def _places(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of places, got {text!r}") from None
+    if not 0 <= value <= 1000:
+        raise argparse.ArgumentTypeError(f"places must be between 0 and 1000, got {value}")
+    return value
+
+
+def _load(spec_path: str | None):
+    from symattn.examples import reference
+    from symattn.spec import load_spec
+
+    return reference() if spec_path is None else load_spec(spec_path)
+
+
+def _emit(text: str, output: str | None) -> None:
+    """Print, or write FILE atomically (nothing is left behind on failure)."""
+    if output is None:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        return
+    target = Path(output)
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        from symattn.errors import MissingFileError
+
+        raise MissingFileError(f"{output}: directory {directory} does not exist")
+    fd, temp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(temp, target)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def _run_derive(args: argparse.Namespace) -> int:
+    from symattn.derivation import derive
+
+    derivation = derive(_load(args.spec), lang=args.lang, digits=args.digits)
+    if args.format == "md":
+        text = derivation.to_markdown()
+    elif args.format == "tex":
+        text = derivation.to_latex(standalone=args.standalone)
+    else:
+        text = derivation.to_json()
+    _emit(text, args.output)
+    return EXIT_OK
+
+
+def _run_compute(args: argparse.Namespace) -> int:
+    from symattn.pipeline import MultiHead
+
+    result = _load(args.spec).run()
+    if isinstance(result, MultiHead):
+        names = [
+            f"head{k}.{stage}" for k in range(1, len(result.heads) + 1) for stage in ("weights", "output")
+        ]
+        names += ["concat", "output"]
+    else:
+        names = [name for name in result.stage_names if not name.startswith("W_") and name != "X"]
+    lines = []
+    for name in names:
+        lines.append(f"{name}:")
+        for row in result.decimals(name, args.digits):
+            lines.append("  [" + ", ".join(row) + "]")
+    _emit("\n".join(lines), None)
+    return EXIT_OK
+
+
+def _run_verify(args: argparse.Namespace) -> int:
+    from symattn.errors import MissingFileError
+    from symattn.verify import verify_document
+
+    if not Path(args.document).is_file():
+        raise MissingFileError(f"{args.document}: no such file")
+    report = verify_document(Path(args.document))
+    if args.format == "json":
+        text = report.to_json()
+    elif args.format == "md":
+        text = report.to_markdown(lang=args.lang)
+    else:
+        text = report.to_text(lang=args.lang)
+    _emit(text, args.output)
+    return report.exit_code
+
+
+def _run_regen(args: argparse.Namespace) -> int:
+    from symattn.derivation import regenerate
+    from symattn.errors import MissingFileError
+
+    if not Path(args.directory).is_dir():
+        raise MissingFileError(f"{args.directory}: no such directory")
+    changed = regenerate(args.directory, check=args.check)
+    verb = "differs from a fresh generation" if args.check else "written"
+    for path in changed:
+        print(f"{path}: {verb}", file=sys.stderr if args.check else sys.stdout)
+    return EXIT_FINDINGS if args.check and changed else EXIT_OK
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the exit code (0 ok, 1 findings, 2 errors)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_OK
+    from symattn.errors import SymattnError
+
+    try:
+        return args.run(args)
+    except SymattnError as error:
+        message = " ".join(str(error).split())
+        print(f"symattn: error: {message}", file=sys.stderr)
+        return EXIT_ERROR
+    except OSError as error:
+        print(f"symattn: error: {error.filename or ''}: {error.strerror}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("symattn: interrupted", file=sys.stderr)
+        return 130
