@@ -1,0 +1,169 @@
+"""Compute the true values behind every worked example in this corpus.
+
+Run ``python tests/docs/_compute_truth.py [CASE ...]`` to print, for each case,
+every stage exactly and at 6 decimals, with the correctly rounded 1-4 place
+decimals.  The numbers written into the corpus documents and their
+``.expect.toml`` files were taken from this output.  Inputs are Python data;
+nothing is parsed from the documents.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
+
+import sympy
+from sympy import Matrix, oo, sqrt
+
+DIGITS = 50
+
+
+@dataclass(frozen=True)
+class Head:
+    """Projection matrices of one attention head."""
+
+    W_Q: list
+    W_K: list
+    W_V: list
+
+
+@dataclass(frozen=True)
+class Case:
+    """Inputs of one worked example (rows are tokens)."""
+
+    X: list
+    heads: tuple
+    X_kv: list | None = None
+    causal: bool = False
+    W_O: list | None = None
+    note: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+def _m(rows) -> Matrix:
+    return Matrix([[sympy.Rational(v) for v in row] for row in rows])
+
+
+def softmax_rows(scaled: Matrix) -> Matrix:
+    """Row-wise softmax; -oo entries get weight exactly 0."""
+    out = []
+    for i in range(scaled.rows):
+        row = [scaled[i, j] for j in range(scaled.cols)]
+        finite = [v for v in row if v != -oo]
+        low = min(finite, key=lambda v: sympy.N(v, DIGITS))
+        terms = [0 if v == -oo else sympy.exp(sympy.nsimplify(v - low)) for v in row]
+        total = sum(terms)
+        out.append([t / total for t in terms])
+    return Matrix(out)
+
+
+def head_stages(case: Case, head: Head) -> dict[str, Matrix]:
+    """Every stage of one head, exactly."""
+    X = _m(case.X)
+    X_kv = _m(case.X_kv) if case.X_kv is not None else X
+    W_Q, W_K, W_V = _m(head.W_Q), _m(head.W_K), _m(head.W_V)
+    Q, K, V = X * W_Q, X_kv * W_K, X_kv * W_V
+    scores = Q * K.T
+    d_k = W_K.cols
+    scaled = scores / sqrt(d_k)
+    if case.causal:
+        scaled = Matrix(
+            scaled.rows,
+            scaled.cols,
+            lambda i, j: -oo if j > i else scaled[i, j],
+        )
+    A = softmax_rows(scaled)
+    return {"Q": Q, "K": K, "V": V, "scores": scores, "scaled": scaled, "A": A, "out": A * V}
+
+
+def decimals(value, places: int, mode=ROUND_HALF_UP) -> str:
+    """Round (half away from zero) or truncate a real constant at ``places``."""
+    if value in (oo, -oo):
+        return str(value)
+    text = sympy.N(value, DIGITS + 10)
+    q = Decimal(1).scaleb(-places)
+    return str(Decimal(str(text)).quantize(q, rounding=mode))
+
+
+def show(name: str, M: Matrix) -> None:
+    """Print a matrix at 6 places, rounded at 1-4 places and truncated at 3-4."""
+    print(f"  {name} {M.shape}")
+    for i in range(M.rows):
+        cells = []
+        for j in range(M.cols):
+            v = M[i, j]
+            r = "/".join(decimals(v, k) for k in (1, 2, 3, 4))
+            t = "/".join(decimals(v, k, ROUND_DOWN) for k in (1, 2, 3, 4))
+            cells.append(f"{decimals(v, 6)} r={r} t={t}")
+        print(f"    row {i + 1}: " + " ; ".join(cells))
+
+
+def run(name: str, case: Case) -> None:
+    """Print every stage of a case."""
+    print(f"== {name}: {case.note}")
+    outs = []
+    for h, head in enumerate(case.heads, start=1):
+        st = head_stages(case, head)
+        for key in ("Q", "K", "V", "scores", "scaled", "A", "out"):
+            show(f"head{h}.{key}", st[key])
+        outs.append(st["out"])
+    if case.W_O is not None:
+        concat = Matrix.hstack(*outs)
+        show("concat", concat)
+        show("MultiHead", concat * _m(case.W_O))
+
+
+I2 = [[1, 0], [0, 1]]
+REF_X = [[1, 0], [0, 1], [1, 1]]
+
+CASES: dict[str, Case] = {
+    "ref": Case(REF_X, (Head(I2, I2, I2),), note="reference example"),
+    "en_bmatrix": Case(
+        [[1, 0, 1], [0, 2, 0], [1, 1, 0]],
+        (Head([[1, 0], [0, 1], [1, 1]], [[0, 1], [1, 0], [1, 0]], [[1, 0], [0, 1], [0, 1]]),),
+        note="3 tokens, d_model 3, d_k 2",
+    ),
+    "causal": Case(
+        [[1, 0], [0, 1], [1, 1], [1, -1]],
+        (Head(I2, I2, [[1, 2], [0, 1]]),),
+        causal=True,
+        note="4 tokens, causal mask",
+    ),
+    "twohead": Case(
+        REF_X,
+        (Head(I2, I2, I2), Head([[0, 1], [1, 0]], I2, [[1, 1], [0, 1]])),
+        W_O=[[1, 0], [0, 1], [1, 0], [0, 1]],
+        note="two heads, W_O sums them",
+    ),
+    "cross": Case(
+        [[1, 1], [0, 2]],
+        (Head(I2, I2, [[2, 0], [0, 1]]),),
+        X_kv=REF_X,
+        note="2 decoder queries over 3 encoder states",
+    ),
+    "tex4": Case(
+        [[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0]],
+        (Head(*[[[1 if i == j else 0 for j in range(4)] for i in range(4)]] * 3),),
+        note="d_k 4, identity projections",
+    ),
+    "notation": Case(
+        [[2, 0], [0, 1], [1, 1]],
+        (Head([[1, 1], [0, 1]], I2, I2),),
+        note="notation control",
+    ),
+    "zh4": Case(
+        [[1, 0], [0, 1], [1, 1], [0, 0]],
+        (Head(I2, I2, I2),),
+        note="4 tokens with a zero token",
+    ),
+    "slip": Case(
+        [[1, 2], [2, 1], [0, 1]],
+        (Head(I2, I2, I2),),
+        note="planted slips",
+    ),
+}
+
+if __name__ == "__main__":
+    for key in sys.argv[1:] or list(CASES):
+        run(key, CASES[key])
