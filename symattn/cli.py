@@ -157,10 +157,11 @@ def _run_compute(args: argparse.Namespace) -> int:
 
 def _run_verify(args: argparse.Namespace) -> int:
     from symattn.errors import MissingFileError
-    from symattn.verify import verify_document
 
     if not Path(args.document).is_file():
         raise MissingFileError(f"{args.document}: no such file")
+    from symattn.verify import verify_document
+
     report = verify_document(Path(args.document))
     if args.format == "json":
         text = report.to_json()
