@@ -1,0 +1,499 @@
+"""Certified attention at scale: the python-flint arb fast path.
+
+The exact path (:mod:`symattn.stages`) builds one SymPy closed form per
+weight.  That is what a derivation prints, but it is far too slow for
+hundreds of tokens.  This module computes rigorous enclosures (arb balls) of
+the same values and turns them into decimals only when the balls decide the
+rounding.
+
+How it stays exact and fast:
+
+* The scores arrive as an exact ``fmpq_mat``; they are written as integers
+  over one common denominator, ``s_ij = v_ij / den``.
+* Each row is shifted by its largest kept score ``m_i``, so every
+  exponential is ``exp(-c * d / den)`` with an integer ``d = m_i - v_ij >= 0``
+  and lies in (0, 1].  Equal gaps ``d`` share one exponential (integer
+  inputs give few distinct gaps).
+* A kept entry whose gap exceeds an integer cut-off ``D`` has
+  ``exp(-c * d / den) <= eps = 2**-(prec + 16)``.  It is not evaluated: its
+  weight is the ball [0, eps] (rigorous, since the row sum is >= 1).  With
+  integer inputs at n = 512 this skips over 99% of the exponentials.
+* Masked entries are exactly 0.
+* The output row ``sum_j w_ij V_j`` is summed from the kept, evaluated
+  entries only, plus a rigorous bound ``eps * sum_j |V_jk|`` for the rest.
+
+Decimals are rounded half away from zero from the balls; an entry the ball
+cannot decide is recomputed at twice the precision.  An exactly rational
+value (a tie such as 0.25 printed with one place) is recognised exactly
+and rounded as a fraction.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from fractions import Fraction
+
+import flint
+
+from symattn.errors import FullyMaskedRowError, ShapeError, UndecidedRoundingError
+
+__all__ = ["RowBalls", "attention_balls", "attention_decimals", "format_units", "round_units"]
+
+GUARD_BITS = 16  # eps = 2**-(prec + GUARD_BITS) bounds every skipped exponential
+MAX_PREC = 1 << 16  # give up (UndecidedRoundingError) beyond this many bits
+DENSE_FRACTION = 8  # use one arb_mat product when over 1/8 of the entries are evaluated
+
+
+@contextmanager
+def _precision(prec: int) -> Iterator[None]:
+    """Run a block at ``prec`` bits of python-flint working precision."""
+    old = flint.ctx.prec
+    flint.ctx.prec = prec
+    try:
+        yield
+    finally:
+        flint.ctx.prec = old
+
+
+@dataclass(frozen=True)
+class RowBalls:
+    """Enclosures of some rows of the weights and of the output.
+
+    A weight row is stored sparsely: ``active`` maps the evaluated keys to
+    their balls, masked keys are exactly 0 and every other kept key has the
+    shared ball ``skipped`` = [0, eps].
+
+    Attributes:
+        rows: the row indices, in order.
+        active: per row, {key index: weight ball} for the evaluated keys.
+        masked: per row, the masked key indices (weight exactly 0).
+        skipped: the ball [0, eps] of every kept key that was not evaluated.
+        output: per row, the d_v output balls.
+        n_k: the number of keys.
+        evaluated: how many exponentials were evaluated in all.
+    """
+
+    rows: tuple[int, ...]
+    active: tuple[dict[int, flint.arb], ...]
+    masked: tuple[frozenset[int], ...]
+    skipped: flint.arb
+    output: tuple[tuple[flint.arb, ...], ...]
+    n_k: int
+    evaluated: int
+
+    def weight_row(self, index: int) -> list[flint.arb]:
+        """The full weight row number ``index`` of this record (not of the matrix)."""
+        row = [self.skipped] * self.n_k
+        for j in self.masked[index]:
+            row[j] = flint.arb(0)
+        for j, ball in self.active[index].items():
+            row[j] = ball
+        return row
+
+
+class _Progress:
+    """A dependency-free progress bar on stderr (only when it is a terminal)."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total = total
+        self.enabled = enabled and total > 0 and sys.stderr.isatty()
+        self.shown = -1
+
+    def update(self, done: int) -> None:
+        if not self.enabled:
+            return
+        percent = 100 * done // self.total
+        if percent != self.shown:
+            self.shown = percent
+            bar = "#" * (percent // 4)
+            sys.stderr.write(f"\rsymattn: certified softmax [{bar:<25}] {percent:3d}%")
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def _check_shapes(scores: flint.fmpq_mat, keep: Sequence[Sequence[bool]] | None, V: flint.fmpq_mat) -> None:
+    n_q, n_k = scores.nrows(), scores.ncols()
+    if V.nrows() != n_k:
+        raise ShapeError(
+            f"the scores have {n_k} columns but V has {V.nrows()} rows "
+            f"(scores are {n_q}×{n_k}, V is {V.nrows()}×{V.ncols()})"
+        )
+    if keep is not None and (len(keep) != n_q or any(len(row) != n_k for row in keep)):
+        cols = len(keep[0]) if keep else 0
+        raise ShapeError(f"the mask is {len(keep)}×{cols} but the scores are {n_q}×{n_k}")
+
+
+def _ceil_int(ball: flint.arb) -> int:
+    """An integer >= every point of ``ball``."""
+    upper = ball.upper().ceil()  # upper() is exact (rounded up), so is its ceiling
+    return int(upper.unique_fmpz()) + 1
+
+
+def _factor_ball(factor: object, prec: int) -> flint.arb:
+    if isinstance(factor, flint.arb):
+        return factor
+    from symattn.exact import enclose  # imports SymPy; only when a SymPy factor arrives
+
+    return enclose(factor, prec)
+
+
+def _row_balls(
+    scores: flint.fmpq_mat,
+    factor: object,
+    keep: Sequence[Sequence[bool]] | None,
+    V: flint.fmpq_mat,
+    prec: int,
+    *,
+    rows: Sequence[int] | None = None,
+    progress: bool = False,
+) -> RowBalls:
+    """Enclosures of the weights and outputs of ``rows`` (all rows by default).
+
+    Args:
+        scores: the exact unscaled scores Q·Kᵀ (n_q × n_k).
+        factor: the exact positive scale c (SymPy expression or an arb ball).
+        keep: keep[i][j] False masks the entry (weight exactly 0); None keeps all.
+        V: the exact values (n_k × d_v).
+        prec: working precision in bits.
+        rows: the rows to compute; None for all.
+        progress: show a progress bar on stderr when it is a terminal.
+
+    Returns:
+        A :class:`RowBalls`.
+
+    Raises:
+        ShapeError: V or the mask does not fit the scores.
+        FullyMaskedRowError: a row keeps no key.
+    """
+    _check_shapes(scores, keep, V)
+    n_q, n_k = scores.nrows(), scores.ncols()
+    rows = tuple(range(n_q)) if rows is None else tuple(rows)
+    numer, den = scores.numer_denom()
+    entries = list(map(int, numer.entries()))
+    with _precision(prec):
+        rate = _factor_ball(factor, prec + 32) / int(den)  # exp(-rate * d) for an integer gap d
+        eps = flint.arb(2) ** -(prec + GUARD_BITS)
+        cutoff = _ceil_int((prec + GUARD_BITS) * flint.arb(2).log() / rate)
+        skipped = flint.arb(eps / 2, eps / 2)  # the ball [0, eps]
+        table: dict[int, flint.arb] = {}
+        bar = _Progress(len(rows), progress and n_q >= 256)
+        actives, masks, exps_rows, totals = [], [], [], []
+        for done, i in enumerate(rows):
+            row = entries[i * n_k : (i + 1) * n_k]
+            if keep is None:
+                masked: frozenset[int] = frozenset()
+                top = max(row)
+                active = [j for j, v in enumerate(row) if top - v <= cutoff]
+            else:
+                kept = [j for j in range(n_k) if keep[i][j]]
+                if not kept:
+                    raise FullyMaskedRowError(
+                        f"row {i + 1} of the mask keeps no key, so its softmax is undefined"
+                    )
+                masked = frozenset(range(n_k)).difference(kept)
+                top = max(row[j] for j in kept)
+                active = [j for j in kept if top - row[j] <= cutoff]
+            exps = []
+            for j in active:
+                gap = top - row[j]
+                value = table.get(gap)
+                if value is None:
+                    value = table[gap] = (-(rate * gap)).exp()
+                exps.append(value)
+            n_skipped = n_k - len(masked) - len(active)
+            total = sum(exps, flint.arb(0))
+            if n_skipped:
+                total += flint.arb(n_skipped * eps / 2, n_skipped * eps / 2)
+            actives.append(active)
+            masks.append(masked)
+            exps_rows.append(exps)
+            totals.append(total)
+            bar.update(done + 1)
+        bar.close()
+        outputs = _outputs(
+            actives,
+            exps_rows,
+            totals,
+            V,
+            eps,
+            n_skipped_rows=[n_k - len(m) - len(a) for m, a in zip(masks, actives, strict=True)],
+        )
+        weights = tuple(
+            {j: value / total for j, value in zip(active, exps, strict=True)}
+            for active, exps, total in zip(actives, exps_rows, totals, strict=True)
+        )
+    evaluated = sum(map(len, actives))
+    return RowBalls(rows, weights, tuple(masks), skipped, outputs, n_k, evaluated)
+
+
+def _outputs(
+    actives: list[list[int]],
+    exps_rows: list[list[flint.arb]],
+    totals: list[flint.arb],
+    V: flint.fmpq_mat,
+    eps: flint.arb,
+    *,
+    n_skipped_rows: list[int],
+) -> tuple[tuple[flint.arb, ...], ...]:
+    """Output rows (sum_j e_j V_j) / total, plus +-eps * sum_j |V_jk| when keys were skipped.
+
+    Rows with few evaluated keys are summed key by key; the others go through
+    one arb_mat product.
+    """
+    n_k, d_v = V.nrows(), V.ncols()
+    dense = [r for r, active in enumerate(actives) if len(active) * DENSE_FRACTION > n_k]
+    sums: dict[int, list[flint.arb]] = {}
+    if dense:
+        E = flint.arb_mat(len(dense), n_k)
+        for row, r in enumerate(dense):
+            for j, value in zip(actives[r], exps_rows[r], strict=True):
+                E[row, j] = value
+        product = E * flint.arb_mat(V)
+        for row, r in enumerate(dense):
+            sums[r] = [product[row, k] for k in range(d_v)]
+    V_rows: dict[int, flint.arb_mat] = {}
+    for r, active in enumerate(actives):
+        if r in sums:
+            continue
+        acc = flint.arb_mat(1, d_v)
+        for j, value in zip(active, exps_rows[r], strict=True):
+            if j not in V_rows:
+                V_rows[j] = flint.arb_mat(1, d_v, [V[j, k] for k in range(d_v)])
+            acc += V_rows[j] * value
+        sums[r] = [acc[0, k] for k in range(d_v)]
+    tail = None
+    if any(n_skipped_rows):
+        abs_col = [sum((abs(V[j, k]) for j in range(n_k)), flint.fmpq(0)) for k in range(d_v)]
+        tail = [flint.arb(0, eps * flint.arb(total)) for total in abs_col]
+    outputs = []
+    for r, total in enumerate(totals):
+        row = [value / total for value in sums[r]]
+        if tail is not None and n_skipped_rows[r]:
+            row = [value + bound for value, bound in zip(row, tail, strict=True)]
+        outputs.append(tuple(row))
+    return tuple(outputs)
+
+
+def attention_balls(
+    scores: flint.fmpq_mat,
+    factor: object,
+    keep: Sequence[Sequence[bool]] | None,
+    V: flint.fmpq_mat,
+    prec: int,
+    *,
+    progress: bool = False,
+) -> tuple[flint.arb_mat, flint.arb_mat]:
+    """Rigorous enclosures of the weights and the output at ``prec`` bits.
+
+    Args:
+        scores: the exact unscaled scores Q·Kᵀ (n_q × n_k).
+        factor: the exact positive scale c (a SymPy expression such as
+            ``sqrt(2)/2``, or an arb ball).
+        keep: keep[i][j] False masks the entry; None keeps every entry.
+        V: the exact values (n_k × d_v).
+        prec: working precision in bits (absolute error about 2**-prec).
+        progress: show a progress bar on stderr when it is a terminal.
+
+    Returns:
+        (weights, output) as ``arb_mat``: every true value lies in its ball.
+
+    Raises:
+        ShapeError: V or the mask does not fit the scores.
+        FullyMaskedRowError: a row keeps no key.
+
+    >>> W, O = attention_balls(flint.fmpq_mat([[0, 0]]), flint.arb(1), None, flint.fmpq_mat([[1], [3]]), 64)
+    >>> W[0, 0].contains(flint.fmpq(1, 2)), O[0, 0].contains(2)
+    (True, True)
+    """
+    balls = _row_balls(scores, factor, keep, V, prec, progress=progress)
+    n_q, n_k = scores.nrows(), scores.ncols()
+    with _precision(prec):
+        # every entry starts as the shared ball [0, eps] (an outer product, in C) ...
+        weights = flint.arb_mat(n_q, 1, [balls.skipped] * n_q) * flint.arb_mat(1, n_k, [1] * n_k)
+        for i in balls.rows:  # ... then masked keys become 0 and evaluated keys their balls
+            for j in balls.masked[i]:
+                weights[i, j] = 0
+            for j, ball in balls.active[i].items():
+                weights[i, j] = ball
+        return weights, flint.arb_mat(list(map(list, balls.output)))
+
+
+# --- certified decimals -----------------------------------------------------------
+
+
+def round_units(ball: flint.arb, places: int) -> int | None:
+    """The integer ``round(x * 10**places)`` (half away from zero) shared by
+    every point x of ``ball``, or None when the ball straddles a boundary.
+
+    Args:
+        ball: an arb enclosure.
+        places: digits after the decimal point.
+
+    Returns:
+        The rounded number of units of 10**-places, or None.
+
+    >>> round_units(flint.arb(1) / 3, 4)
+    3333
+    """
+    scaled = ball * flint.arb(10) ** places
+    half = flint.arb(1) / 2
+    if scaled.abs_upper() < half:
+        return 0
+    if scaled > 0:
+        floor = (scaled + half).floor()
+        return int(floor.unique_fmpz()) if floor.rad() == 0 else None
+    if scaled < 0:
+        floor = (half - scaled).floor()
+        return -int(floor.unique_fmpz()) if floor.rad() == 0 else None
+    return None
+
+
+def format_units(units: int, places: int) -> str:
+    """``units`` times 10**-places as a decimal string ("-0.000" is "0.000")."""
+    sign = "-" if units < 0 else ""
+    digits = str(abs(units)).rjust(places + 1, "0")
+    return sign + digits if places == 0 else f"{sign}{digits[:-places]}.{digits[-places:]}"
+
+
+def _round_fraction(value: Fraction, places: int) -> int:
+    scaled = value * 10**places
+    units = math.floor(abs(scaled) + Fraction(1, 2))
+    return -units if scaled < 0 else units
+
+
+def _exact_rational(
+    scores: flint.fmpq_mat, keep: Sequence[Sequence[bool]] | None, column: Sequence[Fraction], i: int
+) -> Fraction | None:
+    """sum_j w_ij * column[j] when that value is rational, else None.
+
+    Kept keys with equal scores share one exponential.  The value equals r
+    exactly when every group of equal scores has mean ``column`` value r (then
+    it is r); otherwise it mixes distinct exponentials of algebraic numbers
+    and, by the Lindemann-Weierstrass theorem, is irrational.
+    """
+    groups: dict[object, list[Fraction]] = {}
+    for j in range(scores.ncols()):
+        if keep is None or keep[i][j]:
+            groups.setdefault(scores[i, j], []).append(column[j])
+    means = {sum(values, Fraction(0)) / len(values) for values in groups.values()}
+    return means.pop() if len(means) == 1 else None
+
+
+def _fraction(value: flint.fmpq) -> Fraction:
+    return Fraction(int(value.p), int(value.q))
+
+
+def attention_decimals(
+    scores: flint.fmpq_mat,
+    factor: object,
+    keep: Sequence[Sequence[bool]] | None,
+    V: flint.fmpq_mat,
+    places: int,
+    *,
+    want: Sequence[str] = ("weights", "output"),
+    progress: bool = False,
+) -> dict[str, list[list[str]]]:
+    """Certified decimals of the attention weights and output.
+
+    weights = rowwise softmax(factor * scores), masked entries exactly 0;
+    output = weights · V.  Every string has exactly ``places`` digits after
+    the point, rounded half away from zero, and is printed only when the
+    enclosure decides it; undecided rows are recomputed at twice the
+    precision, and exact rational ties are rounded exactly.
+
+    Args:
+        scores: the exact unscaled scores Q·Kᵀ (n_q × n_k).
+        factor: the exact positive scale c (SymPy expression or arb ball).
+        keep: keep[i][j] False masks the entry; None keeps every entry.
+        V: the exact values (n_k × d_v).
+        places: digits after the decimal point (0 or more).
+        want: which of "weights" and "output" to return.
+        progress: show a progress bar on stderr for long runs (n_q >= 256).
+
+    Returns:
+        ``{name: rows of decimal strings}`` for each name in ``want``.
+
+    Raises:
+        ShapeError: V or the mask does not fit the scores.
+        FullyMaskedRowError: a row keeps no key.
+        UndecidedRoundingError: an entry stays undecided at MAX_PREC bits.
+
+    >>> d = attention_decimals(flint.fmpq_mat([[0, 0]]), 1, None, flint.fmpq_mat([[1], [3]]), 2)
+    >>> d["weights"], d["output"]
+    ([['0.50', '0.50']], [['2.00']])
+    """
+    n_q = scores.nrows()
+    prec = max(128, int(places * 3.33) + 40)
+    results: dict[str, list[list[str | None]]] = {}
+    undecided = set(range(n_q))
+    first = True
+    while undecided:
+        if prec > MAX_PREC:
+            raise UndecidedRoundingError(
+                f"the {places}-place rounding of attention row {min(undecided) + 1} "
+                f"is still undecided at {MAX_PREC} bits"
+            )
+        balls = _row_balls(scores, factor, keep, V, prec, rows=sorted(undecided), progress=progress and first)
+        with _precision(prec):
+            for name in want:
+                target = results.setdefault(name, [[] for _ in range(n_q)])
+                for index, i in enumerate(balls.rows):
+                    target[i] = _decide_row(balls, index, name, places)
+        undecided = {i for name in want for i, row in enumerate(results[name]) if None in row}
+        if undecided and not first:
+            _settle_exact(results, scores, keep=keep, V=V, places=places, rows=undecided)
+            undecided = {i for name in want for i, row in enumerate(results[name]) if None in row}
+        first = False
+        prec *= 2
+    return {name: results[name] for name in want}  # type: ignore[misc]
+
+
+def _decide_row(balls: RowBalls, index: int, name: str, places: int) -> list[str | None]:
+    """The decimals of one row of a :class:`RowBalls` (None where undecided)."""
+    if name == "output":
+        return [_decide(ball, places) for ball in balls.output[index]]
+    row = [_decide(balls.skipped, places)] * balls.n_k
+    zero = format_units(0, places)
+    for j in balls.masked[index]:
+        row[j] = zero
+    for j, ball in balls.active[index].items():
+        row[j] = _decide(ball, places)
+    return row
+
+
+def _decide(ball: flint.arb, places: int) -> str | None:
+    units = round_units(ball, places)
+    return None if units is None else format_units(units, places)
+
+
+def _settle_exact(
+    results: dict[str, list[list[str | None]]],
+    scores: flint.fmpq_mat,
+    *,
+    keep: Sequence[Sequence[bool]] | None,
+    V: flint.fmpq_mat,
+    places: int,
+    rows: set[int],
+) -> None:
+    """Round the undecided entries that are exact rationals (ties) exactly."""
+    n_k = scores.ncols()
+    for name, matrix in results.items():
+        for i in rows:
+            for col, text in enumerate(matrix[i]):
+                if text is not None:
+                    continue
+                if name == "weights":
+                    column = [Fraction(int(j == col)) for j in range(n_k)]
+                else:
+                    column = [_fraction(V[j, col]) for j in range(n_k)]
+                value = _exact_rational(scores, keep, column, i)
+                if value is not None:
+                    matrix[i][col] = format_units(_round_fraction(value, places), places)
