@@ -162,6 +162,11 @@ CASES: dict[str, Case] = {
         (Head(I2, I2, I2),),
         note="planted slips",
     ),
+    "carried4": Case(
+        [[1, 0], [0, 1], [1, 1], [2, 0]],
+        (Head(I2, I2, [[1, 0], [1, 1]]),),
+        note="4 tokens; the planted row 4 forgets the 1/sqrt(2) scale",
+    ),
 }
 
 if __name__ == "__main__":
