@@ -1,0 +1,896 @@
+"""Read the LaTeX math of a document into small syntax trees.
+
+This is the one module that knows LaTeX syntax, and the only one that imports
+latex2sympy2_extended (lazily, for scalar formulas outside the attention
+grammar).  The attention grammar itself is parsed here by a small
+recursive-descent parser, because the verifier needs what a CAS parser throws
+away:
+
+* every numeric literal keeps its printed text and its offset in the formula
+  (a ``0.4`` never becomes a binary float);
+* products keep their order (``Q K^T`` is not ``K Q``);
+* names keep their case and their sub/superscripts (``W^Q`` is ``W_{Q}``).
+
+Pipeline: :func:`tokenize` -> :func:`normalise` (drops sizing, spacing,
+``\\tag``, label matrices; maps ``\\dfrac`` to ``\\frac`` ...) ->
+:func:`parse_formula` (statements, chains, trees).  Text is never executed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import sympy
+
+from symattn.errors import LatexParseError
+
+__all__ = [
+    "Call",
+    "Chain",
+    "Div",
+    "Formula",
+    "Inf",
+    "Matrix",
+    "Mul",
+    "Name",
+    "Neg",
+    "Node",
+    "Num",
+    "Pow",
+    "Sqrt",
+    "Sum",
+    "Token",
+    "Transpose",
+    "Unsupported",
+    "literals",
+    "normalise",
+    "parse_formula",
+    "scalar_latex",
+    "tokenize",
+]
+
+# --- tokens -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Token:
+    """One lexical token: ``kind`` is num, cmd, letter, name, char, rel, sep, mul."""
+
+    kind: str
+    text: str
+    offset: int
+
+
+_TOKEN = re.compile(
+    r"(?P<num>\d+(?:\.\d+)?|\.\d+)"
+    r"|(?P<cmd>\\(?:[A-Za-z]+\*?|.))"
+    r"|(?P<letter>[A-Za-z])"
+    r"|(?P<space>\s+)"
+    r"|(?P<char>.)",
+    re.DOTALL,
+)
+
+_UNICODE = {"\u2212": "-", "\u00b7": r"\cdot", "\u00d7": r"\times", "\u2248": r"\approx", "\u22c5": r"\cdot"}
+
+
+def tokenize(text: str) -> list[Token]:
+    """Split formula text into tokens, keeping each token's offset.
+
+    >>> [t.text for t in tokenize(r"0.4\\cdot[1,0]")]
+    ['0.4', '\\\\cdot', '[', '1', ',', '0', ']']
+    """
+    tokens = []
+    for match in _TOKEN.finditer(text):
+        kind = match.lastgroup
+        if kind == "space":
+            continue
+        value = match.group()
+        if kind == "char" and value in _UNICODE:
+            value = _UNICODE[value]
+            kind = "cmd" if value.startswith("\\") else "char"
+        tokens.append(Token(str(kind), value, match.start()))
+    return tokens
+
+
+# --- normalising ----------------------------------------------------------------
+
+_DROP = {
+    r"\left", r"\right", r"\middle", r"\big", r"\Big", r"\bigg", r"\Bigg", r"\bigl", r"\bigr", r"\Bigl",
+    r"\Bigr", r"\biggl", r"\biggr", r"\Biggl", r"\Biggr", r"\textstyle", r"\displaystyle",
+    r"\scriptstyle", r"\limits", r"\nolimits", r"\nonumber", r"\notag", r"\,", r"\;", r"\:", r"\!",
+    r"\ ", r"\quad*", r"\hfill", r"\phantom*", r"\mathstrut", r"\strut",
+}  # fmt: skip
+_DROP_WITH_ARG = {
+    r"\tag",
+    r"\tag*",
+    r"\label",
+    r"\hspace",
+    r"\vspace",
+    r"\phantom",
+    r"\hphantom",
+    r"\vphantom",
+}
+_UNWRAP = {r"\mathbf", r"\boldsymbol", r"\bm", r"\mathit", r"\mathnormal", r"\pmb", r"\mathbb", r"\mathcal"}
+_NAME_CMDS = {
+    r"\text", r"\mathrm", r"\operatorname", r"\operatorname*", r"\textrm", r"\textbf", r"\texttt",
+    r"\textit", r"\mathsf", r"\mathtt", r"\textsf", r"\mbox",
+}  # fmt: skip
+_FRACS = {r"\frac", r"\dfrac", r"\tfrac", r"\cfrac"}
+_RELATIONS = {"=", r"\approx", r"\simeq", r"\equiv", r"\doteq", r"\eqqcolon", r"\coloneqq"}
+_SEPARATORS = {r"\quad", r"\qquad", r"\Rightarrow", r"\implies", r"\Longrightarrow", r"\iff", r"\text{sep}"}
+_MULS = {r"\cdot", r"\times", r"\ast", "*"}
+_ELLIPSES = {r"\cdots", r"\ldots", r"\dots", r"\vdots", r"\ddots", r"\dotsb", r"\dotsc"}
+_MATRIX_ENVS = {"array", "matrix", "bmatrix", "pmatrix", "Bmatrix", "vmatrix", "Vmatrix", "smallmatrix"}
+_LAYOUT_ENVS = {
+    "aligned",
+    "split",
+    "gathered",
+    "align",
+    "align*",
+    "gather",
+    "gather*",
+    "equation",
+    "equation*",
+}
+_ARROWS = {r"\leftarrow", r"\rightarrow", r"\uparrow", r"\downarrow", r"\longleftarrow", r"\gets"}
+
+
+def _group_end(tokens: list[Token], start: int) -> int:
+    """Index just past the brace group starting at ``tokens[start]`` ('{')."""
+    depth = 0
+    for index in range(start, len(tokens)):
+        if tokens[index].text == "{":
+            depth += 1
+        elif tokens[index].text == "}":
+            depth -= 1
+            if depth == 0:
+                return index + 1
+    raise LatexParseError("unbalanced braces: a '{' is never closed")
+
+
+def _env_name(tokens: list[Token], index: int) -> tuple[str, int]:
+    """Read ``{name}`` after \\begin/\\end; returns (name, index after)."""
+    if index >= len(tokens) or tokens[index].text != "{":
+        raise LatexParseError(r"\begin or \end without an environment name")
+    end = _group_end(tokens, index)
+    return "".join(t.text for t in tokens[index + 1 : end - 1]), end
+
+
+def _check_balance(tokens: list[Token]) -> None:
+    depth = 0
+    for token in tokens:
+        if token.text == "{":
+            depth += 1
+        elif token.text == "}":
+            depth -= 1
+            if depth < 0:
+                raise LatexParseError("unbalanced braces: a '}' closes nothing")
+    if depth:
+        raise LatexParseError(f"unbalanced braces: {depth} '{{' never closed")
+    envs: list[str] = []
+    for index, token in enumerate(tokens):
+        if token.text in (r"\begin", r"\end"):
+            name, _ = _env_name(tokens, index + 1)
+            if token.text == r"\begin":
+                envs.append(name)
+            elif not envs or envs.pop() != name:
+                raise LatexParseError(f"\\end{{{name}}} does not match its \\begin")
+    if envs:
+        raise LatexParseError(f"\\begin{{{envs[-1]}}} is never ended")
+
+
+def normalise(tokens: list[Token]) -> list[Token]:  # noqa: PLR0915 - one branch per construct
+    r"""Rewrite tokens into the small core grammar the parser reads.
+
+    Drops sizing (``\left``, ``\Bigg``), spacing, ``\textstyle``, ``\tag{}``,
+    label matrices (``\begin{matrix}\leftarrow...``) and layout environments;
+    maps ``\dfrac``/``\tfrac`` to ``\frac``, unwraps ``\mathbf{2}``, turns
+    ``\text{...}``/``\mathrm{...}``/``\operatorname{...}`` into one ``name`` token
+    and ``\\[2pt]`` into ``\\``.
+
+    Raises:
+        LatexParseError: unbalanced braces or environments.
+    """
+    _check_balance(tokens)
+    out: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        text = token.text
+        if text in _DROP:
+            index += 1
+            if (
+                text in (r"\left", r"\right", r"\middle")
+                and index < len(tokens)
+                and tokens[index].text == "."
+            ):
+                index += 1
+            continue
+        if text in _DROP_WITH_ARG:
+            index += 1
+            if index < len(tokens) and tokens[index].text == "{":
+                index = _group_end(tokens, index)
+            continue
+        if text in _UNWRAP:
+            index += 1
+            continue
+        if text in _NAME_CMDS:
+            index += 1
+            if index < len(tokens) and tokens[index].text == "{":
+                end = _group_end(tokens, index)
+                inner = "".join(t.text for t in tokens[index + 1 : end - 1]).strip()
+                if inner == "sep":
+                    out.append(Token("sep", inner, token.offset))
+                else:
+                    out.append(Token("name", inner, token.offset))
+                index = end
+            continue
+        if text in _FRACS:
+            out.append(Token("cmd", r"\frac", token.offset))
+            index += 1
+            continue
+        if text in (r"\begin", r"\end"):
+            name, after = _env_name(tokens, index + 1)
+            if name in _MATRIX_ENVS and text == r"\begin":
+                end = _matching_end(tokens, index)
+                inner = tokens[after:end]
+                if any(t.text in _ARROWS for t in inner):  # a label matrix: drop it all
+                    index = _env_name(tokens, end + 1)[1]
+                    continue
+                if name == "array" and after < len(tokens) and tokens[after].text == "{":
+                    after = _group_end(tokens, after)  # the column spec {cc}
+                out.append(Token("begin", "matrix", token.offset))
+                index = after
+                continue
+            if name in _MATRIX_ENVS:
+                out.append(Token("end", "matrix", token.offset))
+                index = after
+                continue
+            if name in _LAYOUT_ENVS or name.rstrip("*") in _LAYOUT_ENVS:
+                index = after
+                continue
+            out.append(Token("unsupported", f"\\{text[1:]}{{{name}}}", token.offset))
+            index = after
+            continue
+        if text == "\\\\":
+            out.append(Token("rowbreak", text, token.offset))
+            index += 1
+            if index < len(tokens) and tokens[index].text == "[":  # \\[2pt]
+                close = index
+                while close < len(tokens) and tokens[close].text != "]":
+                    close += 1
+                index = close + 1
+            continue
+        if text in _RELATIONS:
+            out.append(Token("rel", text, token.offset))
+        elif text in _SEPARATORS:
+            out.append(Token("sep", text, token.offset))
+        elif text in _MULS:
+            out.append(Token("mul", text, token.offset))
+        elif text in _ELLIPSES:
+            out.append(Token("ellipsis", text, token.offset))
+        elif text in (r"\{", r"\}"):
+            out.append(Token("char", text[1], token.offset))
+        else:
+            out.append(token)
+        index += 1
+    return out
+
+
+def _matching_end(tokens: list[Token], begin: int) -> int:
+    depth = 0
+    for index in range(begin, len(tokens)):
+        if tokens[index].text == r"\begin":
+            depth += 1
+        elif tokens[index].text == r"\end":
+            depth -= 1
+            if depth == 0:
+                return index
+    raise LatexParseError(r"\begin is never ended")
+
+
+# --- syntax trees ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Node:
+    """Base of the syntax tree; ``offset`` is where the node starts in the formula."""
+
+    offset: int
+
+
+@dataclass(frozen=True)
+class Num(Node):
+    """A printed numeric literal, e.g. ``0.40`` (sign included when it is unary)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Inf(Node):
+    """``\\infty``."""
+
+
+@dataclass(frozen=True)
+class Name(Node):
+    """A name such as ``X``, ``W_{Q}``, ``d_{k}`` or ``Output`` (canonical form)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Matrix(Node):
+    """A matrix or vector literal; ``rows`` hold nodes."""
+
+    rows: tuple[tuple[Node, ...], ...]
+
+
+@dataclass(frozen=True)
+class Neg(Node):
+    arg: Node
+
+
+@dataclass(frozen=True)
+class Sum(Node):
+    """A sum of terms (subtraction is ``Neg`` of a term)."""
+
+    terms: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Mul(Node):
+    """An ordered product (``\\cdot``, ``\\times`` or juxtaposition)."""
+
+    factors: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Div(Node):
+    num: Node
+    den: Node
+
+
+@dataclass(frozen=True)
+class Pow(Node):
+    base: Node
+    exponent: Node
+
+
+@dataclass(frozen=True)
+class Sqrt(Node):
+    arg: Node
+    index: Node | None = None
+
+
+@dataclass(frozen=True)
+class Transpose(Node):
+    arg: Node
+
+
+@dataclass(frozen=True)
+class Call(Node):
+    """A function applied to arguments: softmax, exp, Concat, or an unknown f."""
+
+    name: str
+    args: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Unsupported(Node):
+    """Something the verifier cannot evaluate (sums over an index, ellipses...)."""
+
+    reason: str
+    inner: tuple[Node, ...] = ()
+
+
+@dataclass(frozen=True)
+class Chain:
+    """One statement ``e0 = e1 = ... = ek``: its elements and relations."""
+
+    elements: tuple[Node, ...]
+    relations: tuple[str, ...]
+    error: str | None = None
+    numbers: tuple[Num, ...] = field(default=())
+    spans: tuple[tuple[int, int], ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class Formula:
+    """The statements of one math span."""
+
+    chains: tuple[Chain, ...]
+
+
+def literals(node: Node) -> list[Num]:
+    """Every numeric literal under ``node``, in order."""
+    found: list[Num] = []
+    _collect(node, found)
+    return found
+
+
+def _collect(node: Any, found: list[Num]) -> None:
+    if isinstance(node, Num):
+        found.append(node)
+        return
+    if isinstance(node, tuple):
+        for item in node:
+            _collect(item, found)
+        return
+    if isinstance(node, Node):
+        for name in node.__dataclass_fields__:
+            if name != "offset":
+                _collect(getattr(node, name), found)
+
+
+# --- the parser ---------------------------------------------------------------
+
+WORDS = (
+    "softmax",
+    "Softmax",
+    "Attention",
+    "Output",
+    "output",
+    "head",
+    "Concat",
+    "concat",
+    "MultiHead",
+    "exp",
+)
+_GREEK = {
+    "alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta", "lambda", "mu",
+    "nu", "xi", "rho", "sigma", "tau", "phi", "varphi", "chi", "psi", "omega", "Sigma", "Phi", "Omega",
+}  # fmt: skip
+_TRANSPOSE = {"T", r"\top", r"\intercal", r"\mathsf{T}", r"\mathrm{T}", "\u22a4", "t"}
+_UNSUPPORTED_CMDS = {
+    r"\sum",
+    r"\prod",
+    r"\int",
+    r"\lim",
+    r"\max",
+    r"\min",
+    r"\arg",
+    r"\log",
+    r"\ln",
+    r"\sin",
+    r"\cos",
+}
+
+
+class _Parser:
+    def __init__(self, tokens: list[Token]) -> None:
+        self.tokens = tokens
+        self.pos = 0
+
+    # helpers
+    def peek(self, ahead: int = 0) -> Token | None:
+        index = self.pos + ahead
+        return self.tokens[index] if index < len(self.tokens) else None
+
+    def at(self, *texts: str) -> bool:
+        token = self.peek()
+        return token is not None and token.text in texts and token.kind in ("char", "mul", "cmd")
+
+    def take(self) -> Token:
+        token = self.peek()
+        if token is None:
+            raise LatexParseError("the formula ends too early")
+        self.pos += 1
+        return token
+
+    def expect(self, text: str) -> Token:
+        token = self.take()
+        if token.text != text:
+            raise LatexParseError(f"expected {text!r} but found {token.text!r}")
+        return token
+
+    def offset(self) -> int:
+        token = self.peek()
+        return token.offset if token else (self.tokens[-1].offset if self.tokens else 0)
+
+    # grammar
+    def expr(self) -> Node:
+        start = self.offset()
+        terms: list[Node] = []
+        sign = None
+        if self.at("+", "-"):
+            sign = self.take()
+        first = self.term()
+        if sign is not None and sign.text == "-":
+            first = _negate(first, sign.offset)
+        terms.append(first)
+        while self.at("+", "-"):
+            op = self.take()
+            term = self.term()
+            terms.append(_negate(term, op.offset) if op.text == "-" else term)
+        return terms[0] if len(terms) == 1 else Sum(start, tuple(terms))
+
+    def term(self) -> Node:
+        start = self.offset()
+        factors = [self.unary()]
+        while True:
+            token = self.peek()
+            if token is None:
+                break
+            if token.kind == "mul":
+                self.take()
+                factors.append(self.unary())
+            elif token.kind == "char" and token.text == "/":
+                self.take()
+                den = self.unary()
+                left = factors[0] if len(factors) == 1 else Mul(start, tuple(factors))
+                factors = [Div(start, left, den)]
+            elif self.starts_atom(token):
+                factors.append(self.postfix())
+            else:
+                break
+        return factors[0] if len(factors) == 1 else Mul(start, tuple(factors))
+
+    def starts_atom(self, token: Token) -> bool:
+        if token.kind in ("num", "letter", "name", "begin", "ellipsis", "unsupported"):
+            return True
+        if token.kind == "char":
+            return token.text in "([{" or not token.text.isascii()
+        if token.kind == "cmd":
+            return token.text not in ("\\\\",) and token.text[1:] not in ("to", "in", "leq", "geq", "neq")
+        return False
+
+    def unary(self) -> Node:
+        if self.at("-"):
+            sign = self.take()
+            return _negate(self.unary(), sign.offset)
+        if self.at("+"):
+            self.take()
+            return self.unary()
+        return self.postfix()
+
+    def postfix(self) -> Node:
+        node = self.atom()
+        while self.at("^", "_", "'"):
+            op = self.take()
+            if op.text == "'":
+                node = Unsupported(node.offset, "a primed name", (node,))
+                continue
+            script = self.script_tokens()
+            script_text = "".join(t.text for t in script)
+            if op.text == "_":
+                if isinstance(node, Name):
+                    node = Name(node.offset, _add_script(node.name, sub=script_text))
+                else:
+                    node = Unsupported(node.offset, "a subscript on an expression", (node,))
+                continue
+            if script_text in _TRANSPOSE or (
+                len(script) == 1 and script[0].kind == "name" and script[0].text == "T"
+            ):
+                node = Transpose(node.offset, node)
+            elif (
+                isinstance(node, Name)
+                and len(script) == 1
+                and (script[0].kind == "name" or (script[0].kind == "letter" and script[0].text.isupper()))
+            ):
+                node = Name(node.offset, _add_script(node.name, sup=script_text))
+            else:
+                exponent = _Parser(script).whole()
+                node = Pow(node.offset, node, exponent)
+        return node
+
+    def script_tokens(self) -> list[Token]:
+        token = self.take()
+        if token.text == "{":
+            self.pos -= 1
+            end = _group_end(self.tokens, self.pos)
+            inner = self.tokens[self.pos + 1 : end - 1]
+            self.pos = end
+            return inner
+        if token.kind == "num" and len(token.text) > 1 and "." not in token.text:
+            # x^23 means x^2 3; keep it simple: one digit
+            self.tokens.insert(self.pos, Token("num", token.text[1:], token.offset + 1))
+            return [Token("num", token.text[0], token.offset)]
+        if token.kind == "cmd" and token.text in (r"\sqrt", r"\frac"):
+            raise LatexParseError(f"write {token.text} in braces after ^ or _")
+        return [token]
+
+    def whole(self) -> Node:
+        if not self.tokens:
+            raise LatexParseError("an empty group")
+        node = self.expr()
+        if self.pos != len(self.tokens):
+            raise LatexParseError(f"unexpected {self.tokens[self.pos].text!r}")
+        return node
+
+    def group(self) -> Node:
+        self.expect("{")
+        node = self.expr()
+        self.expect("}")
+        return node
+
+    def atom(self) -> Node:
+        token = self.take()
+        kind, text = token.kind, token.text
+        if kind == "num":
+            return Num(token.offset, text)
+        if kind == "name":
+            return self.named(token.offset, text)
+        if kind == "letter":
+            return self.letters(token)
+        if kind == "begin":
+            return self.matrix(token)
+        if kind == "ellipsis":
+            return Unsupported(token.offset, "an ellipsis (…)")
+        if kind == "unsupported":
+            return Unsupported(token.offset, f"the construct {text}")
+        if text == "{":
+            self.pos -= 1
+            return self.group()
+        if text == "(":
+            node = self.expr()
+            if self.at(","):
+                items = [node]
+                while self.at(","):
+                    self.take()
+                    items.append(self.expr())
+                self.expect(")")
+                return Unsupported(token.offset, "a tuple", tuple(items))
+            self.expect(")")
+            return node
+        if text == "[":
+            return self.bracket_vector(token)
+        if text == "|":
+            node = self.expr()
+            self.expect("|")
+            return Unsupported(token.offset, "an absolute value or determinant", (node,))
+        if text == r"\frac":
+            num = self.group()
+            den = self.group()
+            return Div(token.offset, num, den)
+        if text == r"\sqrt":
+            index = None
+            if self.at("["):
+                self.take()
+                index = self.expr()
+                self.expect("]")
+            return Sqrt(token.offset, self.group(), index)
+        if text == r"\infty":
+            return Inf(token.offset)
+        if text == r"\exp":
+            return Call(token.offset, "exp", (self.call_argument(),))
+        if text in _UNSUPPORTED_CMDS:
+            return Unsupported(token.offset, f"{text} (not part of the attention grammar)")
+        if kind == "cmd" and text[1:] in _GREEK:
+            return Name(token.offset, text[1:])
+        if kind == "char" and not text.isascii():
+            return Name(token.offset, text)
+        raise LatexParseError(f"unexpected {text!r}")
+
+    def call_argument(self) -> Node:
+        if self.at("("):
+            self.take()
+            node = self.expr()
+            self.expect(")")
+            return node
+        if self.at("{"):
+            return self.group()
+        return self.postfix()
+
+    def named(self, offset: int, text: str) -> Node:
+        name = text.replace(" ", "")
+        if self.at("("):
+            return self.call(offset, name)
+        return Name(offset, name)
+
+    def call(self, offset: int, name: str) -> Node:
+        self.expect("(")
+        args = [self.expr()]
+        while self.at(","):
+            self.take()
+            args.append(self.expr())
+        self.expect(")")
+        return Call(offset, name, tuple(args))
+
+    def letters(self, first: Token) -> Node:
+        # multi-letter words (softmax, head, ...) written without \text
+        run = first.text
+        index = self.pos
+        while index < len(self.tokens) and self.tokens[index].kind == "letter":
+            run += self.tokens[index].text
+            index += 1
+        for word in WORDS:
+            if run.startswith(word):
+                self.pos += len(word) - 1
+                return self.named(first.offset, word)
+        if first.text == "e" and self.at("^"):
+            self.take()
+            exponent = _Parser(self.script_tokens()).whole()
+            return Call(first.offset, "exp", (exponent,))
+        return Name(first.offset, first.text)
+
+    def bracket_vector(self, open_token: Token) -> Node:
+        items = [self.expr()]
+        while self.at(",", ";"):
+            self.take()
+            items.append(self.expr())
+        self.expect("]")
+        if len(items) == 1 and not isinstance(items[0], (Num, Neg)):
+            return items[0]
+        return Matrix(open_token.offset, (tuple(items),))
+
+    def matrix(self, begin: Token) -> Node:
+        rows: list[list[Node]] = [[]]
+        while True:
+            token = self.peek()
+            if token is None:
+                raise LatexParseError("a matrix is never ended")
+            if token.kind == "end":
+                self.take()
+                break
+            if token.kind == "rowbreak":
+                self.take()
+                rows.append([])
+                continue
+            if token.text == "&":
+                self.take()
+                if not rows[-1]:
+                    raise LatexParseError("an empty matrix cell")
+                continue
+            if len(rows[-1]) and self.tokens[self.pos - 1].text != "&":
+                raise LatexParseError("two entries in one matrix cell")
+            rows[-1].append(self.expr())
+        if rows and not rows[-1]:
+            rows.pop()
+        return Matrix(begin.offset, tuple(tuple(row) for row in rows))
+
+
+def _negate(node: Node, offset: int) -> Node:
+    if isinstance(node, Num) and not node.text.startswith("-"):
+        return Num(offset, "-" + node.text)
+    return Neg(offset, node)
+
+
+def _add_script(name: str, *, sub: str = "", sup: str = "") -> str:
+    """Canonical names: W^Q, W_Q, W_{Q}, {W}_Q all become ``W_{Q}``."""
+    sub = sub.replace(" ", "").strip("{}")
+    sup = sup.replace(" ", "").strip("{}")
+    base, _, old = name.partition("_")
+    parts = [p for p in old.strip("{}").split(",") if p] if old else []
+    parts += [p for p in (sup, sub) if p]
+    return f"{base}_{{{','.join(parts)}}}" if parts else base
+
+
+# --- statements and chains ------------------------------------------------------
+
+
+def _split_statements(tokens: list[Token]) -> list[list[Token]]:
+    """Split on \\quad, \\Rightarrow, top-level ``;``, ``,`` and ``\\\\``."""
+    pieces: list[list[Token]] = [[]]
+    depth = 0
+    for token in tokens:
+        if token.kind == "begin" or (token.kind == "char" and token.text in "{(["):
+            depth += 1
+        elif token.kind == "end" or (token.kind == "char" and token.text in "})]"):
+            depth -= 1
+        if depth == 0 and (
+            token.kind in {"sep", "rowbreak"} or (token.kind == "char" and token.text in ",;.")
+        ):
+            pieces.append([])
+            if token.kind == "rowbreak":
+                pieces[-1].append(Token("rowcont", "", token.offset))
+            continue
+        if depth == 0 and token.text == "&":
+            continue
+        pieces[-1].append(token)
+    statements: list[list[Token]] = []
+    for piece in pieces:
+        continuation = bool(piece) and piece[0].kind == "rowcont"
+        body = [t for t in piece if t.kind != "rowcont"]
+        if not body:
+            continue
+        if statements and continuation and body[0].kind == "rel":
+            statements[-1].extend(body)  # an aligned chain goes on: "&= ..."
+        else:
+            statements.append(body)
+    return statements
+
+
+def _parse_chain(tokens: list[Token]) -> Chain:
+    elements: list[list[Token]] = [[]]
+    relations: list[str] = []
+    for token in tokens:
+        if token.kind == "rel":
+            relations.append(token.text)
+            elements.append([])
+        else:
+            elements[-1].append(token)
+    nodes: list[Node] = []
+    spans: list[tuple[int, int]] = []
+    for part in elements:
+        if not part:
+            raise LatexParseError("an empty side of '='")
+        nodes.append(_Parser(part).whole())
+        spans.append((part[0].offset, part[-1].offset + len(part[-1].text)))
+    return Chain(tuple(nodes), tuple(relations), spans=tuple(spans))
+
+
+def _raw_numbers(tokens: list[Token]) -> tuple[Num, ...]:
+    return tuple(Num(t.offset, t.text) for t in tokens if t.kind == "num")
+
+
+def parse_formula(text: str) -> Formula:
+    """Parse one math span into chains of syntax trees.
+
+    A chain that cannot be parsed is kept with ``error`` set and its raw
+    numbers, so that each of them can be reported as unverified.
+
+    >>> chain = parse_formula(r"A = \\frac{1}{2}[0.5, 1]").chains[0]
+    >>> [type(e).__name__ for e in chain.elements]
+    ['Name', 'Mul']
+    """
+    raw = tokenize(text)
+    try:
+        tokens = normalise(raw)
+    except LatexParseError as err:
+        return Formula((Chain((), (), str(err), _raw_numbers(raw)),))
+    chains = []
+    for statement in _split_statements(tokens):
+        try:
+            chains.append(_parse_chain(statement))
+        except LatexParseError as err:
+            chains.append(Chain((), (), str(err), _raw_numbers(statement)))
+        except RecursionError:
+            chains.append(Chain((), (), "the formula is nested too deeply", _raw_numbers(statement)))
+    return Formula(tuple(chains))
+
+
+# --- latex2sympy2_extended for scalar formulas ----------------------------------
+
+
+@lru_cache(maxsize=1)
+def _converter() -> tuple[Any, Any]:
+    from latex2sympy2_extended.latex2sympy2 import ConversionConfig, latex2sympy
+
+    config = ConversionConfig(
+        interpret_as_mixed_fractions=False,
+        interpret_simple_eq_as_assignment=False,
+        interpret_contains_as_eq=False,
+        lowercase_symbols=False,
+    )
+    return latex2sympy, config
+
+
+_PLACEHOLDER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def scalar_latex(text: str) -> sympy.Expr:
+    r"""Read a scalar LaTeX formula outside the attention grammar, exactly.
+
+    Every numeric literal is replaced by a placeholder symbol before
+    latex2sympy2_extended sees the text (so ``0.1`` never becomes a binary
+    float) and substituted back as an exact rational afterwards.  Each call
+    builds a fresh converter, so no assignment leaks into the next formula.
+
+    Raises:
+        LatexParseError: the text is not a formula latex2sympy2_extended reads.
+
+    >>> scalar_latex(r"\frac{0.1}{2} + 1")
+    21/20
+    """
+    from symattn.exact import parse_claim
+
+    latex2sympy, config = _converter()
+    values: dict[sympy.Symbol, sympy.Rational] = {}
+
+    def place(match: re.Match[str]) -> str:
+        name = f"zq{len(values)}"
+        values[sympy.Symbol(name)] = parse_claim(match.group()).value
+        return f" {name} "
+
+    masked = _PLACEHOLDER.sub(place, text)
+    try:
+        result = latex2sympy(masked, normalization_config=None, conversion_config=config)
+    except Exception as err:  # the ANTLR parser raises many types
+        raise LatexParseError(f"cannot read {text!r}: {type(err).__name__}") from None
+    if not isinstance(result, sympy.Expr):
+        raise LatexParseError(f"{text!r} is not a scalar formula")
+    by_name = {symbol.name: value for symbol, value in values.items()}
+    return result.xreplace({s: by_name[s.name] for s in result.free_symbols if s.name in by_name})

@@ -1,0 +1,126 @@
+"""Findings, and the judgement of one printed number in the two worlds.
+
+World (a) holds the document's own earlier numbers, world (b) the true values
+computed exactly from the document's inputs.  A printed number is
+
+* ``ok`` when it holds against the true value;
+* ``carried`` when it holds in (a), fails in (b), and its value depends on an
+  earlier wrong number (``carried_from`` is the earliest such line);
+* ``rounding`` when it is the true value truncated toward zero at its places;
+* ``slip`` when it also fails against the document's own numbers and those
+  are exact rationals (an arithmetic mistake);
+* ``wrong`` otherwise (e.g. an assumed softmax weight).
+
+All decisions go through :mod:`symattn.exact` (certified enclosures).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import sympy
+
+from symattn.exact import certified_decimal, claim_holds, claim_kind, parse_claim
+
+__all__ = ["Finding", "Judgement", "exact_text", "judge"]
+
+#: Longest closed form printed in a report.
+MAX_EXACT_CHARS = 240
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One printed number and what the verifier concluded about it.
+
+    Attributes mirror the JSON contract ``symattn.verify/1`` (see docs/verify.md).
+    """
+
+    line: int
+    column: int
+    subject: str
+    cell: tuple[int, int] | None
+    claimed: str
+    value: str | None
+    exact: str | None
+    status: str
+    kind: str
+    carried_from: int | None
+    reason: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """The finding as a JSON-ready dict (keys in contract order)."""
+        return {
+            "line": self.line,
+            "column": self.column,
+            "subject": self.subject,
+            "cell": list(self.cell) if self.cell else None,
+            "claimed": self.claimed,
+            "value": self.value,
+            "exact": self.exact,
+            "status": self.status,
+            "kind": self.kind,
+            "carried_from": self.carried_from,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """The verdict on one printed number: status, kind, true decimal, closed form."""
+
+    status: str
+    kind: str
+    value: str | None
+    exact: str | None
+    carried_from: int | None
+
+
+def exact_text(value: Any) -> str:
+    """A short printable closed form of an exact value."""
+    text = sympy.sstr(value)
+    return text if len(text) <= MAX_EXACT_CHARS else text[: MAX_EXACT_CHARS - 3] + "..."
+
+
+def _holds(text: str, value: Any) -> bool:
+    if value in (sympy.oo, -sympy.oo):
+        return False
+    return claim_holds(text, value)
+
+
+def judge(text: str, world_a: Any, world_b: Any, deps: frozenset[int]) -> Judgement:
+    """Judge the printed number ``text`` against its value in both worlds.
+
+    Args:
+        text: the printed literal, e.g. ``"0.3"``.
+        world_a: the value computed from the document's own earlier numbers.
+        world_b: the true value.
+        deps: lines of earlier wrong numbers that ``world_a`` depends on.
+
+    Returns:
+        A :class:`Judgement`.
+
+    Raises:
+        NotNumericError, ValueTooLargeError, UndecidedRoundingError: from
+        :mod:`symattn.exact` when a value cannot be decided.
+
+    >>> judge("0.3", sympy.Rational(3, 10), sympy.Rational(1, 4), frozenset({7})).kind
+    'carried'
+    """
+    claim = parse_claim(text)
+    places = claim.places or 0
+    if world_b in (sympy.oo, -sympy.oo):
+        value = "-inf" if world_b == -sympy.oo else "inf"
+    else:
+        value = certified_decimal(world_b, places + 3)
+    exact = exact_text(world_b)
+    if _holds(text, world_b):
+        return Judgement("ok", "ok", value, exact, None)
+    ok_a = _holds(text, world_a)
+    if ok_a and deps:
+        return Judgement("wrong", "carried", value, exact, min(deps))
+    if world_b not in (sympy.oo, -sympy.oo) and claim_kind(claim, world_b) == "rounding":
+        return Judgement("wrong", "rounding", value, exact, None)
+    if not ok_a and getattr(world_a, "is_Rational", False):
+        return Judgement("wrong", "slip", value, exact, min(deps) if deps else None)
+    return Judgement("wrong", "wrong", value, exact, None)

@@ -1,0 +1,663 @@
+"""Evaluate a document's chains in two worlds and judge every printed number.
+
+:class:`DocumentState` walks the formulas in document order.  Names are bound
+by the document's own definitions (``X = [...]``, ``Q = X W^Q``, ``$d_k = 2$``).
+Every binding has two values: world (a) holds the document's printed numbers
+(a claim ``A = [...]`` rebinds A there), world (b) the true value computed
+from the document's inputs.  Each binding also remembers ``deps``, the lines
+of wrong numbers its world-(a) value depends on.
+
+A chain ``e0 = e1 = ... = ek`` is read left to right; each element is
+
+* a bare name (bound: its value; unbound: defined by the chain);
+* a *claim* (numbers only), judged cell by cell against the element before it;
+* an *input* (numbers only, first value of a chain defining a name);
+* a computation, evaluated with :mod:`symattn.stages` in both worlds.  Number
+  blocks inside a computation that restate an earlier quantity (the same
+  matrix, its transpose, one of its rows, or a row of weights in
+  ``w1·v1 + w2·v2 + ...``) are *tied* to it and judged against its true value.
+
+The verifier never computes numerics of its own: products, transposes and
+softmax come from :mod:`symattn.stages`, decimals and judgements from
+:mod:`symattn.exact` (through :mod:`symattn.verify.claims`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import sympy
+from sympy import ImmutableMatrix
+
+from symattn import stages
+from symattn.errors import DivisionByZeroError, ShapeError, SymattnError, ValueTooLargeError
+from symattn.exact import enclose, parse_claim, safe_power
+from symattn.latexparse import (
+    Call,
+    Chain,
+    Div,
+    Inf,
+    Matrix,
+    Mul,
+    Name,
+    Neg,
+    Node,
+    Num,
+    Pow,
+    Sqrt,
+    Sum,
+    Transpose,
+    Unsupported,
+    literals,
+)
+from symattn.verify.claims import Finding, exact_text, judge
+
+__all__ = ["Binding", "DocumentState", "Unverifiable", "Val"]
+
+#: exp(x) is refused for |x| above this bound (e^{e^{e^{10}}}).
+MAX_EXP_ARGUMENT = 10_000
+NEG_INF = -sympy.oo
+
+
+class Unverifiable(Exception):
+    """Internal: a chain element cannot be evaluated; the message is the reason."""
+
+
+@dataclass(frozen=True)
+class Val:
+    """A value in both worlds, the wrong lines it depends on, and its terms."""
+
+    a: Any
+    b: Any
+    deps: frozenset[int] = frozenset()
+    terms: tuple[Val, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Binding:
+    """What a name means in world (a) and world (b)."""
+
+    a: Any
+    b: Any
+    deps: frozenset[int]
+
+
+def _is_matrix(value: Any) -> bool:
+    return isinstance(value, sympy.MatrixBase)
+
+
+def _shape(value: Any) -> str:
+    return f"{value.rows}×{value.cols}" if _is_matrix(value) else "a scalar"
+
+
+def _display_name(name: str) -> str:
+    return name.replace("{", "").replace("}", "")
+
+
+def _printed(node: Node) -> Any | None:
+    """The exact value of a plain printed entry (number, -number, -∞), else None."""
+    if isinstance(node, Num):
+        return parse_claim(node.text).value
+    if isinstance(node, Neg) and isinstance(node.arg, Inf):
+        return NEG_INF
+    return None
+
+
+def _is_literal(node: Node) -> bool:
+    """Numbers only: no names, no functions (a claim or an input)."""
+    if isinstance(node, (Num, Inf)):
+        return True
+    if isinstance(node, Neg):
+        return _is_literal(node.arg)
+    if isinstance(node, Matrix):
+        return all(_is_literal(cell) for row in node.rows for cell in row)
+    if isinstance(node, Sum):
+        return all(_is_literal(t) for t in node.terms)
+    if isinstance(node, Mul):
+        return all(_is_literal(f) for f in node.factors)
+    if isinstance(node, Div):
+        return _is_literal(node.num) and _is_literal(node.den)
+    return False
+
+
+def _is_claim_shape(node: Node) -> bool:
+    """Printed numbers standing for a value: a number, a block of numbers
+    (cells may show arithmetic, ``[0.4+0, 0.2]``), or a sum of such blocks."""
+    if isinstance(node, (Num, Inf)) or (isinstance(node, Neg) and isinstance(node.arg, (Num, Inf))):
+        return True
+    if isinstance(node, Matrix):
+        return _is_literal(node)
+    if isinstance(node, Sum):
+        return all(isinstance(t, Matrix) and _is_literal(t) for t in node.terms)
+    return False
+
+
+def _has_matrix(node: Any) -> bool:
+    if isinstance(node, Matrix):
+        return True
+    if isinstance(node, tuple):
+        return any(_has_matrix(item) for item in node)
+    if isinstance(node, Node):
+        return any(_has_matrix(getattr(node, f)) for f in node.__dataclass_fields__ if f != "offset")
+    return False
+
+
+def _equal(x: Any, y: Any) -> bool | None:
+    """Exact equality of two values (True, False, or None when undecided)."""
+    if _is_matrix(x) != _is_matrix(y):
+        return False
+    if _is_matrix(x):
+        if x.shape != y.shape:
+            return False
+        verdicts = [_equal(p, q) for p, q in zip(x, y, strict=True)]
+        if False in verdicts:
+            return False
+        return None if None in verdicts else True
+    if x == y:
+        return True
+    if NEG_INF in (x, y) or sympy.oo in (x, y):
+        return False
+    difference = x - y
+    if difference == 0:
+        return True
+    if difference.free_symbols:
+        return None
+    ball = enclose(difference, 128)
+    if not ball.contains(0):
+        return False
+    return True if sympy.expand(difference) == 0 else None
+
+
+class DocumentState:
+    """The bindings of one document and the findings made so far.
+
+    Args:
+        position: maps an offset inside the current formula to (line, column).
+    """
+
+    def __init__(self) -> None:
+        self.env: dict[str, Binding] = {}
+        self.findings: list[Finding] = []
+        self.position: Callable[[int], tuple[int, int]] = lambda offset: (1, offset + 1)
+        self.subject = ""
+        self.seen: set[int] = set()
+
+    # --- findings ------------------------------------------------------------
+
+    def _add(self, num: Num, **fields: Any) -> None:
+        if num.offset in self.seen:
+            return
+        self.seen.add(num.offset)
+        line, column = self.position(num.offset)
+        base = {"subject": self.subject, "cell": None, "value": None, "exact": None, "carried_from": None}
+        base.update(fields)
+        self.findings.append(Finding(line=line, column=column, claimed=num.text, **base))
+
+    def unverified(self, nums: list[Num], kind: str, reason: str) -> None:
+        """Record each number as unverified, with the reason."""
+        for num in nums:
+            self._add(num, status="unverified", kind=kind, reason=reason)
+
+    def _judge(self, num: Num, a: Any, b: Any, deps: frozenset[int], cell: Any, reason: str) -> bool:
+        verdict = judge(num.text, a, b, deps)
+        self._add(
+            num,
+            cell=cell,
+            value=verdict.value,
+            exact=verdict.exact,
+            status=verdict.status,
+            kind=verdict.kind,
+            carried_from=verdict.carried_from,
+            reason=reason,
+        )
+        return verdict.status == "ok"
+
+    # --- chains -------------------------------------------------------------
+
+    def run_chain(self, chain: Chain, subject_of: Callable[[int], str]) -> None:
+        """Judge one chain and update the bindings."""
+        if chain.error is not None:
+            self.unverified(list(chain.numbers), "unparsed", f"cannot parse: {chain.error}")
+            return
+        if len(chain.elements) == 1:
+            element = chain.elements[0]
+            self.subject = subject_of(0)
+            if isinstance(element, Matrix) or _printed(element) is not None:
+                reason = "a number not tied to a named quantity"
+            else:
+                reason = "not part of an equation, so there is nothing to compare it with"
+            self.unverified(literals(element), "no-claim", reason)
+            return
+        names = [e.name for e in chain.elements if isinstance(e, Name)]
+        self.subject = next((_display_name(n) for n in names), subject_of(0))
+        ref: Val | None = None
+        last: Val | None = None
+        last_is_claim = False
+        for index, element in enumerate(chain.elements):
+            if not names:
+                self.subject = subject_of(max(index - 1, 0))
+            try:
+                if isinstance(element, Name):
+                    if element.name not in self.env:
+                        continue
+                    binding = self.env[element.name]
+                    value = Val(binding.a, binding.b, binding.deps)
+                    is_claim = False
+                elif _is_claim_shape(element) and ref is not None:
+                    value = self.claim(element, ref)
+                    is_claim = True
+                elif _is_claim_shape(element):
+                    kind, reason = (
+                        ("input", "given as an input")
+                        if names
+                        else ("no-claim", "no earlier quantity to compare with")
+                    )
+                    value = self.literal_value(element)
+                    self.unverified(literals(element), kind, reason)
+                    is_claim = False
+                elif ref is not None and self._scaled_claim(element):
+                    value = self.scaled_claim(element, ref)
+                    is_claim = True
+                else:
+                    value = self.evaluate(element)
+                    is_claim = False
+                ref = value
+                last = value
+                last_is_claim = is_claim
+            except Unverifiable as err:
+                self.unverified(literals(element), "unverifiable", str(err))
+                ref = None
+            except SymattnError as err:
+                self.unverified(literals(element), "bad-input", str(err))
+                ref = None
+        if last is not None:
+            self._bind(names, last, last_is_claim)
+
+    def _bind(self, names: list[str], last: Val, is_claim: bool) -> None:
+        for name in names:
+            old = self.env.pop(name, None)
+            if old is not None and is_claim:
+                self.env[name] = Binding(last.a, old.b, old.deps | last.deps)
+            else:
+                self.env[name] = Binding(last.a, last.b, last.deps)
+
+    # --- claims ---------------------------------------------------------------
+
+    def claim(self, node: Node, ref: Val, cell: tuple[int, int] | None = None) -> Val:
+        """Judge a numbers-only element against the element before it."""
+        printed = _printed(node)
+        if printed is not None:
+            a, b = ref.a, ref.b
+            if _is_matrix(a) and a.shape == (1, 1):
+                a, b = a[0, 0], b[0, 0]
+            if _is_matrix(a):
+                raise Unverifiable(f"a single number is compared with a {_shape(a)} matrix")
+            if printed == NEG_INF:
+                return Val(printed, b, ref.deps)
+            ok = self._judge(node, a, b, ref.deps, cell, "claimed value")  # type: ignore[arg-type]
+            deps = ref.deps if ok else ref.deps | {self.position(node.offset)[0]}
+            return Val(printed, b, deps)
+        if isinstance(node, Matrix):
+            return self._claim_matrix(node, ref)
+        if isinstance(node, Sum) and ref.terms is not None and len(ref.terms) == len(node.terms):
+            parts = [self.claim(t, r, cell) for t, r in zip(node.terms, ref.terms, strict=True)]
+            total = _add_values([p.a for p in parts])
+            deps = frozenset().union(*(p.deps for p in parts))
+            return Val(total, ref.b, deps | ref.deps, tuple(parts))
+        return self._claim_compound(node, ref, cell)
+
+    def _claim_matrix(self, node: Matrix, ref: Val) -> Val:
+        a, b = ref.a, ref.b
+        rows, cols = len(node.rows), len(node.rows[0])
+        if any(len(row) != cols for row in node.rows):
+            raise ShapeError(
+                f"{self.subject}: a ragged matrix (rows of {sorted({len(r) for r in node.rows})} entries)"
+            )
+        if not _is_matrix(a):
+            raise Unverifiable(f"a {rows}×{cols} matrix is compared with a scalar")
+        transposed = False
+        if a.shape != (rows, cols):
+            if a.shape == (cols, rows) and 1 in (rows, cols):
+                transposed = True
+            else:
+                raise ShapeError(f"{self.subject} is {_shape(a)} but the printed matrix is {rows}×{cols}")
+        out_a, deps = [], set(ref.deps)
+        for i, row in enumerate(node.rows):
+            out_row = []
+            for j, cell_node in enumerate(row):
+                p, q = (j, i) if transposed else (i, j)
+                terms = None
+                if ref.terms and all(_is_matrix(t.a) and t.a.shape == a.shape for t in ref.terms):
+                    terms = tuple(Val(t.a[p, q], t.b[p, q], t.deps) for t in ref.terms)
+                part = self.claim(cell_node, Val(a[p, q], b[p, q], ref.deps, terms), (i + 1, j + 1))
+                out_row.append(part.a)
+                deps |= part.deps
+            out_a.append(out_row)
+        return Val(ImmutableMatrix(out_a), b, frozenset(deps))
+
+    def _claim_compound(self, node: Node, ref: Val, cell: tuple[int, int] | None) -> Val:
+        """Numbers with arithmetic (``0.4\\cdot 1``): judged within the rounding of its parts."""
+        nums = literals(node)
+        value = self.literal_value(node).a
+        a, b = ref.a, ref.b
+        if _is_matrix(value) or _is_matrix(a):
+            raise Unverifiable(
+                "a computation of printed numbers that does not line up with the one before it"
+            )
+        places = [parse_claim(n.text).places for n in nums]
+        magnitude = max([1] + [abs(parse_claim(n.text).value) for n in nums])
+        tolerance = sum(sympy.Rational(1, 2 * 10**p) for p in places if p) * magnitude
+        holds_b, holds_a = _within(value, b, tolerance), _within(value, a, tolerance)
+        if holds_b is None or holds_a is None:
+            raise Unverifiable("cannot decide whether the printed computation matches")
+        if holds_b:
+            status, kind, carried = "ok", "ok", None
+        elif holds_a and ref.deps:
+            status, kind, carried = "wrong", "carried", min(ref.deps)
+        else:
+            status, kind, carried = "wrong", ("slip" if getattr(a, "is_Rational", False) else "wrong"), None
+        for num in nums:
+            self._add(
+                num,
+                cell=cell,
+                value=None,
+                exact=exact_text(b),
+                status=status,
+                kind=kind,
+                carried_from=carried,
+                reason="part of a printed computation",
+            )
+        deps = ref.deps if status == "ok" else ref.deps | {self.position(nums[0].offset)[0]}
+        return Val(value, b, deps)
+
+    def _scaled_claim(self, node: Node) -> bool:
+        if not isinstance(node, Mul):
+            return False
+        blocks = [f for f in node.factors if isinstance(f, Matrix)]
+        others = [f for f in node.factors if not isinstance(f, Matrix)]
+        return len(blocks) == 1 and _is_literal(blocks[0]) and not any(_has_matrix(f) for f in others)
+
+    def scaled_claim(self, node: Mul, ref: Val) -> Val:
+        """``c [numbers]``: the numbers claim the value before, divided by c."""
+        block = next(f for f in node.factors if isinstance(f, Matrix))
+        factor = self._product([self.evaluate(f) for f in node.factors if not isinstance(f, Matrix)])
+        if _is_matrix(factor.a) or factor.b == 0:
+            raise Unverifiable("the factor in front of the printed matrix is not a nonzero number")
+        inner = Val(_scale(ref.a, 1 / factor.a), _scale(ref.b, 1 / factor.b), ref.deps | factor.deps)
+        claimed = self.claim(block, inner)
+        return Val(_scale(claimed.a, factor.a), ref.b, claimed.deps)
+
+    # --- evaluation -----------------------------------------------------------
+
+    def literal_value(self, node: Node) -> Val:
+        """The printed value of a numbers-only node (both worlds alike)."""
+        if isinstance(node, Sum):
+            parts = tuple(self.literal_value(t) for t in node.terms)
+            total = _add_values([p.a for p in parts])
+            return Val(total, total, frozenset(), parts)
+        return self._eval(node, record=False)
+
+    def evaluate(self, node: Node) -> Val:
+        """Evaluate a computation in both worlds, tying restated numbers."""
+        return self._eval(node, record=True)
+
+    def _eval(self, node: Node, record: bool) -> Val:
+        if isinstance(node, Num):
+            value = parse_claim(node.text).value
+            if record:
+                self.unverified([node], "operand", "a number used in a computation")
+            return Val(value, value)
+        if isinstance(node, Inf):
+            return Val(sympy.oo, sympy.oo)
+        if isinstance(node, Name):
+            return self._lookup(node.name)
+        if isinstance(node, Neg):
+            inner = self._eval(node.arg, record)
+            return Val(_scale(inner.a, -1), _scale(inner.b, -1), inner.deps)
+        if isinstance(node, Matrix):
+            return self._matrix(node, record)
+        if isinstance(node, Sum):
+            tied = self._weighted_sum(node) if record else None
+            parts = tied or tuple(self._eval(t, record) for t in node.terms)
+            return Val(
+                _add_values([p.a for p in parts]),
+                _add_values([p.b for p in parts]),
+                frozenset().union(*(p.deps for p in parts)),
+                parts,
+            )
+        if isinstance(node, Mul):
+            return self._product([self._eval(f, record) for f in node.factors])
+        if isinstance(node, Div):
+            num, den = self._eval(node.num, record), self._eval(node.den, record)
+            if _is_matrix(den.a):
+                raise Unverifiable("division by a matrix")
+            if den.a == 0 or den.b == 0:
+                raise DivisionByZeroError(f"{self.subject}: division by zero")
+            return Val(_scale(num.a, 1 / den.a), _scale(num.b, 1 / den.b), num.deps | den.deps)
+        if isinstance(node, Sqrt):
+            arg = self._scalar(self._eval(node.arg, record), "a square root")
+            index = self._scalar(self._eval(node.index, record), "a root") if node.index else Val(2, 2)
+            return Val(sympy.root(arg.a, index.a), sympy.root(arg.b, index.b), arg.deps | index.deps)
+        if isinstance(node, Pow):
+            base = self._eval(node.base, record)
+            exponent = self._scalar(self._eval(node.exponent, record), "an exponent")
+            if _is_matrix(base.a):
+                raise Unverifiable("a power of a matrix")
+            where = self.subject or "power"
+            return Val(
+                safe_power(base.a, exponent.a, where),
+                safe_power(base.b, exponent.b, where),
+                base.deps | exponent.deps,
+            )
+        if isinstance(node, Transpose):
+            inner = self._eval(node.arg, record)
+            if not _is_matrix(inner.a):
+                return inner
+            return Val(stages.transpose(inner.a), stages.transpose(inner.b), inner.deps)
+        if isinstance(node, Call):
+            return self._call(node, record)
+        if isinstance(node, Unsupported):
+            raise Unverifiable(f"uses {node.reason}")
+        raise Unverifiable(f"cannot evaluate {type(node).__name__}")
+
+    def _scalar(self, value: Val, what: str) -> Val:
+        if _is_matrix(value.a):
+            raise Unverifiable(f"{what} of a matrix")
+        return value
+
+    def _lookup(self, name: str) -> Val:
+        if name in self.env:
+            binding = self.env[name]
+            return Val(binding.a, binding.b, binding.deps)
+        if name in ("pi", "\\pi"):
+            return Val(sympy.pi, sympy.pi)
+        raise Unverifiable(f"{_display_name(name)} is not defined in the document")
+
+    def _call(self, node: Call, record: bool) -> Val:
+        name = node.name.lower()
+        args = [self._eval(arg, record) for arg in node.args]
+        deps = frozenset().union(*(arg.deps for arg in args))
+        if name == "softmax" and len(args) == 1:
+            arg = args[0]
+            a, b = (
+                (arg.a, arg.b)
+                if _is_matrix(arg.a)
+                else (ImmutableMatrix([[arg.a]]), ImmutableMatrix([[arg.b]]))
+            )
+            return Val(stages.softmax_rows(a), stages.softmax_rows(b), deps)
+        if name == "exp" and len(args) == 1:
+            arg = self._scalar(args[0], "exp")
+            return Val(_exp(arg.a), _exp(arg.b), deps)
+        if name == "concat" and all(_is_matrix(arg.a) for arg in args):
+            return Val(stages.hconcat([a.a for a in args]), stages.hconcat([a.b for a in args]), deps)
+        if node.name in self.env and len(args) == 1:
+            return self._product([self._lookup(node.name), args[0]])
+        raise Unverifiable(f"the function {_display_name(node.name)} is not defined in the document")
+
+    def _product(self, values: list[Val]) -> Val:
+        result = values[0]
+        for value in values[1:]:
+            result = Val(
+                _multiply(result.a, value.a, self.subject),
+                _multiply(result.b, value.b, self.subject),
+                result.deps | value.deps,
+            )
+        return result
+
+    # --- ties -----------------------------------------------------------------
+
+    def _matrix(self, node: Matrix, record: bool) -> Val:
+        cols = len(node.rows[0])
+        if any(len(row) != cols for row in node.rows):
+            raise ShapeError(
+                f"{self.subject}: a ragged matrix (row lengths {', '.join(str(len(r)) for r in node.rows)})"
+            )
+        printed = [[_printed(cell) for cell in row] for row in node.rows]
+        if record and all(v is not None for row in printed for v in row):
+            tie = self._find_tie(ImmutableMatrix(printed))
+            if tie is not None:
+                return self._tied(node, *tie)
+        cells = [[self._eval(cell, record) for cell in row] for row in node.rows]
+        for row in cells:
+            for cell in row:
+                if _is_matrix(cell.a):
+                    raise Unverifiable("a matrix inside a matrix")
+        return Val(
+            ImmutableMatrix([[c.a for c in row] for row in cells]),
+            ImmutableMatrix([[c.b for c in row] for row in cells]),
+            frozenset().union(*(c.deps for row in cells for c in row)),
+        )
+
+    def _find_tie(self, printed: ImmutableMatrix) -> tuple[str, Binding, str, int] | None:
+        candidates = [(n, b) for n, b in reversed(self.env.items()) if _is_matrix(b.a)]
+        for name, binding in candidates:
+            if binding.a.shape == printed.shape and _equal(binding.a, printed) is True:
+                return name, binding, "whole", 0
+        for name, binding in candidates:
+            if binding.a.shape == printed.T.shape and _equal(binding.a.T, printed) is True:
+                return name, binding, "transpose", 0
+        if printed.rows == 1:
+            for name, binding in candidates:
+                if binding.a.cols == printed.cols and binding.a.rows > 1:
+                    for i in range(binding.a.rows):
+                        if _equal(binding.a.row(i), printed) is True:
+                            return name, binding, "row", i
+        return None
+
+    def _tied(self, node: Matrix, name: str, binding: Binding, how: str, row: int) -> Val:
+        a, b = binding.a, binding.b
+        if how == "transpose":
+            a, b = stages.transpose(a), stages.transpose(b)
+        elif how == "row":
+            a, b = ImmutableMatrix(a.row(row)), ImmutableMatrix(b.row(row))
+        label = _display_name(name) + ("ᵀ" if how == "transpose" else "")
+        saved, self.subject = self.subject, label
+        try:
+            for i, cells in enumerate(node.rows):
+                for j, cell in enumerate(cells):
+                    if isinstance(cell, Num):
+                        where = (row + 1, j + 1) if how == "row" else (i + 1, j + 1)
+                        self._judge(cell, a[i, j], b[i, j], binding.deps, where, f"restates {label}")
+        finally:
+            self.subject = saved
+        return Val(a, b, binding.deps)
+
+    def _weighted_sum(self, node: Sum) -> tuple[Val, ...] | None:
+        """Tie the weights of ``w1·v1 + w2·v2 + ...`` to a row of an earlier matrix."""
+        weights = []
+        for term in node.terms:
+            if not (isinstance(term, Mul) and len(term.factors) >= 2 and isinstance(term.factors[0], Num)):
+                return None
+            weights.append(parse_claim(term.factors[0].text).value)
+        printed = ImmutableMatrix([weights])
+        for name, binding in reversed(self.env.items()):
+            if not _is_matrix(binding.a) or binding.a.cols != len(weights) or binding.a.rows < 2:
+                continue
+            for i in range(binding.a.rows):
+                if _equal(binding.a.row(i), printed) is True:
+                    label = _display_name(name)
+                    saved, self.subject = self.subject, label
+                    tied = []
+                    try:
+                        for j, term in enumerate(node.terms):
+                            weight = term.factors[0]
+                            a, b = binding.a[i, j], binding.b[i, j]
+                            self._judge(weight, a, b, binding.deps, (i + 1, j + 1), f"restates {label}")
+                            tied.append(Val(a, b, binding.deps))
+                    finally:
+                        self.subject = saved
+                    return tuple(
+                        self._product([w, *(self._eval(f, True) for f in term.factors[1:])])
+                        for w, term in zip(tied, node.terms, strict=True)
+                    )
+        return None
+
+
+# --- arithmetic on values (delegating matrix products to stages) ------------------
+
+
+def _exp(x: Any) -> Any:
+    if getattr(x, "is_number", False):
+        ball = enclose(x, 64)
+        if not ball.is_finite() or ball > MAX_EXP_ARGUMENT:
+            raise ValueTooLargeError(f"e^({exact_text(x)}) is too large to evaluate")
+    return sympy.exp(x)
+
+
+def _scale(value: Any, factor: Any) -> Any:
+    if _is_matrix(value):
+        return ImmutableMatrix(value.rows, value.cols, [_times(factor, v) for v in value])
+    return _times(factor, value)
+
+
+def _times(x: Any, y: Any) -> Any:
+    if (x in (sympy.oo, NEG_INF) or y in (sympy.oo, NEG_INF)) and (x == 0 or y == 0):
+        raise Unverifiable("0 times infinity")
+    return x * y
+
+
+def _multiply(x: Any, y: Any, where: str) -> Any:
+    if _is_matrix(x) and _is_matrix(y):
+        if x.shape == (1, 1):
+            return _scale(y, x[0, 0])
+        if y.shape == (1, 1):
+            return _scale(x, y[0, 0])
+        return stages.matmul(ImmutableMatrix(x), ImmutableMatrix(y), left=where or "left", right="right")
+    if _is_matrix(x):
+        return _scale(x, y)
+    if _is_matrix(y):
+        return _scale(y, x)
+    return _times(x, y)
+
+
+def _add_values(values: list[Any]) -> Any:
+    matrices = [v for v in values if _is_matrix(v)]
+    if matrices and len(matrices) != len(values):
+        raise ShapeError("a matrix is added to a scalar")
+    if not matrices:
+        return sympy.Add(*values)
+    shape = matrices[0].shape
+    for matrix in matrices:
+        if matrix.shape != shape:
+            raise ShapeError(f"cannot add a {_shape(matrix)} matrix to a {_shape(matrices[0])} matrix")
+    return ImmutableMatrix(
+        shape[0],
+        shape[1],
+        [sympy.Add(*(m[i, j] for m in matrices)) for i in range(shape[0]) for j in range(shape[1])],
+    )
+
+
+def _within(value: Any, target: Any, tolerance: Any) -> bool | None:
+    difference = value - target
+    if difference == 0:
+        return True
+    if difference.free_symbols:
+        return None
+    ball = enclose(difference, 128)
+    if ball.abs_upper() <= enclose(tolerance, 128):
+        return True
+    if ball.abs_lower() > enclose(tolerance, 128):
+        return False
+    return None

@@ -1,0 +1,124 @@
+"""The verification report: findings, summary, exit code, and its renderings.
+
+The JSON form is the stable machine contract ``symattn.verify/1`` documented in
+docs/verify.md.  Text and Markdown list every wrong number in detail, then the
+unchecked numbers grouped by reason, then a summary.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+
+from symattn.verify.claims import Finding
+from symattn.verify.text import kind_text, label
+
+__all__ = ["SCHEMA", "Report"]
+
+SCHEMA = "symattn.verify/1"
+
+
+@dataclass(frozen=True)
+class Report:
+    """What the verifier found in one document.
+
+    Attributes:
+        document: the file name (or ``"<text>"``).
+        findings: one finding per printed number, in file order.
+    """
+
+    document: str
+    findings: tuple[Finding, ...]
+
+    @property
+    def summary(self) -> dict[str, int]:
+        """Counts: claims (all findings), ok, wrong, unverified."""
+        counts = Counter(f.status for f in self.findings)
+        return {
+            "claims": len(self.findings),
+            "ok": counts["ok"],
+            "wrong": counts["wrong"],
+            "unverified": counts["unverified"],
+        }
+
+    @property
+    def wrong(self) -> tuple[Finding, ...]:
+        """The wrong findings."""
+        return tuple(f for f in self.findings if f.status == "wrong")
+
+    @property
+    def exit_code(self) -> int:
+        """0 when every checked number holds, 1 when at least one is wrong."""
+        return 1 if self.wrong else 0
+
+    def to_json(self) -> str:
+        """The report as JSON (schema ``symattn.verify/1``)."""
+        data = {
+            "schema": SCHEMA,
+            "document": self.document,
+            "summary": self.summary,
+            "findings": [f.as_dict() for f in self.findings],
+        }
+        return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+
+    def _details(self, finding: Finding, lang: str) -> list[tuple[str, str]]:
+        cell = f"[{finding.cell[0]},{finding.cell[1]}]" if finding.cell else "-"
+        kind = kind_text(finding.kind, lang, finding.carried_from)
+        return [
+            (label("expression", lang), finding.subject),
+            (label("cell", lang), cell),
+            (label("claimed", lang), finding.claimed),
+            (label("true", lang), finding.value or "-"),
+            (label("exact", lang), finding.exact or "-"),
+            (label("kind", lang), kind),
+        ]
+
+    def _unverified_groups(self) -> list[tuple[str, int]]:
+        counts = Counter(f.reason for f in self.findings if f.status == "unverified")
+        return sorted(counts.items(), key=lambda item: -item[1])
+
+    def _verdict(self, lang: str) -> str:
+        if self.exit_code:
+            return label("verdict_wrong", lang, wrong=len(self.wrong))
+        return label("verdict_ok", lang)
+
+    def to_text(self, lang: str = "en") -> str:
+        """A plain-text report for a terminal."""
+        lines = [label("title", lang, document=self.document), ""]
+        if self.wrong:
+            lines.append(label("wrong_heading", lang))
+            for finding in self.wrong:
+                lines.append(f"{self.document}:{finding.line}:{finding.column}")
+                lines.extend(f"    {key}: {value}" for key, value in self._details(finding, lang))
+        else:
+            lines.append(label("none_wrong", lang))
+        groups = self._unverified_groups()
+        if groups:
+            lines += ["", label("unverified_heading", lang)]
+            lines.extend("    " + label("unverified_line", lang, count=n, reason=r) for r, n in groups)
+        lines += ["", label("summary", lang, **self.summary), self._verdict(lang)]
+        return "\n".join(lines) + "\n"
+
+    def to_markdown(self, lang: str = "en") -> str:
+        """A Markdown report (a table of wrong numbers)."""
+        lines = [f"# {label('title', lang, document=self.document)}", ""]
+        if self.wrong:
+            lines += [f"## {label('wrong_heading', lang)}", ""]
+            headers = [label("location", lang)] + [key for key, _ in self._details(self.wrong[0], lang)]
+            lines.append("| " + " | ".join(headers) + " |")
+            lines.append("|" + "---|" * len(headers))
+            for finding in self.wrong:
+                cells = [f"{self.document}:{finding.line}:{finding.column}"]
+                cells += [
+                    f"`{v}`" if k == label("exact", lang) else v for k, v in self._details(finding, lang)
+                ]
+                lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+        else:
+            lines.append(label("none_wrong", lang))
+        groups = self._unverified_groups()
+        if groups:
+            lines += ["", f"## {label('unverified_heading', lang)}", ""]
+            lines.extend("- " + label("unverified_line", lang, count=n, reason=r) for r, n in groups)
+        lines += ["", label("summary", lang, **self.summary), "", f"**{self._verdict(lang)}**"]
+        return "\n".join(lines) + "\n"
