@@ -1,0 +1,229 @@
+"""The arb fast path (symattn.numeric) against the exact symbolic path.
+
+The exact path builds SymPy closed forms (symattn.stages via attention()) and
+rounds them with exact.certified_decimal; the fast path must print the same
+digits on every entry, for random small inputs with masks, cross-attention,
+scales and temperatures.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import flint
+import pytest
+import sympy
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from symattn import stages
+from symattn.errors import FullyMaskedRowError, ShapeError
+from symattn.exact import certified_decimal, enclose, round_ball
+from symattn.numeric import attention_balls, attention_decimals, format_units, round_units
+from symattn.pipeline import attention
+
+
+def fast_inputs(att):
+    """(scores, factor, keep, V) for the fast path, from an exact Attention."""
+    keep = None
+    if att.mask is not None:
+        keep = [[att.mask[i, j] == 0 for j in range(att.mask.cols)] for i in range(att.mask.rows)]
+    return stages.to_fmpq_mat(att.scores), att.factor, keep, stages.to_fmpq_mat(att.V)
+
+
+def exact_decimals(matrix, places):
+    return [[certified_decimal(matrix[i, j], places) for j in range(matrix.cols)] for i in range(matrix.rows)]
+
+
+def assert_agrees(att, places):
+    scores, factor, keep, V = fast_inputs(att)
+    fast = attention_decimals(scores, factor, keep, V, places)
+    assert fast["weights"] == exact_decimals(att.weights, places)
+    assert fast["output"] == exact_decimals(att.output, places)
+
+
+# --- a table of hand-picked cases -------------------------------------------------
+
+REFERENCE_X = [[1, 0], [0, 1], [1, 1]]
+
+CASES = [
+    pytest.param(dict(X=REFERENCE_X), 4, id="reference-example"),
+    pytest.param(dict(X=REFERENCE_X, mask="causal"), 3, id="reference-causal"),
+    pytest.param(dict(X=[[0, 0], [0, 0]]), 0, id="uniform-row-tie-half-rounds-up"),
+    pytest.param(dict(X=[[0], [0], [0], [0]]), 1, id="quarter-tie-0.25-to-0.3"),
+    pytest.param(dict(X=[[1, 2], [3, 4]], W_V=[[sympy.Rational(1, 4), 0], [0, 0]]), 1, id="rational-V"),
+    pytest.param(dict(X=[[40, 0], [0, 40]], scale="none"), 6, id="one-hot-skipped-exps"),
+    pytest.param(dict(X=[[1, 0], [0, 1]], X_kv=[[1, 1], [2, 0], [0, 3]]), 5, id="cross-attention"),
+    pytest.param(dict(X=[["1/2", "-1/3"], ["2/7", 1]], scale="1/3", temperature=2), 7, id="rational-scale"),
+    pytest.param(dict(X=[[1, 2, 0], [0, 1, 1]], scale="sqrt(3)"), 5, id="surd-scale"),
+    pytest.param(dict(X=[[1, 0], [0, 1], [1, 1]], mask=[[True, False, True]] * 3), 4, id="boolean-mask"),
+]
+
+
+@pytest.mark.parametrize(("kwargs", "places"), CASES)
+def test_table_agrees_with_exact_path(kwargs, places):
+    assert_agrees(attention(**kwargs), places)
+
+
+def test_reference_example_digits():
+    att = attention(REFERENCE_X)
+    fast = attention_decimals(*fast_inputs(att), 4)
+    assert fast["weights"][2] == ["0.2483", "0.2483", "0.5035"]
+    assert fast["output"][2] == ["0.7517", "0.7517"]
+
+
+def test_masked_weights_are_exactly_zero():
+    att = attention(REFERENCE_X, mask="causal")
+    weights, _ = attention_balls(*fast_inputs(att), 64)
+    assert weights[0, 1].is_exact() and weights[0, 1].is_zero()
+    assert weights[0, 0].contains(1)
+
+
+# --- random small cases: at least 100 of them -------------------------------------
+
+
+def entries(rational):
+    small_int = st.integers(-3, 3)
+    if not rational:
+        return small_int
+    return st.builds(lambda p, q: f"{p}/{q}", st.integers(-9, 9), st.integers(1, 9))
+
+
+@st.composite
+def attention_cases(draw):
+    rational = draw(st.booleans())
+    n_q = draw(st.integers(1, 4))
+    d_model = draw(st.integers(1, 3))
+    d_k = draw(st.integers(1, 3))
+    cross = draw(st.booleans())
+    n_k = draw(st.integers(1, 4)) if cross else n_q
+
+    def matrix(rows, cols):
+        return draw(
+            st.lists(st.lists(entries(rational), min_size=cols, max_size=cols), min_size=rows, max_size=rows)
+        )
+
+    kwargs = dict(
+        X=matrix(n_q, d_model),
+        W_Q=matrix(d_model, d_k),
+        W_K=matrix(d_model, d_k),
+        W_V=matrix(d_model, draw(st.integers(1, 3))),
+        scale=draw(st.sampled_from(["sqrt_dk", "none", "1/2", "sqrt(3)"])),
+        temperature=draw(st.sampled_from([1, 2, "1/3"])),
+    )
+    if cross:
+        kwargs["X_kv"] = matrix(n_k, d_model)
+    mask_kind = draw(st.sampled_from(["none", "causal", "boolean"]))
+    if mask_kind == "causal":
+        kwargs["mask"] = "causal"
+    elif mask_kind == "boolean":
+        rows = []
+        for _ in range(n_q):
+            keep = draw(st.lists(st.booleans(), min_size=n_k, max_size=n_k))
+            keep[draw(st.integers(0, n_k - 1))] = True  # every row keeps a key
+            rows.append(keep)
+        kwargs["mask"] = rows
+    return kwargs, draw(st.integers(0, 8))
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(attention_cases())
+def test_random_cases_agree_with_exact_path(case):
+    kwargs, places = case
+    event(f"mask={kwargs.get('mask') and ('causal' if kwargs['mask'] == 'causal' else 'boolean')}")
+    event(f"cross={'X_kv' in kwargs}")
+    assert_agrees(attention(**kwargs), places)
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(attention_cases())
+def test_balls_contain_the_exact_values(case):
+    kwargs, _ = case
+    att = attention(**kwargs)
+    weights, output = attention_balls(*fast_inputs(att), 80)
+    for ball_matrix, exact in ((weights, att.weights), (output, att.output)):
+        for i in range(exact.rows):
+            for j in range(exact.cols):
+                assert ball_matrix[i, j].contains(enclose(exact[i, j], 400)), (i, j)
+
+
+# --- rounding ---------------------------------------------------------------------
+
+
+@settings(max_examples=300, derandomize=True)
+@given(
+    st.fractions(min_value=-50, max_value=50, max_denominator=10**6),
+    st.integers(0, 40),
+    st.integers(0, 6),
+)
+def test_round_units_matches_exact_round_ball(mid, rad_exponent, places):
+    ball = flint.arb(flint.fmpq(mid.numerator, mid.denominator), flint.arb(2) ** -rad_exponent)
+    units = round_units(ball, places)
+    assert (None if units is None else format_units(units, places)) == round_ball(ball, places)
+
+
+@pytest.mark.parametrize(
+    ("units", "places", "text"),
+    [
+        pytest.param(3, 1, "0.3", id="small"),
+        pytest.param(-3, 1, "-0.3", id="negative"),
+        pytest.param(0, 3, "0.000", id="zero"),
+        pytest.param(12345, 2, "123.45", id="wide"),
+        pytest.param(7, 0, "7", id="no-places"),
+    ],
+)
+def test_format_units(units, places, text):
+    assert format_units(units, places) == text
+
+
+def test_exact_tie_is_rounded_exactly():
+    # one query, four equal scores: every weight is exactly 1/4
+    scores = flint.fmpq_mat([[5, 5, 5, 5]])
+    V = flint.fmpq_mat([[1], [0], [0], [0]])
+    result = attention_decimals(scores, sympy.sqrt(2), None, V, 1)
+    assert result == {"weights": [["0.3"] * 4], "output": [["0.3"]]}
+
+
+# --- errors -----------------------------------------------------------------------
+
+
+def test_shape_error_names_both_matrices():
+    with pytest.raises(ShapeError) as err:
+        attention_decimals(flint.fmpq_mat([[1, 2]]), 1, None, flint.fmpq_mat([[1]]), 2)
+    assert str(err.value) == "the scores have 2 columns but V has 1 rows (scores are 1×2, V is 1×1)"
+
+
+def test_mask_shape_error():
+    with pytest.raises(ShapeError) as err:
+        attention_balls(flint.fmpq_mat([[1, 2]]), 1, [[True]], flint.fmpq_mat([[1], [2]]), 64)
+    assert str(err.value) == "the mask is 1×1 but the scores are 1×2"
+
+
+def test_fully_masked_row():
+    with pytest.raises(FullyMaskedRowError) as err:
+        attention_balls(flint.fmpq_mat([[1, 2]]), 1, [[False, False]], flint.fmpq_mat([[1], [2]]), 64)
+    assert str(err.value) == "row 1 of the mask keeps no key, so its softmax is undefined"
+
+
+# --- progress ---------------------------------------------------------------------
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize(
+    ("stream", "shown"),
+    [pytest.param(FakeTerminal(), True, id="terminal"), pytest.param(io.StringIO(), False, id="pipe")],
+)
+def test_progress_bar_only_on_a_terminal(monkeypatch, stream, shown):
+    n = 256
+    scores = flint.fmpq_mat(n, n, [(i * j) % 7 for i in range(n) for j in range(n)])
+    V = flint.fmpq_mat(n, 1, list(range(n)))
+    monkeypatch.setattr(sys, "stderr", stream)
+    attention_decimals(scores, sympy.Rational(1, 2), None, V, 3, progress=True)
+    text = stream.getvalue()
+    assert ("100%" in text) is shown
+    assert (text == "") is not shown
