@@ -9,9 +9,11 @@ nothing is parsed from the documents.
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
+from pathlib import Path
 
 import sympy
 from sympy import Matrix, oo, sqrt
@@ -169,6 +171,47 @@ CASES: dict[str, Case] = {
     ),
 }
 
+
+def true_values(case: Case) -> list:
+    """Every entry of every stage of a case (and the multi-head output)."""
+    values, outs = [], []
+    for head in case.heads:
+        st = head_stages(case, head)
+        outs.append(st["out"])
+        for M in st.values():
+            values.extend(v for v in M if v not in (oo, -oo))
+    if case.W_O is not None:
+        concat = Matrix.hstack(*outs)
+        values.extend(concat)
+        values.extend(concat * _m(case.W_O))
+    return values
+
+
+DECIMAL = re.compile(r"(?<![\w.])-?\d+\.\d+(?![\w.])")
+
+
+def audit(path: str, case: Case) -> list[tuple[int, str]]:
+    """Decimals in a document that are no correct rounding of any stage value.
+
+    Planted errors and numbers of derived quantities (e^{sqrt 2}, ...) show
+    up here too; each must be accounted for by hand.
+    """
+    rounded: set[str] = set()
+    for v in true_values(case):
+        rounded.update(decimals(v, k) for k in (1, 2, 3, 4))
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    return [
+        (n, text)
+        for n, line in enumerate(lines, start=1)
+        for text in DECIMAL.findall(line)
+        if text.lstrip("-") not in rounded
+    ]
+
+
 if __name__ == "__main__":
-    for key in sys.argv[1:] or list(CASES):
-        run(key, CASES[key])
+    if sys.argv[1:2] == ["--audit"]:
+        for n, text in audit(sys.argv[3], CASES[sys.argv[2]]):
+            print(f"{sys.argv[3]}:{n}: {text}")
+    else:
+        for key in sys.argv[1:] or list(CASES):
+            run(key, CASES[key])
