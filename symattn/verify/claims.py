@@ -88,7 +88,7 @@ def _holds(text: str, value: Any) -> bool:
     return claim_holds(text, value)
 
 
-def judge(text: str, world_a: Any, world_b: Any, deps: frozenset[int]) -> Judgement:
+def judge(text: str, world_a: Any, world_b: Any, deps: frozenset[int], *, arith: bool = True) -> Judgement:
     """Judge the printed number ``text`` against its value in both worlds.
 
     Args:
@@ -96,6 +96,8 @@ def judge(text: str, world_a: Any, world_b: Any, deps: frozenset[int]) -> Judgem
         world_a: the value computed from the document's own earlier numbers.
         world_b: the true value.
         deps: lines of earlier wrong numbers that ``world_a`` depends on.
+        arith: ``world_a`` was built by exact arithmetic from printed numbers
+            (no softmax, exp or roots), so a miss there is an arithmetic slip.
 
     Returns:
         A :class:`Judgement`.
@@ -121,6 +123,6 @@ def judge(text: str, world_a: Any, world_b: Any, deps: frozenset[int]) -> Judgem
         return Judgement("wrong", "carried", value, exact, min(deps))
     if world_b not in (sympy.oo, -sympy.oo) and claim_kind(claim, world_b) == "rounding":
         return Judgement("wrong", "rounding", value, exact, None)
-    if not ok_a and getattr(world_a, "is_Rational", False):
+    if not ok_a and arith and getattr(world_a, "is_Rational", False):
         return Judgement("wrong", "slip", value, exact, min(deps) if deps else None)
     return Judgement("wrong", "wrong", value, exact, None)

@@ -73,6 +73,7 @@ class Val:
     b: Any
     deps: frozenset[int] = frozenset()
     terms: tuple[Val, ...] | None = None
+    arith: bool = True  # built by exact arithmetic (no softmax, exp, roots) from printed numbers
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,7 @@ class Binding:
     a: Any
     b: Any
     deps: frozenset[int]
+    arith: bool = True
 
 
 def _is_matrix(value: Any) -> bool:
@@ -200,8 +202,10 @@ class DocumentState:
         for num in nums:
             self._add(num, status="unverified", kind=kind, reason=reason)
 
-    def _judge(self, num: Num, a: Any, b: Any, deps: frozenset[int], cell: Any, reason: str) -> bool:
-        verdict = judge(num.text, a, b, deps)
+    def _judge(
+        self, num: Num, a: Any, b: Any, deps: frozenset[int], *, cell: Any, reason: str, arith: bool = True
+    ) -> bool:
+        verdict = judge(num.text, a, b, deps, arith=arith)
         self._add(
             num,
             cell=cell,
@@ -216,7 +220,7 @@ class DocumentState:
 
     # --- chains -------------------------------------------------------------
 
-    def run_chain(self, chain: Chain, subject_of: Callable[[int], str]) -> None:
+    def run_chain(self, chain: Chain, subject_of: Callable[[int], str]) -> None:  # noqa: PLR0915 - one branch per element kind
         """Judge one chain and update the bindings."""
         if chain.error is not None:
             self.unverified(list(chain.numbers), "unparsed", f"cannot parse: {chain.error}")
@@ -243,7 +247,7 @@ class DocumentState:
                     if element.name not in self.env:
                         continue
                     binding = self.env[element.name]
-                    value = Val(binding.a, binding.b, binding.deps)
+                    value = Val(binding.a, binding.b, binding.deps, arith=binding.arith)
                     is_claim = False
                 elif _is_claim_shape(element) and ref is not None:
                     value = self.claim(element, ref)
@@ -279,9 +283,9 @@ class DocumentState:
         for name in names:
             old = self.env.pop(name, None)
             if old is not None and is_claim:
-                self.env[name] = Binding(last.a, old.b, old.deps | last.deps)
+                self.env[name] = Binding(last.a, old.b, old.deps | last.deps, last.arith)
             else:
-                self.env[name] = Binding(last.a, last.b, last.deps)
+                self.env[name] = Binding(last.a, last.b, last.deps, last.arith)
 
     # --- claims ---------------------------------------------------------------
 
@@ -296,7 +300,7 @@ class DocumentState:
                 raise Unverifiable(f"a single number is compared with a {_shape(a)} matrix")
             if printed == NEG_INF:
                 return Val(printed, b, ref.deps)
-            ok = self._judge(node, a, b, ref.deps, cell, "claimed value")  # type: ignore[arg-type]
+            ok = self._judge(node, a, b, ref.deps, cell=cell, reason="claimed value", arith=ref.arith)  # type: ignore[arg-type]
             deps = ref.deps if ok else ref.deps | {self.position(node.offset)[0]}
             return Val(printed, b, deps)
         if isinstance(node, Matrix):
@@ -330,8 +334,10 @@ class DocumentState:
                 p, q = (j, i) if transposed else (i, j)
                 terms = None
                 if ref.terms and all(_is_matrix(t.a) and t.a.shape == a.shape for t in ref.terms):
-                    terms = tuple(Val(t.a[p, q], t.b[p, q], t.deps) for t in ref.terms)
-                part = self.claim(cell_node, Val(a[p, q], b[p, q], ref.deps, terms), (i + 1, j + 1))
+                    terms = tuple(Val(t.a[p, q], t.b[p, q], t.deps, arith=t.arith) for t in ref.terms)
+                part = self.claim(
+                    cell_node, Val(a[p, q], b[p, q], ref.deps, terms, ref.arith), (i + 1, j + 1)
+                )
                 out_row.append(part.a)
                 deps |= part.deps
             out_a.append(out_row)
@@ -357,7 +363,11 @@ class DocumentState:
         elif holds_a and ref.deps:
             status, kind, carried = "wrong", "carried", min(ref.deps)
         else:
-            status, kind, carried = "wrong", ("slip" if getattr(a, "is_Rational", False) else "wrong"), None
+            status, kind, carried = (
+                "wrong",
+                ("slip" if ref.arith and getattr(a, "is_Rational", False) else "wrong"),
+                None,
+            )
         for num in nums:
             self._add(
                 num,
@@ -385,9 +395,14 @@ class DocumentState:
         factor = self._product([self.evaluate(f) for f in node.factors if not isinstance(f, Matrix)])
         if _is_matrix(factor.a) or factor.b == 0:
             raise Unverifiable("the factor in front of the printed matrix is not a nonzero number")
-        inner = Val(_scale(ref.a, 1 / factor.a), _scale(ref.b, 1 / factor.b), ref.deps | factor.deps)
+        inner = Val(
+            _scale(ref.a, 1 / factor.a),
+            _scale(ref.b, 1 / factor.b),
+            ref.deps | factor.deps,
+            arith=ref.arith and factor.arith,
+        )
         claimed = self.claim(block, inner)
-        return Val(_scale(claimed.a, factor.a), ref.b, claimed.deps)
+        return Val(_scale(claimed.a, factor.a), ref.b, claimed.deps, arith=factor.arith)
 
     # --- evaluation -----------------------------------------------------------
 
@@ -415,7 +430,7 @@ class DocumentState:
             return self._lookup(node.name)
         if isinstance(node, Neg):
             inner = self._eval(node.arg, record)
-            return Val(_scale(inner.a, -1), _scale(inner.b, -1), inner.deps)
+            return Val(_scale(inner.a, -1), _scale(inner.b, -1), inner.deps, arith=inner.arith)
         if isinstance(node, Matrix):
             return self._matrix(node, record)
         if isinstance(node, Sum):
@@ -426,6 +441,7 @@ class DocumentState:
                 _add_values([p.b for p in parts]),
                 frozenset().union(*(p.deps for p in parts)),
                 parts,
+                all(p.arith for p in parts),
             )
         if isinstance(node, Mul):
             return self._product([self._eval(f, record) for f in node.factors])
@@ -435,11 +451,18 @@ class DocumentState:
                 raise Unverifiable("division by a matrix")
             if den.a == 0 or den.b == 0:
                 raise DivisionByZeroError(f"{self.subject}: division by zero")
-            return Val(_scale(num.a, 1 / den.a), _scale(num.b, 1 / den.b), num.deps | den.deps)
+            return Val(
+                _scale(num.a, 1 / den.a),
+                _scale(num.b, 1 / den.b),
+                num.deps | den.deps,
+                arith=num.arith and den.arith,
+            )
         if isinstance(node, Sqrt):
             arg = self._scalar(self._eval(node.arg, record), "a square root")
             index = self._scalar(self._eval(node.index, record), "a root") if node.index else Val(2, 2)
-            return Val(sympy.root(arg.a, index.a), sympy.root(arg.b, index.b), arg.deps | index.deps)
+            return Val(
+                sympy.root(arg.a, index.a), sympy.root(arg.b, index.b), arg.deps | index.deps, arith=False
+            )
         if isinstance(node, Pow):
             base = self._eval(node.base, record)
             exponent = self._scalar(self._eval(node.exponent, record), "an exponent")
@@ -455,7 +478,7 @@ class DocumentState:
             inner = self._eval(node.arg, record)
             if not _is_matrix(inner.a):
                 return inner
-            return Val(stages.transpose(inner.a), stages.transpose(inner.b), inner.deps)
+            return Val(stages.transpose(inner.a), stages.transpose(inner.b), inner.deps, arith=inner.arith)
         if isinstance(node, Call):
             return self._call(node, record)
         if isinstance(node, Unsupported):
@@ -470,9 +493,9 @@ class DocumentState:
     def _lookup(self, name: str) -> Val:
         if name in self.env:
             binding = self.env[name]
-            return Val(binding.a, binding.b, binding.deps)
+            return Val(binding.a, binding.b, binding.deps, arith=binding.arith)
         if name in ("pi", "\\pi"):
-            return Val(sympy.pi, sympy.pi)
+            return Val(sympy.pi, sympy.pi, arith=False)
         raise Unverifiable(f"{_display_name(name)} is not defined in the document")
 
     def _call(self, node: Call, record: bool) -> Val:
@@ -486,12 +509,17 @@ class DocumentState:
                 if _is_matrix(arg.a)
                 else (ImmutableMatrix([[arg.a]]), ImmutableMatrix([[arg.b]]))
             )
-            return Val(stages.softmax_rows(a), stages.softmax_rows(b), deps)
+            return Val(stages.softmax_rows(a), stages.softmax_rows(b), deps, arith=False)
         if name == "exp" and len(args) == 1:
             arg = self._scalar(args[0], "exp")
-            return Val(_exp(arg.a), _exp(arg.b), deps)
+            return Val(_exp(arg.a), _exp(arg.b), deps, arith=False)
         if name == "concat" and all(_is_matrix(arg.a) for arg in args):
-            return Val(stages.hconcat([a.a for a in args]), stages.hconcat([a.b for a in args]), deps)
+            return Val(
+                stages.hconcat([a.a for a in args]),
+                stages.hconcat([a.b for a in args]),
+                deps,
+                arith=all(a.arith for a in args),
+            )
         if node.name in self.env and len(args) == 1:
             return self._product([self._lookup(node.name), args[0]])
         raise Unverifiable(f"the function {_display_name(node.name)} is not defined in the document")
@@ -503,6 +531,7 @@ class DocumentState:
                 _multiply(result.a, value.a, self.subject),
                 _multiply(result.b, value.b, self.subject),
                 result.deps | value.deps,
+                arith=result.arith and value.arith,
             )
         return result
 
@@ -518,7 +547,7 @@ class DocumentState:
         if record and all(v is not None for row in printed for v in row):
             tie = self._find_tie(ImmutableMatrix(printed))
             if tie is not None:
-                return self._tied(node, *tie)
+                return self._tied(node, tie)
         cells = [[self._eval(cell, record) for cell in row] for row in node.rows]
         for row in cells:
             for cell in row:
@@ -528,6 +557,7 @@ class DocumentState:
             ImmutableMatrix([[c.a for c in row] for row in cells]),
             ImmutableMatrix([[c.b for c in row] for row in cells]),
             frozenset().union(*(c.deps for row in cells for c in row)),
+            arith=all(c.arith for row in cells for c in row),
         )
 
     def _find_tie(self, printed: ImmutableMatrix) -> tuple[str, Binding, str, int] | None:
@@ -546,7 +576,8 @@ class DocumentState:
                             return name, binding, "row", i
         return None
 
-    def _tied(self, node: Matrix, name: str, binding: Binding, how: str, row: int) -> Val:
+    def _tied(self, node: Matrix, tie: tuple[str, Binding, str, int]) -> Val:
+        name, binding, how, row = tie
         a, b = binding.a, binding.b
         if how == "transpose":
             a, b = stages.transpose(a), stages.transpose(b)
@@ -559,10 +590,12 @@ class DocumentState:
                 for j, cell in enumerate(cells):
                     if isinstance(cell, Num):
                         where = (row + 1, j + 1) if how == "row" else (i + 1, j + 1)
-                        self._judge(cell, a[i, j], b[i, j], binding.deps, where, f"restates {label}")
+                        self._judge(
+                            cell, a[i, j], b[i, j], binding.deps, cell=where, reason=f"restates {label}"
+                        )
         finally:
             self.subject = saved
-        return Val(a, b, binding.deps)
+        return Val(a, b, binding.deps, arith=binding.arith)
 
     def _weighted_sum(self, node: Sum) -> tuple[Val, ...] | None:
         """Tie the weights of ``w1·v1 + w2·v2 + ...`` to a row of an earlier matrix."""
@@ -584,8 +617,10 @@ class DocumentState:
                         for j, term in enumerate(node.terms):
                             weight = term.factors[0]
                             a, b = binding.a[i, j], binding.b[i, j]
-                            self._judge(weight, a, b, binding.deps, (i + 1, j + 1), f"restates {label}")
-                            tied.append(Val(a, b, binding.deps))
+                            self._judge(
+                                weight, a, b, binding.deps, cell=(i + 1, j + 1), reason=f"restates {label}"
+                            )
+                            tied.append(Val(a, b, binding.deps, arith=binding.arith))
                     finally:
                         self.subject = saved
                     return tuple(
