@@ -185,6 +185,7 @@ class DocumentState:
         self.position: Callable[[int], tuple[int, int]] = lambda offset: (1, offset + 1)
         self.subject = ""
         self.seen: set[int] = set()
+        self.operands: list[Num] = []
 
     # --- findings ------------------------------------------------------------
 
@@ -220,7 +221,7 @@ class DocumentState:
 
     # --- chains -------------------------------------------------------------
 
-    def run_chain(self, chain: Chain, subject_of: Callable[[int], str]) -> None:  # noqa: PLR0915 - one branch per element kind
+    def run_chain(self, chain: Chain, subject_of: Callable[[int], str]) -> None:
         """Judge one chain and update the bindings."""
         if chain.error is not None:
             self.unverified(list(chain.numbers), "unparsed", f"cannot parse: {chain.error}")
@@ -239,45 +240,51 @@ class DocumentState:
         ref: Val | None = None
         last: Val | None = None
         last_is_claim = False
+        failure: str | None = None
         for index, element in enumerate(chain.elements):
             if not names:
                 self.subject = subject_of(max(index - 1, 0))
+            mark, seen, self.operands = len(self.findings), set(self.seen), []
             try:
-                if isinstance(element, Name):
-                    if element.name not in self.env:
-                        continue
-                    binding = self.env[element.name]
-                    value = Val(binding.a, binding.b, binding.deps, arith=binding.arith)
-                    is_claim = False
-                elif _is_claim_shape(element) and ref is not None:
-                    value = self.claim(element, ref)
-                    is_claim = True
-                elif _is_claim_shape(element):
-                    kind, reason = (
-                        ("input", "given as an input")
-                        if names
-                        else ("no-claim", "no earlier quantity to compare with")
-                    )
-                    value = self.literal_value(element)
-                    self.unverified(literals(element), kind, reason)
-                    is_claim = False
-                elif ref is not None and self._scaled_claim(element):
-                    value = self.scaled_claim(element, ref)
-                    is_claim = True
-                else:
-                    value = self.evaluate(element)
-                    is_claim = False
-                ref = value
-                last = value
+                if failure is not None and ref is None and _is_claim_shape(element):
+                    raise Unverifiable(f"compared with something that could not be checked ({failure})")
+                value, is_claim = self._element(element, ref, bool(names))
+                if value is None:
+                    continue
+                self.unverified(self.operands, "operand", "a number used in a computation")
+                ref = last = value
                 last_is_claim = is_claim
-            except Unverifiable as err:
-                self.unverified(literals(element), "unverifiable", str(err))
+            except (Unverifiable, SymattnError) as err:
+                del self.findings[mark:]
+                self.seen = seen
+                kind = "unverifiable" if isinstance(err, Unverifiable) else "bad-input"
+                self.unverified(literals(element), kind, str(err))
+                failure = failure or str(err)
                 ref = None
-            except SymattnError as err:
-                self.unverified(literals(element), "bad-input", str(err))
-                ref = None
-        if last is not None:
+        if last is not None and failure is None:
             self._bind(names, last, last_is_claim)
+
+    def _element(self, element: Node, ref: Val | None, defines: bool) -> tuple[Val | None, bool]:
+        """Evaluate or judge one chain element; returns (value, is_claim)."""
+        if isinstance(element, Name):
+            if element.name not in self.env:
+                return None, False
+            binding = self.env[element.name]
+            return Val(binding.a, binding.b, binding.deps, arith=binding.arith), False
+        if _is_claim_shape(element) and ref is not None:
+            return self.claim(element, ref), True
+        if _is_claim_shape(element):
+            kind, reason = (
+                ("input", "given as an input")
+                if defines
+                else ("no-claim", "no earlier quantity to compare with")
+            )
+            value = self.literal_value(element)
+            self.unverified(literals(element), kind, reason)
+            return value, False
+        if ref is not None and self._scaled_claim(element):
+            return self.scaled_claim(element, ref), True
+        return self.evaluate(element), False
 
     def _bind(self, names: list[str], last: Val, is_claim: bool) -> None:
         for name in names:
@@ -422,7 +429,7 @@ class DocumentState:
         if isinstance(node, Num):
             value = parse_claim(node.text).value
             if record:
-                self.unverified([node], "operand", "a number used in a computation")
+                self.operands.append(node)
             return Val(value, value)
         if isinstance(node, Inf):
             return Val(sympy.oo, sympy.oo)
@@ -527,9 +534,14 @@ class DocumentState:
     def _product(self, values: list[Val]) -> Val:
         result = values[0]
         for value in values[1:]:
+            try:
+                product_a = _multiply(result.a, value.a)
+                product_b = _multiply(result.b, value.b)
+            except ShapeError as err:
+                raise ShapeError(f"{self.subject}: {err}") from None
             result = Val(
-                _multiply(result.a, value.a, self.subject),
-                _multiply(result.b, value.b, self.subject),
+                product_a,
+                product_b,
                 result.deps | value.deps,
                 arith=result.arith and value.arith,
             )
@@ -653,13 +665,15 @@ def _times(x: Any, y: Any) -> Any:
     return x * y
 
 
-def _multiply(x: Any, y: Any, where: str) -> Any:
+def _multiply(x: Any, y: Any) -> Any:
     if _is_matrix(x) and _is_matrix(y):
         if x.shape == (1, 1):
             return _scale(y, x[0, 0])
         if y.shape == (1, 1):
             return _scale(x, y[0, 0])
-        return stages.matmul(ImmutableMatrix(x), ImmutableMatrix(y), left=where or "left", right="right")
+        return stages.matmul(
+            ImmutableMatrix(x), ImmutableMatrix(y), left="the left factor", right="the right factor"
+        )
     if _is_matrix(x):
         return _scale(x, y)
     if _is_matrix(y):
