@@ -1,0 +1,289 @@
+"""symattn's certified path, naive SymPy and numpy float64, side by side in one run.
+
+    python benchmarks/run.py            # the full run (a few minutes: naive SymPy at n = 32 is slow)
+    python benchmarks/run.py --quick    # smaller sizes; naive SymPy only at n = 8
+    python benchmarks/run.py --record   # also rewrite benchmarks/RESULTS.md
+
+It prints a table of median times with ratios, checks in the same run that
+numpy's float64 results lie in symattn's enclosures (up to float64 rounding),
+times the CLI start-up and measures the peak memory of the n = 512 run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run as a script: make `benchmarks` and `symattn` importable
+    sys.path.insert(0, str(ROOT))
+
+import flint  # noqa: E402
+import numpy as np  # noqa: E402
+import sympy  # noqa: E402
+
+from benchmarks import startup  # noqa: E402
+from benchmarks.certified import Check, certified_attention, check_numpy, fmpq_inputs  # noqa: E402
+from benchmarks.inputs import make_case  # noqa: E402
+from benchmarks.numpy_ref import attention_float64, case_arrays  # noqa: E402
+from symattn.numeric import attention_decimals  # noqa: E402
+
+REFERENCE_DOC = ROOT / "tests" / "docs" / "reference_zh.md"
+SEED_DOC = Path("/work/shared/seed/000_353ac04a18db8a6f.txt")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the table."""
+
+    label: str
+    certified: float
+    numpy: float
+    naive: float | None  # seconds; None when not run
+    naive_capped: bool
+    check: Check
+
+    @property
+    def vs_numpy(self) -> float:
+        return self.certified / self.numpy
+
+    @property
+    def vs_naive(self) -> float | None:
+        return None if self.naive is None else self.naive / self.certified
+
+
+def median_time(function, runs: int) -> float:
+    """Median wall time of ``function()`` over ``runs`` calls."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def naive_time(kind: str, n: int, d_model: int, d_k: int, cap: float) -> tuple[float, bool]:
+    """Seconds of the naive SymPy pipeline in a subprocess, or (cap, True) when it hit the cap."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    args = [sys.executable, "-m", "benchmarks.naive_sympy", kind, str(n), str(d_model), str(d_k), "30"]
+    try:
+        done = subprocess.run(
+            args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=cap, check=True
+        )
+    except subprocess.TimeoutExpired:
+        return cap, True
+    return json.loads(done.stdout)["seconds"], False
+
+
+def bench(kind: str, n: int, d_model: int, d_k: int, *, naive_cap: float | None) -> Row:
+    case = make_case(kind, n, d_model, d_k)
+    exact = fmpq_inputs(case)
+    floats = case_arrays(case)
+    runs = 5 if n >= 256 else 11
+    certified = median_time(lambda: certified_attention(*exact), runs)
+    numpy_s = median_time(lambda: attention_float64(*floats), 21)
+    weights, output = certified_attention(*exact)
+    np_weights, np_output = attention_float64(*floats)
+    V_abs_max = np.abs(floats[0] @ floats[3]).max(axis=0)
+    check = check_numpy(weights, output, np_weights, np_output, V_abs_max)
+    naive, capped = (None, False) if naive_cap is None else naive_time(kind, n, d_model, d_k, naive_cap)
+    return Row(case.label, certified, numpy_s, naive, capped, check)
+
+
+def decimals_time(kind: str, n: int, d: int, places: int) -> float:
+    """Seconds for attention_decimals (every weight and output, ``places`` digits), after the products."""
+    X, W_Q, W_K, W_V = fmpq_inputs(make_case(kind, n, d, d))
+    scores, V = (X * W_Q) * (X * W_K).transpose(), X * W_V
+    factor = 1 / sympy.sqrt(d)
+    return median_time(lambda: attention_decimals(scores, factor, None, V, places), 3)
+
+
+def memory(kind: str, n: int, d: int) -> dict[str, float]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    args = [sys.executable, "-m", "benchmarks.memory", kind, str(n), str(d), str(d)]
+    done = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def machine() -> dict[str, str]:
+    cpu = "unknown"
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        for line in cpuinfo.read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    return {
+        "cpus (nproc)": str(os.cpu_count()),
+        "cpu": cpu,
+        "python": platform.python_version(),
+        "sympy": sympy.__version__,
+        "python-flint": flint.__version__,
+        "numpy": np.__version__,
+    }
+
+
+def fmt_s(seconds: float | None, capped: bool = False) -> str:
+    if seconds is None:
+        return "–"
+    text = f"{seconds * 1000:.2f} ms" if seconds < 1 else f"{seconds:.2f} s"
+    return f"> {text} (cap)" if capped else text
+
+
+def table(rows: list[Row]) -> list[str]:
+    lines = [
+        "| case (kind, n, d_model/d_k) | symattn certified | numpy float64 | symattn / numpy "
+        "| naive SymPy | naive / symattn | digits | numpy in balls | numpy underflows |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        ratio = "–" if r.vs_naive is None else f"{'≥ ' if r.naive_capped else ''}{r.vs_naive:,.0f}×"
+        inside = "all" if r.check.outside == 0 else f"{r.check.outside} OUTSIDE"
+        lines.append(
+            f"| {r.label} | {fmt_s(r.certified)} | {fmt_s(r.numpy)} | {r.vs_numpy:.0f}× "
+            f"| {fmt_s(r.naive, r.naive_capped)} | {ratio} | {r.check.digits} "
+            f"| {inside} of {r.check.checked:,} (max diff {r.check.max_error:.1e}) | {r.check.underflows:,} |"
+        )
+    return lines
+
+
+def verdict(met: bool, distance: str) -> str:
+    return "**met**" if met else f"**not met**: {distance}"
+
+
+def targets(rows: list[Row], startup_s: dict[str, float], mem: dict[str, dict[str, float]]) -> list[str]:
+    out = []
+    for r in rows:
+        if " n=512 " in f" {r.label} ":
+            ok = r.certified <= 0.5 and r.check.digits >= 30 and r.check.outside == 0
+            out.append(
+                f"- n = 512, d = 64, `{r.label.split()[0]}` inputs: certified in ≤ 0.5 s (≤ 50× numpy), ≥ 30 digits: "
+                f"{fmt_s(r.certified)}, {r.vs_numpy:.0f}× numpy, {r.check.digits} digits: "
+                + verdict(ok, f"{r.certified / 0.5:.2f}× over the 0.5 s budget")
+            )
+    for r in rows:
+        if r.label.endswith("n=32 d=32/16") and r.vs_naive is not None:
+            out.append(
+                f"- n = 32, d_k = 16, `{r.label.split()[0]}` inputs: ≥ 1000× faster than naive SymPy: "
+                f"{'≥ ' if r.naive_capped else ''}{r.vs_naive:,.0f}×: "
+                + verdict(r.vs_naive >= 1000, f"only {r.vs_naive:.0f}×")
+            )
+    if "verify" in startup_s:
+        out.append(
+            f"- `symattn verify` on the reference document ≤ 1.0 s: {startup_s['verify']:.2f} s: "
+            + verdict(startup_s["verify"] <= 1.0, f"{startup_s['verify'] - 1.0:.2f} s over")
+        )
+    out.append(
+        f"- `symattn --help` ≤ 0.3 s: {startup_s['help']:.3f} s: "
+        + verdict(startup_s["help"] <= 0.3, f"{startup_s['help'] - 0.3:.3f} s over")
+    )
+    for kind, m in mem.items():
+        out.append(
+            f"- peak memory of the n = 512 `{kind}` run < 1 GB: {m['peak_mib']:.0f} MiB peak RSS "
+            f"({m['peak_mib'] - m['before_mib']:.0f} MiB above the {m['before_mib']:.0f} MiB of interpreter, "
+            "imports and inputs): " + verdict(m["peak_mib"] < 1024, f"{m['peak_mib'] - 1024:.0f} MiB over")
+        )
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller sizes; naive SymPy only at n = 8")
+    parser.add_argument("--record", action="store_true", help="rewrite benchmarks/RESULTS.md")
+    parser.add_argument(
+        "--naive-cap", type=float, default=90.0, help="seconds before the naive run is cut off"
+    )
+    args = parser.parse_args(argv)
+
+    sizes = (
+        [(8, 8, 8), (32, 32, 16), (128, 64, 64)]
+        if args.quick
+        else [(8, 8, 8), (32, 32, 16), (128, 64, 64), (512, 64, 64)]
+    )
+    naive_at = {(8, 8, 8)} if args.quick else {(8, 8, 8), (32, 32, 16)}
+    rows = []
+    for kind in ("int", "rat", "unit"):
+        for size in sizes:
+            cap = args.naive_cap if (size in naive_at and kind == "int") else None
+            rows.append(bench(kind, *size, naive_cap=cap))
+            print(table(rows[-1:])[-1], flush=True)
+    lines = table(rows)
+
+    decimals = {}
+    if not args.quick:
+        for kind in ("int", "unit"):
+            decimals[kind] = decimals_time(kind, 512, 64, 30)
+
+    startup_s = {}
+    startup_s["help"], _ = startup.wall_time(["--help"])
+    doc = SEED_DOC if SEED_DOC.exists() else REFERENCE_DOC
+    if doc.exists():
+        startup_s["verify"], code = startup.wall_time(["verify", str(doc)])
+        startup_s["verify_exit"] = code
+    leaks = startup.heavy_imports(["--help"])
+    mem = {} if args.quick else {kind: memory(kind, 512, 64) for kind in ("int", "unit")}
+
+    report = ["## Table", "", *lines, ""]
+    if decimals:
+        report += ["## Decimal strings", ""]
+        report += [
+            f"- `attention_decimals` at 30 places, every weight and output of n = 512 `{k}` "
+            f"(after the products): {fmt_s(s)}"
+            for k, s in decimals.items()
+        ]
+        report.append("")
+    report += ["## Start-up (median of 5, subprocess)", ""]
+    report.append(f"- `python -m symattn --help`: {startup_s['help'] * 1000:.0f} ms")
+    if "verify" in startup_s:
+        report.append(
+            f"- `python -m symattn verify {doc.name}`: {startup_s['verify'] * 1000:.0f} ms "
+            f"(exit code {startup_s['verify_exit']})"
+        )
+    leak_text = ", ".join(f"{name} {seconds * 1000:.0f} ms" for name, seconds in leaks.items()) or "none"
+    report += [f"- heavy packages imported by `--help` (python -X importtime, cumulative): {leak_text}", ""]
+    report += ["## Targets", "", *targets(rows, startup_s, mem), ""]
+    print("\n".join(report))
+
+    if args.record:
+        write_results(report, quick=args.quick, argv=argv)
+    return 0 if all(r.check.outside == 0 for r in rows) else 1
+
+
+def write_results(report: list[str], *, quick: bool, argv: list[str] | None) -> None:
+    info = machine()
+    command = "python benchmarks/run.py " + " ".join(sys.argv[1:] if argv is None else argv)
+    text = [
+        "# Benchmark results",
+        "",
+        f"Recorded by `{command.strip()}` on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
+        + (" (quick run: smaller sizes)" if quick else "")
+        + ". Regenerate with `python benchmarks/run.py --record`.",
+        "",
+        "Machine: " + ", ".join(f"{key} {value}" for key, value in info.items()) + ".",
+        "",
+        "Times are medians of repeated runs in one process; the machine is shared and noisy, so read the ratios.",
+        '"symattn certified" starts from exact fmpq_mat inputs and includes the exact products Q·Kᵀ and X·W_V '
+        "and the arb enclosures of every weight and output at 128 bits (`symattn.numeric.attention_balls`); "
+        'numpy starts from float64 arrays. "digits" is the number of decimal places every ball guarantees '
+        "(its widest radius is below 10^-digits). \"numpy in balls\": numpy's value lies in symattn's ball "
+        "widened by a float64 forward-error bound (4·(n+64)·2^-53 + 2^-40, times max|V| for outputs); "
+        "weights numpy flushed to 0 (underflows) are counted separately, not checked. Input kinds are described "
+        "in `benchmarks/inputs.py`: `int` in [-3, 3], `rat` p/q with q ≤ 10 and |p| ≤ 10, `unit` p/q in [-1, 1] "
+        "(a dense softmax where no exponential can be skipped). The naive SymPy pipeline runs in a subprocess "
+        "with a time cap; a capped time makes its ratio a lower bound.",
+        "",
+        *report,
+    ]
+    (ROOT / "benchmarks" / "RESULTS.md").write_text("\n".join(text))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
