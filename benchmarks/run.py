@@ -23,6 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+for _threads in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(
+        _threads, "1"
+    )  # numpy single-threaded, like symattn (and steadier on 2 shared cores)
 if str(ROOT) not in sys.path:  # run as a script: make `benchmarks` and `symattn` importable
     sys.path.insert(0, str(ROOT))
 

@@ -39,13 +39,14 @@ from fractions import Fraction
 
 import flint
 
-from symattn.errors import FullyMaskedRowError, ShapeError, UndecidedRoundingError
+from symattn.errors import FullyMaskedRowError, InputError, ShapeError, UndecidedRoundingError
 
 __all__ = ["RowBalls", "attention_balls", "attention_decimals", "format_units", "round_units"]
 
 GUARD_BITS = 16  # eps = 2**-(prec + GUARD_BITS) bounds every skipped exponential
 MAX_PREC = 1 << 16  # give up (UndecidedRoundingError) beyond this many bits
 DENSE_FRACTION = 8  # use one arb_mat product when over 1/8 of the entries are evaluated
+METHODS = ("auto", "sparse", "dense")
 
 
 @contextmanager
@@ -84,9 +85,12 @@ class RowBalls:
     output: tuple[tuple[flint.arb, ...], ...]
     n_k: int
     evaluated: int
+    dense: flint.arb_mat | None = None  # when set, the weights of all ``rows`` (active is unused)
 
     def weight_row(self, index: int) -> list[flint.arb]:
         """The full weight row number ``index`` of this record (not of the matrix)."""
+        if self.dense is not None:
+            return [self.dense[index, j] for j in range(self.n_k)]
         row = [self.skipped] * self.n_k
         for j in self.masked[index]:
             row[j] = flint.arb(0)
@@ -154,6 +158,7 @@ def _row_balls(
     *,
     rows: Sequence[int] | None = None,
     progress: bool = False,
+    method: str = "auto",
 ) -> RowBalls:
     """Enclosures of the weights and outputs of ``rows`` (all rows by default).
 
@@ -165,6 +170,9 @@ def _row_balls(
         prec: working precision in bits.
         rows: the rows to compute; None for all.
         progress: show a progress bar on stderr when it is a terminal.
+        method: "sparse" (skip negligible exponentials, sum key by key),
+            "dense" (evaluate all, whole-matrix products) or "auto" (guess
+            from a sample of rows).  Only the speed depends on it.
 
     Returns:
         A :class:`RowBalls`.
@@ -172,6 +180,7 @@ def _row_balls(
     Raises:
         ShapeError: V or the mask does not fit the scores.
         FullyMaskedRowError: a row keeps no key.
+        InputError: an unknown method.
     """
     _check_shapes(scores, keep, V)
     n_q, n_k = scores.nrows(), scores.ncols()
@@ -183,8 +192,12 @@ def _row_balls(
         eps = flint.arb(2) ** -(prec + GUARD_BITS)
         cutoff = _ceil_int((prec + GUARD_BITS) * flint.arb(2).log() / rate)
         skipped = flint.arb(eps / 2, eps / 2)  # the ball [0, eps]
-        table: dict[int, flint.arb] = {}
         bar = _Progress(len(rows), progress and n_q >= 256)
+        if method not in METHODS:
+            raise InputError(f"unknown method {method!r} (expected one of {', '.join(METHODS)})")
+        if method == "dense" or (method == "auto" and _mostly_evaluated(entries, keep, rows, n_k, cutoff)):
+            return _dense_balls(entries, keep, V, rows, rate=rate, skipped=skipped, n_k=n_k, bar=bar)
+        table: dict[int, flint.arb] = {}
         actives, masks, exps_rows, totals = [], [], [], []
         for done, i in enumerate(rows):
             row = entries[i * n_k : (i + 1) * n_k]
@@ -193,11 +206,7 @@ def _row_balls(
                 top = max(row)
                 active = [j for j, v in enumerate(row) if top - v <= cutoff]
             else:
-                kept = [j for j in range(n_k) if keep[i][j]]
-                if not kept:
-                    raise FullyMaskedRowError(
-                        f"row {i + 1} of the mask keeps no key, so its softmax is undefined"
-                    )
+                kept = _kept(keep, i, n_k)
                 masked = frozenset(range(n_k)).difference(kept)
                 top = max(row[j] for j in kept)
                 active = [j for j in kept if top - row[j] <= cutoff]
@@ -232,6 +241,94 @@ def _row_balls(
         )
     evaluated = sum(map(len, actives))
     return RowBalls(rows, weights, tuple(masks), skipped, outputs, n_k, evaluated)
+
+
+def _kept(keep: Sequence[Sequence[bool]] | None, i: int, n_k: int) -> list[int]:
+    if keep is None:
+        return list(range(n_k))
+    kept = [j for j in range(n_k) if keep[i][j]]
+    if not kept:
+        raise FullyMaskedRowError(f"row {i + 1} of the mask keeps no key, so its softmax is undefined")
+    return kept
+
+
+def _mostly_evaluated(
+    entries: list[int], keep: Sequence[Sequence[bool]] | None, rows: Sequence[int], n_k: int, cutoff: int
+) -> bool:
+    """Whether, on a sample of up to 16 rows, over 1/DENSE_FRACTION of the kept
+    entries are within the cut-off (so few exponentials could be skipped).
+    Only the speed depends on this guess, never the result."""
+    sample = rows[:: max(1, len(rows) // 16)]
+    evaluated = kept_total = 0
+    for i in sample:
+        row = entries[i * n_k : (i + 1) * n_k]
+        kept = _kept(keep, i, n_k)
+        top = max(row[j] for j in kept)
+        evaluated += sum(1 for j in kept if top - row[j] <= cutoff)
+        kept_total += len(kept)
+    return evaluated * DENSE_FRACTION > kept_total
+
+
+def _dense_balls(
+    entries: list[int],
+    keep: Sequence[Sequence[bool]] | None,
+    V: flint.fmpq_mat,
+    rows: Sequence[int],
+    *,
+    rate: flint.arb,
+    skipped: flint.arb,
+    n_k: int,
+    bar: _Progress,
+) -> RowBalls:
+    """Every kept exponential evaluated, with whole-matrix arb operations.
+
+    The gaps ``top_i - v_ij`` form an exact integer matrix; one arb_mat scaling
+    gives every exponent, the exponentials fill an arb_mat E, and the row sums
+    (E·1) and the output numerators (E·V) are arb_mat products in C.
+    """
+    gaps, kept_rows = [], []
+    for i in rows:
+        row = entries[i * n_k : (i + 1) * n_k]
+        kept = _kept(keep, i, n_k)
+        top = max(row[j] for j in kept)
+        gaps.append([top - v for v in row])
+        kept_rows.append(kept)
+    exponents = (flint.arb_mat(flint.fmpz_mat(gaps)) * -rate).entries()
+    exps: list[flint.arb] = []
+    zero = flint.arb(0)
+    for index, kept in enumerate(kept_rows):
+        row = [value.exp() for value in exponents[index * n_k : (index + 1) * n_k]]
+        if len(kept) < n_k:  # masked keys weigh exactly 0
+            kept_set = set(kept)
+            row = [value if j in kept_set else zero for j, value in enumerate(row)]
+        exps.extend(row)
+        bar.update(index + 1)
+    bar.close()
+    E = flint.arb_mat(len(rows), n_k, exps)
+    totals = E * flint.arb_mat(n_k, 1, [1] * n_k)
+    inverse = [1 / totals[index, 0] for index in range(len(rows))]
+    weights = flint.arb_mat(
+        [
+            [value * inverse[index] for value in exps[index * n_k : (index + 1) * n_k]]
+            for index in range(len(rows))
+        ]
+    )
+    numerators = E * flint.arb_mat(V)
+    d_v = V.ncols()
+    outputs = tuple(
+        tuple(numerators[index, k] * inverse[index] for k in range(d_v)) for index in range(len(rows))
+    )
+    masked = tuple(frozenset(range(n_k)).difference(kept) for kept in kept_rows)
+    return RowBalls(
+        tuple(rows),
+        tuple({} for _ in rows),
+        masked,
+        skipped,
+        outputs,
+        n_k,
+        sum(map(len, kept_rows)),
+        dense=weights,
+    )
 
 
 def _outputs(
@@ -290,6 +387,7 @@ def attention_balls(
     prec: int,
     *,
     progress: bool = False,
+    method: str = "auto",
 ) -> tuple[flint.arb_mat, flint.arb_mat]:
     """Rigorous enclosures of the weights and the output at ``prec`` bits.
 
@@ -301,6 +399,8 @@ def attention_balls(
         V: the exact values (n_k × d_v).
         prec: working precision in bits (absolute error about 2**-prec).
         progress: show a progress bar on stderr when it is a terminal.
+        method: "auto", "sparse" or "dense" (see :func:`_row_balls`); the
+            balls are rigorous either way.
 
     Returns:
         (weights, output) as ``arb_mat``: every true value lies in its ball.
@@ -308,13 +408,17 @@ def attention_balls(
     Raises:
         ShapeError: V or the mask does not fit the scores.
         FullyMaskedRowError: a row keeps no key.
+        InputError: an unknown method.
 
     >>> W, O = attention_balls(flint.fmpq_mat([[0, 0]]), flint.arb(1), None, flint.fmpq_mat([[1], [3]]), 64)
     >>> W[0, 0].contains(flint.fmpq(1, 2)), O[0, 0].contains(2)
     (True, True)
     """
-    balls = _row_balls(scores, factor, keep, V, prec, progress=progress)
+    balls = _row_balls(scores, factor, keep, V, prec, progress=progress, method=method)
     n_q, n_k = scores.nrows(), scores.ncols()
+    if balls.dense is not None:
+        with _precision(prec):
+            return balls.dense, flint.arb_mat(list(map(list, balls.output)))
     with _precision(prec):
         # every entry starts as the shared ball [0, eps] (an outer product, in C) ...
         weights = flint.arb_mat(n_q, 1, [balls.skipped] * n_q) * flint.arb_mat(1, n_k, [1] * n_k)
@@ -400,6 +504,7 @@ def attention_decimals(
     *,
     want: Sequence[str] = ("weights", "output"),
     progress: bool = False,
+    method: str = "auto",
 ) -> dict[str, list[list[str]]]:
     """Certified decimals of the attention weights and output.
 
@@ -417,6 +522,7 @@ def attention_decimals(
         places: digits after the decimal point (0 or more).
         want: which of "weights" and "output" to return.
         progress: show a progress bar on stderr for long runs (n_q >= 256).
+        method: "auto", "sparse" or "dense"; only the speed depends on it.
 
     Returns:
         ``{name: rows of decimal strings}`` for each name in ``want``.
@@ -424,6 +530,7 @@ def attention_decimals(
     Raises:
         ShapeError: V or the mask does not fit the scores.
         FullyMaskedRowError: a row keeps no key.
+        InputError: an unknown method.
         UndecidedRoundingError: an entry stays undecided at MAX_PREC bits.
 
     >>> d = attention_decimals(flint.fmpq_mat([[0, 0]]), 1, None, flint.fmpq_mat([[1], [3]]), 2)
@@ -441,7 +548,9 @@ def attention_decimals(
                 f"the {places}-place rounding of attention row {min(undecided) + 1} "
                 f"is still undecided at {MAX_PREC} bits"
             )
-        balls = _row_balls(scores, factor, keep, V, prec, rows=sorted(undecided), progress=progress and first)
+        balls = _row_balls(
+            scores, factor, keep, V, prec, rows=sorted(undecided), progress=progress and first, method=method
+        )
         with _precision(prec):
             for name in want:
                 target = results.setdefault(name, [[] for _ in range(n_q)])
@@ -460,6 +569,8 @@ def _decide_row(balls: RowBalls, index: int, name: str, places: int) -> list[str
     """The decimals of one row of a :class:`RowBalls` (None where undecided)."""
     if name == "output":
         return [_decide(ball, places) for ball in balls.output[index]]
+    if balls.dense is not None:
+        return [_decide(ball, places) for ball in balls.weight_row(index)]
     row = [_decide(balls.skipped, places)] * balls.n_k
     zero = format_units(0, places)
     for j in balls.masked[index]:

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from symattn import stages
-from symattn.errors import FullyMaskedRowError, ShapeError
+from symattn.errors import FullyMaskedRowError, InputError, ShapeError
 from symattn.exact import certified_decimal, enclose, round_ball
 from symattn.numeric import attention_balls, attention_decimals, format_units, round_units
 from symattn.pipeline import attention
@@ -37,10 +37,11 @@ def exact_decimals(matrix, places):
 
 
 def assert_agrees(att, places):
+    """Both fast methods print exactly the exact path's digits."""
     scores, factor, keep, V = fast_inputs(att)
-    fast = attention_decimals(scores, factor, keep, V, places)
-    assert fast["weights"] == exact_decimals(att.weights, places)
-    assert fast["output"] == exact_decimals(att.output, places)
+    expected = {"weights": exact_decimals(att.weights, places), "output": exact_decimals(att.output, places)}
+    for method in ("sparse", "dense"):
+        assert attention_decimals(scores, factor, keep, V, places, method=method) == expected, method
 
 
 # --- a table of hand-picked cases -------------------------------------------------
@@ -73,11 +74,35 @@ def test_reference_example_digits():
     assert fast["output"][2] == ["0.7517", "0.7517"]
 
 
-def test_masked_weights_are_exactly_zero():
+@pytest.mark.parametrize("method", ["sparse", "dense"])
+def test_masked_weights_are_exactly_zero(method):
     att = attention(REFERENCE_X, mask="causal")
-    weights, _ = attention_balls(*fast_inputs(att), 64)
+    weights, _ = attention_balls(*fast_inputs(att), 64, method=method)
     assert weights[0, 1].is_exact() and weights[0, 1].is_zero()
     assert weights[0, 0].contains(1)
+
+
+@pytest.mark.parametrize(
+    ("scores", "expected"),
+    [
+        pytest.param([[-10_000 * k for k in range(16)]], "sparse", id="one-hot"),
+        pytest.param([list(range(16))], "dense", id="spread-out"),
+    ],
+)
+def test_auto_method_guess(scores, expected):
+    from symattn.numeric import _row_balls
+
+    S = flint.fmpq_mat(scores)
+    V = flint.fmpq_mat([[1]] * S.ncols())
+    balls = _row_balls(S, sympy.Rational(1, 8), None, V, 128)
+    assert (balls.dense is None) == (expected == "sparse")
+    assert balls.evaluated == (1 if expected == "sparse" else 16)
+
+
+def test_unknown_method():
+    with pytest.raises(InputError) as err:
+        attention_balls(flint.fmpq_mat([[1]]), 1, None, flint.fmpq_mat([[1]]), 64, method="fast")
+    assert str(err.value) == "unknown method 'fast' (expected one of auto, sparse, dense)"
 
 
 # --- random small cases: at least 100 of them -------------------------------------
@@ -141,11 +166,12 @@ def test_random_cases_agree_with_exact_path(case):
 def test_balls_contain_the_exact_values(case):
     kwargs, _ = case
     att = attention(**kwargs)
-    weights, output = attention_balls(*fast_inputs(att), 80)
-    for ball_matrix, exact in ((weights, att.weights), (output, att.output)):
-        for i in range(exact.rows):
-            for j in range(exact.cols):
-                assert ball_matrix[i, j].contains(enclose(exact[i, j], 400)), (i, j)
+    for method in ("sparse", "dense"):
+        weights, output = attention_balls(*fast_inputs(att), 80, method=method)
+        for ball_matrix, exact in ((weights, att.weights), (output, att.output)):
+            for i in range(exact.rows):
+                for j in range(exact.cols):
+                    assert ball_matrix[i, j].contains(enclose(exact[i, j], 400)), (method, i, j)
 
 
 # --- rounding ---------------------------------------------------------------------
