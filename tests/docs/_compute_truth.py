@@ -169,6 +169,11 @@ CASES: dict[str, Case] = {
         (Head(I2, I2, [[1, 0], [1, 1]]),),
         note="4 tokens; the planted row 4 forgets the 1/sqrt(2) scale",
     ),
+    "texp": Case(
+        [[1, 1], [1, 0], [0, 2]],
+        (Head([[1, 0], [1, 1]], I2, [[0, 1], [1, 0]]),),
+        note=".tex planted document",
+    ),
 }
 
 
