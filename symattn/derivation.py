@@ -1,0 +1,423 @@
+"""derive(): the step-by-step derivation of an attention, in Markdown, LaTeX or JSON.
+
+    derive(spec)                      an AttentionSpec, an Attention / MultiHead, or a path
+      steps = build_steps(...)        exact values and certified decimals (this module)
+      blocks = compose(steps, text)   words from render/text_<lang>.py (render/compose.py)
+      to_markdown() / to_latex()      serialise the blocks (render/markdown.py, latex.py)
+
+This module is the only part of a derivation that asks the engine for values;
+the renderers format what they are given.  :func:`regenerate` rewrites the
+checked-in files of ``derivations/`` from their TOML specs.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, fields, is_dataclass, replace
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import sympy
+from sympy import ImmutableMatrix
+
+from symattn import stages
+from symattn.errors import InputError
+from symattn.exact import certified_decimal, claim_holds, enclose
+from symattn.pipeline import Attention, Comparison, MultiHead
+from symattn.render import steps as st
+
+__all__ = ["LANGUAGES", "Derivation", "build_steps", "derive", "regenerate"]
+
+LANGUAGES = ("en", "zh")
+
+
+# --- steps ----------------------------------------------------------------------
+
+
+def _tuples(rows: list[list[str]] | None) -> st.Decimals:
+    return None if rows is None else tuple(tuple(row) for row in rows)
+
+
+def _decimals(att: Attention, name: str, digits: int) -> st.Decimals:
+    return _tuples(att.decimals(name, digits)) if att.is_numeric else None
+
+
+def _dominant(weights: tuple[sympy.Expr, ...]) -> tuple[int, ...] | None:
+    """The 1-based keys holding the largest weight, decided exactly; None if undecided."""
+    best: list[int] = []
+    for j, weight in enumerate(weights):
+        if weight.free_symbols:
+            return None
+        if not best:
+            best = [j]
+            continue
+        top = weights[best[0]]
+        if weight == top or sympy.expand(weight - top) == 0:
+            best.append(j)
+            continue
+        ball = enclose(weight - top, 256)
+        if ball > 0:
+            best = [j]
+        elif not ball < 0:
+            return None
+    return tuple(j + 1 for j in best)
+
+
+def _softmax_rows(att: Attention, decimals: st.Decimals) -> tuple[st.SoftmaxRow, ...]:
+    rows = []
+    for i, row in enumerate(att.softmax_rows):
+        weights = row.weights()
+        total = sympy.Add(*row.terms)
+        sums_to_one = total == row.denominator or sympy.expand(total - row.denominator) == 0
+        rows.append(
+            st.SoftmaxRow(
+                index=i + 1,
+                label=att.labels[i] if att.labels else None,
+                exponents=tuple(att.scaled.row(i)),
+                shift=row.shift,
+                terms=row.terms,
+                denominator=row.denominator,
+                weights=weights,
+                decimals=decimals[i] if decimals else None,
+                sums_to_one=sums_to_one,
+            )
+        )
+    return tuple(rows)
+
+
+def _output_rows(att: Attention, weight_decimals: st.Decimals, output_decimals: st.Decimals, digits: int):
+    rows = []
+    values = tuple(tuple(att.V.row(j)) for j in range(att.V.rows))
+    for i in range(att.weights.rows):
+        weights = tuple(att.weights.row(i))
+        terms = tuple(tuple(w * v for v in value) for w, value in zip(weights, values, strict=False))
+        term_decimals = None
+        if att.is_numeric:
+            term_decimals = tuple(tuple(certified_decimal(t, digits) for t in term) for term in terms)
+        rows.append(
+            st.OutputRow(
+                index=i + 1,
+                label=att.labels[i] if att.labels else None,
+                key_labels=att.kv_labels,
+                weights=weights,
+                weight_decimals=weight_decimals[i] if weight_decimals else None,
+                values=values,
+                terms=terms,
+                term_decimals=term_decimals,
+                output=tuple(att.output.row(i)),
+                output_decimals=output_decimals[i] if output_decimals else None,
+                dominant=_dominant(weights),
+            )
+        )
+    return tuple(rows)
+
+
+def _attention_steps(att: Attention, digits: int, *, head: int = 0) -> list[st.Step]:
+    weight_decimals = _decimals(att, "weights", digits)
+    output_decimals = _decimals(att, "output", digits)
+    causal = att.mask is not None and att.mask == stages.causal_mask(*att.mask.shape)
+    setup = st.Setup(
+        head=head,
+        X=att.X if head <= 1 else None,
+        X_kv=att.X_kv if head <= 1 else None,
+        W_Q=att.W_Q,
+        W_K=att.W_K,
+        W_V=att.W_V,
+        d_k=att.d_k,
+        factor=att.factor,
+        labels=att.labels,
+        kv_labels=att.kv_labels if att.is_cross else None,
+        causal=causal,
+        masked=att.mask is not None,
+        numeric=att.is_numeric,
+    )
+    projections = [
+        st.Projection(head, "Q", att.X, False, att.W_Q, att.Q, att.labels),
+        st.Projection(head, "K", att._source, att.is_cross, att.W_K, att.K, att.kv_labels),
+        st.Projection(head, "V", att._source, att.is_cross, att.W_V, att.V, att.kv_labels),
+    ]
+    scores = st.Scores(
+        head=head,
+        Q=att.Q,
+        K_T=stages.transpose(att.K),
+        scores=att.scores,
+        factor=att.factor,
+        d_k=att.d_k,
+        default_scale=att.factor == 1 / sympy.sqrt(att.d_k),
+        scaled=att.scaled,
+        scaled_decimals=_decimals(att, "scaled", digits),
+        masked=att.mask is not None,
+        labels=att.labels,
+    )
+    softmax = st.Softmax(head, _softmax_rows(att, weight_decimals), att.weights, weight_decimals, att.labels)
+    rows = _output_rows(att, weight_decimals, output_decimals, digits)
+    output = st.Output(head, rows, att.output, output_decimals, att.labels)
+    analysis = st.Analysis(head, rows, att.is_numeric)
+    return [setup, *projections, scores, softmax, output, analysis]
+
+
+def _claim_table(comparison: Comparison) -> st.ClaimTable:
+    cells = tuple(
+        tuple(
+            st.ClaimCell(cell.row, cell.col, cell.claim.text, cell.exact, cell.decimal, cell.kind)
+            for cell in row
+        )
+        for row in comparison.cells
+    )
+    return st.ClaimTable(comparison.name, cells)
+
+
+def _claim_steps(result: Attention | MultiHead, claims: dict[str, Any], digits: int) -> list[st.Step]:
+    steps: list[st.Step] = []
+    recomputed: list[st.Step] = []
+    for comparison in result.check(claims):
+        steps.append(_claim_table(comparison))
+        if comparison.recomputed_output is not None and isinstance(result, Attention):
+            claimed_output = claims.get("output")
+            recomputed.append(
+                st.Recomputed(
+                    claimed_weights=tuple(tuple(str(c) for c in row) for row in claims["weights"]),
+                    V=result.V,
+                    recomputed=comparison.recomputed_output,
+                    recomputed_decimals=_matrix_decimals(comparison.recomputed_output, digits),
+                    true_output=result.output,
+                    true_decimals=_tuples(result.decimals("output", digits)),
+                    claimed_output=(
+                        tuple(tuple(str(c) for c in row) for row in claimed_output)
+                        if claimed_output is not None
+                        else None
+                    ),
+                    consistent=(
+                        all(
+                            claim_holds(str(c), comparison.recomputed_output[i, j])
+                            for i, row in enumerate(claimed_output)
+                            for j, c in enumerate(row)
+                        )
+                        if claimed_output is not None
+                        else None
+                    ),
+                    weights_wrong=not comparison.ok,
+                    labels=result.labels,
+                )
+            )
+    return steps + recomputed
+
+
+def _matrix_decimals(matrix: ImmutableMatrix, digits: int) -> tuple[tuple[str, ...], ...]:
+    return tuple(
+        tuple(certified_decimal(matrix[i, j], digits) for j in range(matrix.cols)) for i in range(matrix.rows)
+    )
+
+
+def build_steps(
+    result: Attention | MultiHead, claims: dict[str, Any] | None = None, digits: int = 4
+) -> tuple[st.Step, ...]:
+    """Every step of the derivation, in order, as exact records.
+
+    Args:
+        result: the computed attention.
+        claims: stage name -> matrix of printed numbers (optional).
+        digits: places of the certified decimals.
+
+    Returns:
+        The steps: setup, Q/K/V, scores, softmax, output, analysis (per head
+        for multi-head, then the concatenation and W_O), then the claims.
+
+    Raises:
+        InputError: negative digits, or claims of an unknown stage.
+        ShapeError: a claimed matrix of the wrong shape.
+    """
+    if digits < 0:
+        raise InputError(f"digits must be 0 or more, not {digits}")
+    steps: list[st.Step] = []
+    if isinstance(result, MultiHead):
+        for k, head in enumerate(result.heads, start=1):
+            steps += _attention_steps(head, digits, head=k)
+        numeric = all(head.is_numeric for head in result.heads)
+        steps.append(
+            st.Concat(
+                tuple(head.output for head in result.heads),
+                result.concat,
+                _matrix_decimals(result.concat, digits) if numeric else None,
+                result.labels,
+            )
+        )
+        if result.W_O is not None:
+            steps.append(
+                st.OutputProjection(
+                    result.concat,
+                    result.W_O,
+                    result.output,
+                    _matrix_decimals(result.output, digits) if numeric else None,
+                    result.labels,
+                )
+            )
+    else:
+        steps += _attention_steps(result, digits)
+    if claims:
+        steps += _claim_steps(result, claims, digits)
+    return tuple(steps)
+
+
+# --- the public object ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Derivation:
+    """A derivation ready to print.
+
+    Attributes:
+        title: the document title (None: the language's default title).
+        steps: the exact records (see :mod:`symattn.render.steps`).
+        lang: "en" or "zh".
+        digits: places of the decimals shown.
+    """
+
+    title: str | None
+    steps: tuple[st.Step, ...]
+    lang: str = "en"
+    digits: int = 4
+
+    @cached_property
+    def blocks(self):
+        from symattn.render.compose import compose
+
+        return compose(self.steps, lang=self.lang, title=self.title, digits=self.digits)
+
+    def to_markdown(self) -> str:
+        """Markdown with ``$$...$$`` display and ``$...$`` inline math (KaTeX-safe)."""
+        from symattn.render.markdown import to_markdown
+
+        return to_markdown(self.blocks)
+
+    def to_latex(self, standalone: bool = False) -> str:
+        """LaTeX: a fragment to paste into a document, or a complete document.
+
+        Args:
+            standalone: a complete document (article for English with
+                pdflatex, ctexart for Chinese with xelatex).
+        """
+        from symattn.render.latex import to_latex
+
+        return to_latex(self.blocks, lang=self.lang, standalone=standalone)
+
+    def to_json(self) -> str:
+        """The steps as JSON: every exact value as LaTeX and SymPy text, decimals as strings."""
+        data = {
+            "title": self.title,
+            "lang": self.lang,
+            "digits": self.digits,
+            "steps": [_jsonable(step) for step in self.steps],
+        }
+        return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+
+    def _repr_markdown_(self) -> str:
+        return self.to_markdown()
+
+    def _repr_latex_(self) -> str:
+        return self.to_latex()
+
+
+def _jsonable(value: Any) -> Any:
+    if is_dataclass(value):
+        out = {"step": type(value).__name__}
+        out.update({f.name: _jsonable(getattr(value, f.name)) for f in fields(value)})
+        return out
+    if isinstance(value, sympy.MatrixBase):
+        return [[_jsonable(value[i, j]) for j in range(value.cols)] for i in range(value.rows)]
+    if isinstance(value, sympy.Basic):
+        from symattn.render.mathtex import entry
+
+        return {"latex": entry(value), "sympy": str(value)}
+    if isinstance(value, (tuple, list)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def derive(spec_or_attention: Any, lang: str = "en", digits: int = 4) -> Derivation:
+    """Derive an attention step by step.
+
+    Args:
+        spec_or_attention: an :class:`~symattn.spec.AttentionSpec` (its claims
+            are checked), an ``Attention`` / ``MultiHead``, or the path of a
+            TOML spec.
+        lang: "en" or "zh".
+        digits: places of the certified decimals.
+
+    Returns:
+        A :class:`Derivation`.
+
+    Raises:
+        InputError: an unknown language or negative digits.
+        SymattnError: from loading or running the spec.
+
+    >>> from symattn.examples import reference
+    >>> "0.2483" in derive(reference()).to_markdown()
+    True
+    """
+    from symattn.spec import AttentionSpec, load_spec
+
+    if lang not in LANGUAGES:
+        raise InputError(f"unknown language {lang!r} (expected en or zh)")
+    if isinstance(spec_or_attention, (str, Path)):
+        spec_or_attention = load_spec(spec_or_attention)
+    if isinstance(spec_or_attention, AttentionSpec):
+        result = spec_or_attention.run()
+        claims, title = spec_or_attention.claims, spec_or_attention.title
+    else:
+        result, claims, title = spec_or_attention, None, None
+    return Derivation(title, build_steps(result, claims, digits), lang, digits)
+
+
+# --- derivations/ -----------------------------------------------------------------
+
+
+def _outputs(spec_path: Path) -> dict[Path, str]:
+    from symattn.spec import load_spec
+
+    spec = load_spec(spec_path)
+    files = {}
+    english = derive(spec, lang="en")
+    for lang in LANGUAGES:
+        derivation = replace(english, lang=lang)
+        stem = spec_path.with_suffix("")
+        files[stem.with_name(f"{stem.name}.{lang}.md")] = derivation.to_markdown()
+        files[stem.with_name(f"{stem.name}.{lang}.tex")] = derivation.to_latex(standalone=True)
+    return files
+
+
+def regenerate(directory: str | Path = "derivations", check: bool = False) -> list[Path]:
+    """Rewrite (or only compare) the generated files of every spec in ``directory``.
+
+    For each ``NAME.toml`` the files ``NAME.en.md``, ``NAME.en.tex``,
+    ``NAME.zh.md`` and ``NAME.zh.tex`` (standalone LaTeX) are generated.
+
+    Args:
+        directory: the folder of TOML specs.
+        check: only compare; write nothing.
+
+    Returns:
+        The paths that changed (written), or with ``check`` that differ from a
+        fresh generation (including missing files), sorted.
+
+    Raises:
+        MissingFileError: the directory does not exist.
+        SymattnError: a spec is invalid (nothing is written for any spec).
+    """
+    from symattn.errors import MissingFileError
+
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise MissingFileError(f"{directory}: no such directory")
+    wanted: dict[Path, str] = {}
+    for spec_path in sorted(directory.glob("*.toml")):
+        wanted.update(_outputs(spec_path))
+    changed = []
+    for path, text in sorted(wanted.items()):
+        current = path.read_text(encoding="utf-8") if path.is_file() else None
+        if current != text:
+            changed.append(path)
+            if not check:
+                path.write_text(text, encoding="utf-8", newline="\n")
+    return changed

@@ -1,0 +1,522 @@
+"""Turn derivation steps into blocks: the words of one language plus formulas.
+
+One function per step type (dispatch on the record's class).  The words come
+from ``text_en`` / ``text_zh``, the formulas from :mod:`.mathtex`; nothing is
+computed here, only arranged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from types import ModuleType
+
+import sympy
+
+from symattn.render import steps as st
+from symattn.render import text_en, text_zh
+from symattn.render.blocks import Block, Bullets, Display, Heading, Math, Paragraph, Strong, Table, Text, fill
+from symattn.render.mathtex import (
+    PAGE_WIDTH,
+    chain,
+    column_blocks,
+    entry,
+    is_identifier,
+    label,
+    matrix,
+    row_vector,
+    width,
+)
+
+__all__ = ["TEXTS", "compose"]
+
+TEXTS: dict[str, ModuleType] = {"en": text_en, "zh": text_zh}
+
+
+@dataclass(frozen=True)
+class _Context:
+    T: dict[str, str]
+    digits: int
+    level: int  # heading level of the step sections (2, or 3 inside a head)
+
+
+def _name(base: str, head: int) -> str:
+    """``Q`` or, for head k, ``Q^{(k)}`` (``W_Q`` becomes ``W_Q^{(k)}``)."""
+    return base if head == 0 else f"{base}^{{({head})}}"
+
+
+def _transposed(base: str, head: int) -> str:
+    return f"{base}^{{\\top}}" if head == 0 else f"\\left({_name(base, head)}\\right)^{{\\top}}"
+
+
+def _label_part(text: str) -> Math | Text:
+    """A token label in prose: math for identifiers such as x_1, words otherwise."""
+    return Math(label(text)) if is_identifier(text) else Text(text)
+
+
+def _fits(*latex: str) -> bool:
+    return sum(width(piece) for piece in latex) <= PAGE_WIDTH
+
+
+def _matrix_blocks(name: str, values, labels, ctx: _Context, decimals=None) -> list[Block]:
+    """``name = M`` (and ``≈ decimals``), split into column blocks when too wide."""
+    blocks = column_blocks(values)
+    if len(blocks) == 1:
+        pieces = [("=", matrix(values, labels=labels))]
+        if decimals is not None:
+            pieces.append((r"\approx", matrix(decimals, labels=labels)))
+        return [Display(chain([(name, pieces)]))]
+    out: list[Block] = []
+    n_cols = len(values.row(0)) if hasattr(values, "row") else len(values[0])
+    for start, stop in blocks:
+        out.append(fill(ctx.T["columns"], first=start + 1, last=stop, total=n_cols, name=Math(name)))
+        pieces = [("=", matrix(values, labels=labels, columns=(start, stop)))]
+        if decimals is not None:
+            pieces.append((r"\approx", matrix(decimals, labels=labels, columns=(start, stop))))
+        out.append(Display(chain([(f"{name}_{{:,\\,{start + 1}..{stop}}}", pieces)])))
+    return out
+
+
+def _product(
+    name: str, formula: str, factors: tuple, result, ctx: _Context, *, labels=None, decimals=None
+) -> list[Block]:
+    """``name = formula = [left][right] = [result]``, or separate displays when too wide."""
+    left, right = factors
+    left_tex, right_tex, result_tex = matrix(left), matrix(right), matrix(result, labels=labels)
+    if _fits(left_tex, right_tex) and _fits(result_tex):
+        pieces = [("=", formula)] if formula else []
+        pieces += [("=", left_tex + right_tex), ("=", result_tex)]
+        if decimals is not None:
+            pieces.append((r"\approx", matrix(decimals, labels=labels)))
+        return [Display(chain([(name, pieces)]))]
+    head = [Display(f"{name} = {formula}")] if formula else []
+    return [*head, *_matrix_blocks(name, result, labels, ctx, decimals)]
+
+
+# --- steps ------------------------------------------------------------------------
+
+
+def _setup(step: st.Setup, ctx: _Context) -> list[Block]:
+    T, h = ctx.T, step.head
+    out: list[Block] = []
+    if step.X is not None:
+        out.append(fill(T["setup_x"], n=step.X.rows, d=step.X.cols, X=Math("X")))
+        out += _matrix_blocks("X", step.X, step.labels, ctx)
+    if step.X_kv is not None:
+        out.append(fill(T["setup_x_kv"], n=step.X_kv.rows, d=step.X_kv.cols, X_kv=Math("X_{kv}")))
+        out += _matrix_blocks("X_{kv}", step.X_kv, step.kv_labels, ctx)
+    out.append(
+        fill(
+            T["setup_weights"],
+            W_Q=Math(_name("W_Q", h)),
+            W_K=Math(_name("W_K", h)),
+            W_V=Math(_name("W_V", h)),
+        )
+    )
+    weights = [(_name(n, h), m) for n, m in (("W_Q", step.W_Q), ("W_K", step.W_K), ("W_V", step.W_V))]
+    together = r",\qquad ".join(f"{n} = {matrix(m)}" for n, m in weights)
+    if width(together) <= PAGE_WIDTH:
+        out.append(Display(together))
+    else:
+        for n, m in weights:
+            out += _matrix_blocks(n, m, None, ctx)
+    d_k = Math(f"d_k = {step.d_k}")
+    if step.factor == 1 / sympy.sqrt(step.d_k):
+        factor = Math(
+            rf"\frac{{1}}{{\sqrt{{d_k}}}} = \frac{{1}}{{\sqrt{{{step.d_k}}}}} = {entry(step.factor)}"
+        )
+        out.append(fill(T["setup_dk"], d_k=d_k, factor=factor))
+    else:
+        out.append(fill(T["setup_dk_custom"], d_k=d_k, factor=Math(f"c = {entry(step.factor)}")))
+    if step.causal:
+        out.append(fill(T["setup_causal"], inf=Math(r"-\infty"), cond=Math("j > i")))
+    elif step.masked:
+        out.append(fill(T["setup_mask"], inf=Math(r"-\infty")))
+    if not step.numeric:
+        out.append(fill(T["setup_symbolic"]))
+    return out
+
+
+def _projection(step: st.Projection, ctx: _Context) -> list[Block]:
+    h = step.head
+    source = "X_{kv}" if step.cross else "X"
+    weight = _name(f"W_{step.name}", h)
+    out: list[Block] = []
+    if step.name == "Q":
+        out.append(
+            fill(
+                ctx.T["projection_intro"], Q=Math(_name("Q", h)), K=Math(_name("K", h)), V=Math(_name("V", h))
+            )
+        )
+    out += _product(
+        _name(step.name, h),
+        f"{source} {weight}",
+        (step.source, step.weight),
+        step.result,
+        ctx,
+        labels=step.labels,
+    )
+    return out
+
+
+def _scores(step: st.Scores, ctx: _Context) -> list[Block]:
+    T, h = ctx.T, step.head
+    S, Q, K_T = _name("S", h), _name("Q", h), _transposed("K", h)
+    out: list[Block] = [fill(T["scores_intro"], S=Math(S), Q=Math(Q), K=Math(_name("K", h)))]
+    out += _product(S, f"{Q} {K_T}", (step.Q, step.K_T), step.scores, ctx, labels=step.labels)
+    scaled = rf"\tilde{{{S}}}" if h else r"\tilde{S}"
+    if step.default_scale:
+        out.append(
+            fill(T["scaled_intro"], factor=Math(rf"\frac{{1}}{{\sqrt{{{step.d_k}}}}} = {entry(step.factor)}"))
+        )
+        formula = rf"\frac{{{S}}}{{\sqrt{{{step.d_k}}}}}"
+    else:
+        out.append(fill(T["scaled_intro_custom"], factor=Math(f"c = {entry(step.factor)}")))
+        formula = rf"{entry(step.factor)} \, {S}"
+    if step.masked:
+        out.append(fill(T["scaled_masked"], inf=Math(r"-\infty")))
+    exact, approx = matrix(step.scaled, labels=step.labels), None
+    if step.scaled_decimals is not None and step.scaled_decimals != _as_text(step.scaled):
+        approx = matrix(step.scaled_decimals, labels=step.labels)
+    if _fits(exact):
+        pieces = [("=", formula), ("=", exact)]
+        if approx is not None:
+            pieces.append((r"\approx", approx))
+        out.append(Display(chain([(scaled, pieces)])))
+    else:
+        out.append(Display(f"{scaled} = {formula}"))
+        out += _matrix_blocks(scaled, step.scaled, step.labels, ctx, step.scaled_decimals if approx else None)
+    return out
+
+
+def _as_text(values) -> tuple[tuple[str, ...], ...]:
+    """Entries as LaTeX, to see whether decimals would repeat the exact values."""
+    return tuple(tuple(entry(values[i, j]) for j in range(values.cols)) for i in range(values.rows))
+
+
+def _power(exponent: sympy.Expr) -> str:
+    return f"e^{{{entry(exponent)}}}"
+
+
+def _softmax_row(row: st.SoftmaxRow, head: int, ctx: _Context) -> list[Block]:
+    T = ctx.T
+    i, a = row.index, _name("a", head)
+    live = [j for j, t in enumerate(row.terms) if t != 0]
+    out: list[Block] = [_label_row(row, ctx)]
+    powers = [_power(s) for s in row.exponents]
+    out.append(Display(r"\left(" + r",\ ".join(powers) + r"\right)"))
+    if row.shift != 0:
+        out.append(fill(T["softmax_shift"], e=Math(_power(row.shift))))
+    full_sum = " + ".join(powers[j] for j in live)
+    lines = []
+    for j, weight in enumerate(row.weights):
+        lhs = f"{a}_{{{i}{j + 1}}}" if head == 0 else f"{a}_{{{i},{j + 1}}}"
+        if j not in live:
+            lines.append((lhs, [("=", f"{_power(row.exponents[j])} / (\\dots) = 0")]))
+            continue
+        pieces = []
+        if width(full_sum) <= PAGE_WIDTH / 2:
+            pieces.append(("=", rf"\frac{{{powers[j]}}}{{{full_sum}}}"))
+        pieces.append(("=", entry(weight)))
+        if row.decimals is not None:
+            pieces.append((r"\approx", row.decimals[j]))
+        lines.append((lhs, pieces))
+    out.append(Display(chain(lines)))
+    if row.sums_to_one:
+        numerators = " + ".join(entry(row.terms[j]) for j in live)
+        out.append(fill(T["softmax_sum"], i=i, D=Math(entry(row.denominator))))
+        total = " + ".join(f"{a}_{{{i}{j + 1}}}" if head == 0 else f"{a}_{{{i},{j + 1}}}" for j in live)
+        out.append(
+            Display(
+                chain([(total, [("=", rf"\frac{{{numerators}}}{{{entry(row.denominator)}}}"), ("=", "1")])])
+            )
+        )
+    else:
+        out.append(fill(T["softmax_sum_unverified"], i=i))
+    return out
+
+
+def _label_row(row, ctx: _Context) -> Paragraph:
+    if row.label is not None:
+        return fill(ctx.T["softmax_row_labelled"], i=row.index, label=_label_part(row.label))
+    return fill(ctx.T["softmax_row"], i=row.index)
+
+
+def _softmax(step: st.Softmax, ctx: _Context) -> list[Block]:
+    T, h = ctx.T, step.head
+    a = _name("a", h)
+    formula = rf"{a}_{{ij}} = \frac{{e^{{\tilde{{s}}_{{ij}}}}}}{{\sum_k e^{{\tilde{{s}}_{{ik}}}}}}"
+    out: list[Block] = [fill(T["softmax_intro"], formula=Math(formula))]
+    for row in step.rows:
+        out += _softmax_row(row, h, ctx)
+    out.append(fill(T["softmax_matrix"], A=Math(_name("A", h))))
+    out += _matrix_blocks(_name("A", h), step.weights, step.labels, ctx, step.decimals)
+    return out
+
+
+def _output_row(row: st.OutputRow, head: int, ctx: _Context) -> list[Block]:
+    i = row.index
+    a, v, o = _name("a", head), _name("v", head), _name("o", head)
+    lines = []
+    for j, (weight, value, term) in enumerate(zip(row.weights, row.values, row.terms, strict=False)):
+        pieces = [("=", f"{_paren(entry(weight))} {row_vector(value)}"), ("=", row_vector(term))]
+        if row.term_decimals is not None:
+            pieces.append((r"\approx", row_vector(row.term_decimals[j])))
+        lines.append((f"{a}_{{{i}{j + 1}}} {v}_{{{j + 1}}}", pieces))
+    total = " + ".join(f"{a}_{{{i}{j + 1}}} {v}_{{{j + 1}}}" for j in range(len(row.weights)))
+    pieces = [("=", total), ("=", row_vector(row.output))]
+    if row.output_decimals is not None:
+        pieces.append((r"\approx", row_vector(row.output_decimals)))
+    lines.append((f"{o}_{{{i}}}", pieces))
+    if row.label is not None:
+        lead = fill(ctx.T["output_row_labelled"], i=i, label=_label_part(row.label))
+    else:
+        lead = fill(ctx.T["output_row"], i=i)
+    return [lead, Display(chain(lines))]
+
+
+def _paren(latex: str) -> str:
+    return latex if width(latex) < 2 or latex.startswith(r"\frac") else rf"\left({latex}\right)"
+
+
+def _output(step: st.Output, ctx: _Context) -> list[Block]:
+    h = step.head
+    o, v = _name("o", h), _name("v", h)
+    formula = rf"{o}_i = \sum_j {_name('a', h)}_{{ij}} \, {v}_j"
+    out: list[Block] = [
+        fill(ctx.T["output_intro"], formula=Math(formula), v=Math(f"{v}_j"), V=Math(_name("V", h)))
+    ]
+    for row in step.rows:
+        out += _output_row(row, h, ctx)
+    out.append(fill(ctx.T["output_matrix"], O=Math(_name("O", h))))
+    out += _matrix_blocks(
+        f"{_name('O', h)} = {_name('A', h)} {_name('V', h)}", step.output, step.labels, ctx, step.decimals
+    )
+    return out
+
+
+def _key_name(row: st.OutputRow, j: int, ctx: _Context) -> Paragraph:
+    if row.key_labels:
+        return fill(ctx.T["key_labelled"], j=j, label=_label_part(row.key_labels[j - 1]))
+    return fill(ctx.T["key"], j=j)
+
+
+def _analysis(step: st.Analysis, ctx: _Context) -> list[Block]:
+    T, h = ctx.T, step.head
+    o, v = _name("o", h), _name("v", h)
+    out: list[Block] = [fill(T["analysis_intro"])]
+    for row in step.rows:
+        i = row.index
+        shown = row.output_decimals if row.output_decimals is not None else row.output
+        out.append(
+            fill(
+                T["analysis_row_labelled" if row.label else "analysis_row"],
+                o=Math(f"{o}_{{{i}}} = {row_vector(shown)}"),
+                label=_label_part(row.label or ""),
+            )
+        )
+        items = []
+        for j in range(1, len(row.weights) + 1):
+            weight = (
+                row.weight_decimals[j - 1] if row.weight_decimals is not None else entry(row.weights[j - 1])
+            )
+            term = row.term_decimals[j - 1] if row.term_decimals is not None else row.terms[j - 1]
+            items.append(
+                fill(
+                    T["analysis_item"],
+                    key=_key_name(row, j, ctx),
+                    weight=Math(weight),
+                    v=Math(f"{v}_{{{j}}}"),
+                    term=Math(row_vector(term)),
+                )
+            )
+        out.append(Bullets(tuple(items)))
+        out.append(_dominance(row, ctx))
+    return out
+
+
+def _dominance(row: st.OutputRow, ctx: _Context) -> Paragraph:
+    T = ctx.T
+    if row.dominant is None:
+        return fill(T["analysis_undecided"])
+    parts: list = []
+    for n, j in enumerate(row.dominant):
+        if n:
+            parts.append(Text(T["and"]))
+        parts.extend(_key_name(row, j, ctx).parts)
+    keys = Paragraph(tuple(parts))
+    weight = (
+        row.weight_decimals[row.dominant[0] - 1]
+        if row.weight_decimals
+        else entry(row.weights[row.dominant[0] - 1])
+    )
+    if len(row.dominant) == 1:
+        return fill(T["analysis_dominant"], key=keys, weight=Math(weight))
+    return fill(T["analysis_tie"], keys=keys, weight=Math(weight))
+
+
+_SYMBOLS = {
+    "weights": "a",
+    "output": "o",
+    "scores": "s",
+    "scaled": r"\tilde{s}",
+    "Q": "q",
+    "K": "k",
+    "V": "v",
+    "concat": "c",
+}
+
+
+def _entry_symbol(name: str, row: int, col: int) -> str:
+    head, _, stage = name.partition(".")
+    if stage and head.startswith("head"):
+        return f"{_SYMBOLS.get(stage, stage)}^{{({head[4:]})}}_{{{row},{col}}}"
+    return f"{_SYMBOLS.get(name, name)}_{{{row}{col}}}"
+
+
+def _verdict(kind: str, T: dict[str, str]) -> tuple:
+    if kind == "ok":
+        return (Text(T["verdict_ok"]),)
+    note = T[f"verdict_note_{kind}"] if kind in ("rounding", "carried") else ""
+    return (Strong(T["verdict_wrong"]), Text(note))
+
+
+def _claim_table(step: st.ClaimTable, ctx: _Context) -> list[Block]:
+    T = ctx.T
+    header = tuple(
+        (Text(T[key]),) for key in ("col_entry", "col_claimed", "col_exact", "col_decimal", "col_verdict")
+    )
+    rows, wrong = [], []
+    for cell in (c for row in step.cells for c in row):
+        symbol = _entry_symbol(step.name, cell.row, cell.col)
+        claimed = Strong(cell.claimed) if cell.kind != "ok" else Text(cell.claimed)
+        rows.append(
+            (
+                (Math(symbol),),
+                (claimed,),
+                (Math(entry(cell.exact)),),
+                (Text(cell.decimal),),
+                _verdict(cell.kind, T),
+            )
+        )
+        if cell.kind != "ok":
+            wrong.append(symbol)
+    total = sum(len(row) for row in step.cells)
+    out: list[Block] = [fill(T["claims_table"], name=T.get(f"stage_{step.name}", step.name))]
+    out.append(Table(header, tuple(rows)))
+    if wrong:
+        listed = Math(", ".join(wrong))
+        out.append(fill(T["claims_wrong"], k=len(wrong), n=total, entries=listed))
+    else:
+        out.append(fill(T["claims_all_ok"], n=total))
+    return out
+
+
+def _recomputed(step: st.Recomputed, ctx: _Context) -> list[Block]:
+    T = ctx.T
+    out: list[Block] = [fill(T["recomputed_intro"], A=Math(r"\hat{A}"))]
+    out += _product(r"\hat{A} V", "", (step.claimed_weights, step.V), step.recomputed, ctx)
+    header = [(Text(T["col_row"]),)]
+    if step.claimed_output is not None:
+        header.append((Text(T["col_claimed_output"]),))
+    header += [(Math(r"\hat{A} V"),), (Text(T["col_true_output"]),)]
+    rows = []
+    for i in range(step.recomputed.rows):
+        cells = [(Text(f"{i + 1}"),)]
+        if step.labels:
+            cells = [(Text(f"{i + 1} ("), _label_part(step.labels[i]), Text(")"))]
+        if step.claimed_output is not None:
+            cells.append((Text(", ".join(step.claimed_output[i])),))
+        cells += [(Text(", ".join(step.recomputed_decimals[i])),), (Text(", ".join(step.true_decimals[i])),)]
+        rows.append(tuple(cells))
+    out.append(Table(tuple(header), tuple(rows)))
+    if step.consistent is False:
+        note = "recomputed_inconsistent"
+    else:
+        note = "recomputed_consistent_wrong" if step.weights_wrong else "recomputed_consistent_ok"
+    out.append(fill(T[note], A=Math(r"\hat{A}"), O=Math("O = AV")))
+    return out
+
+
+def _concat(step: st.Concat, ctx: _Context) -> list[Block]:
+    names = ", ".join(_name("O", k) for k in range(1, len(step.outputs) + 1))
+    out: list[Block] = [fill(ctx.T["concat_intro"], n=len(step.outputs))]
+    out += _matrix_blocks(rf"\operatorname{{Concat}}({names})", step.concat, step.labels, ctx, step.decimals)
+    return out
+
+
+def _output_projection(step: st.OutputProjection, ctx: _Context) -> list[Block]:
+    out: list[Block] = [fill(ctx.T["projection_o_intro"], W_O=Math("W_O"))]
+    out += _matrix_blocks("W_O", step.W_O, None, ctx)
+    out += _product(
+        "O",
+        r"\operatorname{Concat}(\dots)\, W_O",
+        (step.concat, step.W_O),
+        step.output,
+        ctx,
+        labels=step.labels,
+        decimals=step.decimals,
+    )
+    return out
+
+
+_RENDER: dict[type, Callable[[object, _Context], list[Block]]] = {
+    st.Setup: _setup,
+    st.Projection: _projection,
+    st.Scores: _scores,
+    st.Softmax: _softmax,
+    st.Output: _output,
+    st.Analysis: _analysis,
+    st.ClaimTable: _claim_table,
+    st.Recomputed: _recomputed,
+    st.Concat: _concat,
+    st.OutputProjection: _output_projection,
+}
+
+_SECTION = {
+    st.Setup: "section_setup",
+    st.Projection: "section_projections",
+    st.Scores: "section_scores",
+    st.Softmax: "section_softmax",
+    st.Output: "section_output",
+    st.Analysis: "section_analysis",
+    st.ClaimTable: "section_claims",
+    st.Recomputed: "section_claims",
+    st.Concat: "section_concat",
+    st.OutputProjection: "section_projection_o",
+}
+
+
+def compose(
+    steps: Sequence[st.Step], *, lang: str = "en", title: str | None = None, digits: int = 4
+) -> tuple[Block, ...]:
+    """The blocks of a whole derivation, headings included.
+
+    Args:
+        steps: the records from :func:`symattn.derivation.build_steps`.
+        lang: "en" or "zh" (a key of :data:`TEXTS`).
+        title: the document title; None uses the language's default.
+        digits: the places of the decimals (named in the introduction).
+
+    Returns:
+        The blocks in order.
+
+    Raises:
+        KeyError: an unknown language.
+    """
+    T = TEXTS[lang].TEXT
+    out: list[Block] = [Heading(1, title or T["title"]), fill(T["intro"], digits=digits)]
+    section, head = None, 0
+    for step in steps:
+        step_head = getattr(step, "head", 0)
+        if step_head != head and step_head:
+            out.append(Heading(2, T["head"].format(k=step_head)))
+            section = None
+        head = step_head if hasattr(step, "head") else 0
+        level = 3 if head else 2
+        key = _SECTION[type(step)]
+        if key != section:
+            out.append(Heading(level, T[key]))
+            section = key
+        out += _RENDER[type(step)](step, _Context(T, digits, level))
+    return tuple(out)

@@ -1,0 +1,217 @@
+"""The records a derivation is made of: exact values and certified decimals.
+
+:mod:`symattn.derivation` builds them from the engine; :mod:`.compose` turns
+them into prose and formulas.  Decimal fields are ``None`` when the inputs
+have free symbols (closed forms only).  ``head`` is 0 for single-head
+attention and k for head k of a multi-head layer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy
+from sympy import ImmutableMatrix
+
+__all__ = [
+    "Analysis",
+    "ClaimCell",
+    "ClaimTable",
+    "Concat",
+    "Decimals",
+    "Output",
+    "OutputProjection",
+    "OutputRow",
+    "Projection",
+    "Recomputed",
+    "Scores",
+    "Setup",
+    "Softmax",
+    "SoftmaxRow",
+    "Step",
+]
+
+Decimals = tuple[tuple[str, ...], ...] | None
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Step 1: the inputs of one attention (or of one head)."""
+
+    head: int
+    X: ImmutableMatrix | None  # None for heads after the first (X was shown once)
+    X_kv: ImmutableMatrix | None
+    W_Q: ImmutableMatrix
+    W_K: ImmutableMatrix
+    W_V: ImmutableMatrix
+    d_k: int
+    factor: sympy.Expr
+    labels: tuple[str, ...] | None
+    kv_labels: tuple[str, ...] | None
+    causal: bool
+    masked: bool
+    numeric: bool
+
+
+@dataclass(frozen=True)
+class Projection:
+    """Step 2: one of Q = X W_Q, K = X W_K (or X_kv W_K), V = X W_V."""
+
+    head: int
+    name: str  # "Q", "K" or "V"
+    source: ImmutableMatrix
+    cross: bool  # the source is X_kv
+    weight: ImmutableMatrix
+    result: ImmutableMatrix
+    labels: tuple[str, ...] | None
+
+
+@dataclass(frozen=True)
+class Scores:
+    """Step 3: S = Q Kᵀ, then the scaled (and masked) scores."""
+
+    head: int
+    Q: ImmutableMatrix
+    K_T: ImmutableMatrix
+    scores: ImmutableMatrix
+    factor: sympy.Expr
+    d_k: int
+    default_scale: bool  # factor is exactly 1/sqrt(d_k)
+    scaled: ImmutableMatrix
+    scaled_decimals: Decimals
+    masked: bool
+    labels: tuple[str, ...] | None
+
+
+@dataclass(frozen=True)
+class SoftmaxRow:
+    """One row of the softmax: exponents, closed forms, decimals, the sum."""
+
+    index: int  # 1-based
+    label: str | None
+    exponents: tuple[sympy.Expr, ...]  # the scaled scores, -oo where masked
+    shift: sympy.Expr
+    terms: tuple[sympy.Expr, ...]  # e^(s_j - shift), 0 where masked
+    denominator: sympy.Expr
+    weights: tuple[sympy.Expr, ...]
+    decimals: tuple[str, ...] | None
+    sums_to_one: bool
+
+
+@dataclass(frozen=True)
+class Softmax:
+    """Step 4: the softmax row by row, then the whole weight matrix."""
+
+    head: int
+    rows: tuple[SoftmaxRow, ...]
+    weights: ImmutableMatrix
+    decimals: Decimals
+    labels: tuple[str, ...] | None
+
+
+@dataclass(frozen=True)
+class OutputRow:
+    """One output row as Σ_j a_ij v_j, term by term."""
+
+    index: int
+    label: str | None
+    key_labels: tuple[str, ...] | None
+    weights: tuple[sympy.Expr, ...]
+    weight_decimals: tuple[str, ...] | None
+    values: tuple[tuple[sympy.Expr, ...], ...]  # v_j, the rows of V
+    terms: tuple[tuple[sympy.Expr, ...], ...]  # a_ij v_j
+    term_decimals: tuple[tuple[str, ...], ...] | None
+    output: tuple[sympy.Expr, ...]
+    output_decimals: tuple[str, ...] | None
+    dominant: tuple[int, ...] | None  # 1-based keys with the largest weight; None if undecided
+
+
+@dataclass(frozen=True)
+class Output:
+    """Step 5: the output rows, then the output matrix."""
+
+    head: int
+    rows: tuple[OutputRow, ...]
+    output: ImmutableMatrix
+    decimals: Decimals
+    labels: tuple[str, ...] | None
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Step 6: what each output vector is made of (the same rows, in words)."""
+
+    head: int
+    rows: tuple[OutputRow, ...]
+    numeric: bool
+
+
+@dataclass(frozen=True)
+class ClaimCell:
+    """One claimed number against the true value."""
+
+    row: int
+    col: int
+    claimed: str
+    exact: sympy.Expr
+    decimal: str  # certified, to the claim's places + 3
+    kind: str  # "ok", "rounding", "wrong", "carried"
+
+
+@dataclass(frozen=True)
+class ClaimTable:
+    """Step 7a: a claimed matrix next to the true one."""
+
+    name: str  # "weights", "output", "Q", ...
+    cells: tuple[tuple[ClaimCell, ...], ...]
+
+
+@dataclass(frozen=True)
+class Recomputed:
+    """Step 7b: the output recomputed from the claimed weights, next to the true one."""
+
+    claimed_weights: tuple[tuple[str, ...], ...]
+    V: ImmutableMatrix
+    recomputed: ImmutableMatrix
+    recomputed_decimals: tuple[tuple[str, ...], ...]
+    true_output: ImmutableMatrix
+    true_decimals: tuple[tuple[str, ...], ...]
+    claimed_output: tuple[tuple[str, ...], ...] | None
+    consistent: bool | None  # the claimed output holds for the recomputed values (None: no claimed output)
+    weights_wrong: bool  # some claimed weight is wrong
+    labels: tuple[str, ...] | None
+
+
+@dataclass(frozen=True)
+class Concat:
+    """Multi-head: the heads' outputs side by side."""
+
+    outputs: tuple[ImmutableMatrix, ...]
+    concat: ImmutableMatrix
+    decimals: Decimals
+    labels: tuple[str, ...] | None
+
+
+@dataclass(frozen=True)
+class OutputProjection:
+    """Multi-head: the concatenation projected by W_O."""
+
+    concat: ImmutableMatrix
+    W_O: ImmutableMatrix
+    output: ImmutableMatrix
+    decimals: Decimals
+    labels: tuple[str, ...] | None
+
+
+Step = (
+    Setup
+    | Projection
+    | Scores
+    | Softmax
+    | Output
+    | Analysis
+    | ClaimTable
+    | Recomputed
+    | Concat
+    | OutputProjection
+)

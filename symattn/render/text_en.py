@@ -1,0 +1,115 @@
+"""Every English word of a derivation, in one place.
+
+Templates use ``{name}`` fields that :func:`symattn.render.blocks.fill` fills
+with text or inline math.  Keep the text ASCII: pdflatex reads it as is.
+"""
+
+TEXT: dict[str, str] = {
+    "title": "Scaled dot-product attention, step by step",
+    "intro": (
+        "Every value below is exact. Decimals are rounded to {digits} places"
+        " (half away from zero) from certified enclosures, so every printed digit is correct."
+    ),
+    "head": "Head {k}",
+    "and": " and ",
+    # sections
+    "section_setup": "1. Setup",
+    "section_projections": "2. Queries, keys and values",
+    "section_scores": "3. Scores",
+    "section_softmax": "4. Softmax, row by row",
+    "section_output": "5. Output: weighted sums of the values",
+    "section_analysis": "6. What each output vector is made of",
+    "section_claims": "7. Checking the claimed numbers",
+    "section_concat": "Concatenating the heads",
+    "section_projection_o": "Output projection",
+    "columns": "Columns {first} to {last} of {total} of {name}:",
+    # 1. setup
+    "setup_x": "The input {X} has {n} tokens (rows), each a vector of dimension {d}:",
+    "setup_x_kv": (
+        "Keys and values come from a second sequence {X_kv} (cross-attention),"
+        " with {n} tokens of dimension {d}:"
+    ),
+    "setup_weights": "The projection matrices {W_Q}, {W_K} and {W_V} are:",
+    "setup_dk": "The queries and keys have dimension {d_k}, so the scores are scaled by {factor}.",
+    "setup_dk_custom": "The queries and keys have dimension {d_k}; the scores are multiplied by {factor}.",
+    "setup_causal": (
+        "A causal mask applies: a token attends only to itself and to earlier tokens,"
+        " so the score of key j for query i is set to {inf} when {cond}."
+    ),
+    "setup_mask": "A mask applies: masked scores are set to {inf} and get weight 0.",
+    "setup_symbolic": (
+        "The inputs contain symbols, so every result is given in closed form only; no decimals are printed."
+    ),
+    # 2. projections
+    "projection_intro": "Each token is projected to a query, a key and a value: {Q}, {K} and {V}.",
+    # 3. scores
+    "scores_intro": "The score of query i against key j is their dot product, so {S} is {Q} times the transpose of {K}:",
+    "scaled_intro": "Scaling by {factor} (exact):",
+    "scaled_intro_custom": "Scaling by {factor} (exact):",
+    "scaled_masked": "Masked positions hold {inf}.",
+    # 4. softmax
+    "softmax_intro": "Each row of the scaled scores becomes a probability distribution: {formula}.",
+    "softmax_row": "Row {i}. The exponentials of the scaled scores:",
+    "softmax_row_labelled": "Row {i} (query {label}). The exponentials of the scaled scores:",
+    "softmax_shift": (
+        "Dividing every numerator and the denominator by {e}, the smallest exponential,"
+        " leaves the weights unchanged and gives their simplest closed form:"
+    ),
+    "softmax_sum": (
+        "The weights of row {i} share the denominator {D}, and their numerators add up to it,"
+        " so the row sums to exactly 1:"
+    ),
+    "softmax_sum_unverified": "The closed forms of row {i} could not be shown to add up to 1 structurally.",
+    "softmax_matrix": "All the attention weights {A}:",
+    # 5. output
+    "output_intro": "Output row i is the weighted sum {formula} of the value vectors {v}, the rows of {V}.",
+    "output_row": "Output row {i}, term by term:",
+    "output_row_labelled": "Output row {i} (query {label}), term by term:",
+    "output_matrix": "The whole output {O}:",
+    # 6. analysis
+    "analysis_intro": (
+        "Each output vector is a mix of the value vectors: the weight says how much of each"
+        " input token it takes, the contribution is that share of the token's value."
+    ),
+    "analysis_row": "{o} is made of:",
+    "analysis_row_labelled": "{o}, the new vector of {label}, is made of:",
+    "analysis_item": "{key}: weight {weight}, contribution {term} (weight times {v})",
+    "analysis_dominant": "The largest share comes from {key}, with weight {weight}.",
+    "analysis_tie": "The largest share, weight {weight}, is shared exactly by {keys}.",
+    "analysis_undecided": "Which token gets the largest weight depends on the values of the symbols.",
+    "key": "token {j}",
+    "key_labelled": "token {j} ({label})",
+    # 7. claims
+    "claims_table": "The claimed {name} against the true values:",
+    "stage_weights": "attention weights",
+    "stage_output": "output",
+    "stage_scores": "scores",
+    "stage_scaled": "scaled scores",
+    "stage_concat": "concatenation",
+    "col_entry": "Entry",
+    "col_claimed": "Claimed",
+    "col_exact": "True value (exact)",
+    "col_decimal": "True value (decimal)",
+    "col_verdict": "Verdict",
+    "verdict_ok": "correct rounding",
+    "verdict_wrong": "wrong",
+    "verdict_note_rounding": " (truncated instead of rounded)",
+    "verdict_note_carried": " (follows from the claimed weights)",
+    "claims_wrong": "{k} of the {n} claimed entries are wrong: {entries}.",
+    "claims_all_ok": "All {n} claimed entries are correct roundings of the true values.",
+    "recomputed_intro": "The output recomputed from the claimed weights {A}:",
+    "col_row": "Row",
+    "col_claimed_output": "Claimed output",
+    "col_true_output": "True output",
+    "recomputed_consistent_wrong": (
+        "The claimed output follows from the claimed weights {A}, but those weights are not"
+        " the softmax of the scores, so the output is wrong too; the true output is {O}."
+    ),
+    "recomputed_consistent_ok": "The claimed output follows from the claimed weights {A}, and both are correct.",
+    "recomputed_inconsistent": (
+        "The claimed output does not even follow from the claimed weights {A}; the true output is {O}."
+    ),
+    # multi-head
+    "concat_intro": "The outputs of the {n} heads are placed side by side:",
+    "projection_o_intro": "The concatenation is projected by {W_O}:",
+}
