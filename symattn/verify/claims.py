@@ -124,5 +124,5 @@ def judge(text: str, world_a: Any, world_b: Any, deps: frozenset[int], *, arith:
     if world_b not in (sympy.oo, -sympy.oo) and claim_kind(claim, world_b) == "rounding":
         return Judgement("wrong", "rounding", value, exact, None)
     if not ok_a and arith and getattr(world_a, "is_Rational", False):
-        return Judgement("wrong", "slip", value, exact, min(deps) if deps else None)
+        return Judgement("wrong", "slip", value, exact, None)
     return Judgement("wrong", "wrong", value, exact, None)

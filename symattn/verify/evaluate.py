@@ -136,6 +136,11 @@ def _is_claim_shape(node: Node) -> bool:
     return False
 
 
+def literals_of(chain: Chain) -> list[Num]:
+    """Every numeric literal of a chain."""
+    return [num for element in chain.elements for num in literals(element)]
+
+
 def _has_matrix(node: Any) -> bool:
     if isinstance(node, Matrix):
         return True
@@ -186,6 +191,8 @@ class DocumentState:
         self.subject = ""
         self.seen: set[int] = set()
         self.operands: list[Num] = []
+        self.deferred: list[Chain] = []
+        self.retrying = False
 
     # --- findings ------------------------------------------------------------
 
@@ -241,6 +248,7 @@ class DocumentState:
         last: Val | None = None
         last_is_claim = False
         failure: str | None = None
+        chain_start = len(self.findings)
         for index, element in enumerate(chain.elements):
             if not names:
                 self.subject = subject_of(max(index - 1, 0))
@@ -261,8 +269,39 @@ class DocumentState:
                 self.unverified(literals(element), kind, str(err))
                 failure = failure or str(err)
                 ref = None
+        if failure is not None and len(self.findings) == chain_start:
+            # a general formula without numbers (σ(z_i) = ...): listed, never dropped
+            self._add(Num(chain.elements[0].offset, ""), status="unverified", kind="formula", reason=failure)
+            if (
+                names
+                and not literals_of(chain)
+                and "is not defined" in failure
+                and chain not in self.deferred
+            ):
+                self.deferred.append(chain)  # "Q = K = V = X" written before X is given
         if last is not None and failure is None:
             self._bind(names, last, last_is_claim)
+            self._retry_deferred()
+
+    def _retry_deferred(self) -> None:
+        """Run number-free definitions that waited for a name defined later."""
+        if self.retrying:
+            return
+        self.retrying = True
+        saved = (len(self.findings), set(self.seen), self.subject, self.position)
+        try:
+            for chain in list(self.deferred):
+                if self.deferred and chain in self.deferred:
+                    before = dict(self.env)
+                    self.run_chain(chain, lambda _index: "")
+                    del self.findings[saved[0] :]
+                    if self.env.keys() != before.keys() or any(
+                        self.env[k] is not v for k, v in before.items()
+                    ):
+                        self.deferred.remove(chain)
+        finally:
+            self.seen, self.subject, self.position = saved[1], saved[2], saved[3]
+            self.retrying = False
 
     def _element(self, element: Node, ref: Val | None, defines: bool) -> tuple[Val | None, bool]:
         """Evaluate or judge one chain element; returns (value, is_claim)."""

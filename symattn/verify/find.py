@@ -85,16 +85,16 @@ def _aligned(content: str, source: str, start: int) -> tuple[int, ...] | None:
 
 
 def _locate(
-    content: str, source: str, start: int, delimiters: tuple[str, ...]
+    content: str, source: str, start: int, end: int, delimiters: tuple[str, ...]
 ) -> tuple[tuple[int, ...], int]:
-    """Where ``content`` stands in ``source`` at or after ``start``."""
+    """Where ``content`` stands in ``source[start:end]`` (its Markdown block)."""
     best = None
     for delimiter in delimiters:
-        found = source.find(delimiter + content, start)
+        found = source.find(delimiter + content, start, end)
         if found >= 0 and (best is None or found < best[0]):
             best = (found + len(delimiter), found + len(delimiter) + len(content))
     if best is None:
-        found = source.find(content, start)
+        found = source.find(content, start, end)
         if found >= 0:
             best = (found, found + len(content))
     if best is not None:
@@ -109,32 +109,45 @@ _INLINE_DELIMS = ("$$", "$", "\\(")
 _BLOCK_DELIMS = ("$$", "\\[", "")
 
 
-def _markdown_spans(source: str) -> list[Span]:
+_BRACKETS = re.compile(r"(?<!\\)\\([\[\]()])")
+_SAME_LENGTH = {"[": "$$", "]": "$$", "(": " $", ")": "$ "}
+
+
+def _dollars(source: str) -> str:
+    """``\\[ \\]`` and ``\\( \\)`` as ``$$`` and ``$`` of the same length, so
+    that every offset still points into the original text."""
+    return _BRACKETS.sub(lambda m: _SAME_LENGTH[m.group(1)], source)
+
+
+def _markdown_spans(original: str) -> list[Span]:
+    source = _dollars(original)
     tokens = _markdown().parse(source)
     locator = Locator(source)
     spans: list[Span] = []
     cursor = 0
 
-    def visit(items: list[Any], block_start: int) -> None:
+    def line_offset(line: int) -> int:
+        return locator.starts[line] if line < len(locator.starts) else len(source)
+
+    def visit(items: list[Any], block_start: int, block_end: int) -> None:
         nonlocal cursor
         for token in items:
-            start = block_start
+            start, end = block_start, block_end
             if token.map:
-                line = token.map[0]
-                start = locator.starts[line] if line < len(locator.starts) else len(source)
+                start, end = line_offset(token.map[0]), line_offset(token.map[1])
             if token.type.startswith("math") or token.type == "amsmath":
                 display = token.type != "math_inline"
                 delims = _BLOCK_DELIMS if token.type in ("math_block", "math_block_label") else _INLINE_DELIMS
                 if token.type == "amsmath":
                     delims = ("",)
-                offsets, end = _locate(token.content, source, max(cursor, start), delims)
+                offsets, after = _locate(token.content, source, max(cursor, start), end, delims)
                 spans.append(Span(token.content, offsets, display))
-                cursor = end
+                cursor = after
             elif token.children:
                 cursor = max(cursor, start)
-                visit(token.children, start)
+                visit(token.children, start, end)
 
-    visit(tokens, 0)
+    visit(tokens, 0, len(source))
     return spans
 
 

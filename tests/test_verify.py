@@ -1,0 +1,327 @@
+"""End-to-end tests of ``symattn verify``: the reference document, the corpus,
+bad input, limits, and the JSON contract."""
+
+from __future__ import annotations
+
+import json
+import random
+import tomllib
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from symattn.errors import MissingFileError, NotTextError
+from symattn.verify import Report, VerifyOptions, verify_document
+
+ROOT = Path(__file__).resolve().parent.parent
+REFERENCE = ROOT.parent / "shared" / "seed" / "000_353ac04a18db8a6f.txt"
+DOCS = Path(__file__).parent / "docs"
+CORPUS = sorted(p for p in DOCS.glob("*") if p.suffix in (".md", ".tex") and p.name != "README.md")
+
+
+def _wrong(report: Report) -> Counter:
+    return Counter((f.line, f.claimed, f.kind, f.carried_from) for f in report.wrong)
+
+
+# --- the reference document ---------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def reference() -> Report:
+    if not REFERENCE.exists():
+        pytest.skip(f"reference document {REFERENCE} is not present in this checkout")
+    return verify_document(REFERENCE)
+
+
+def test_reference_exits_1(reference: Report) -> None:
+    assert reference.exit_code == 1
+
+
+def test_reference_wrong_weights_and_outputs(reference: Report) -> None:
+    by_cell = {(f.line, f.subject, f.cell): f for f in reference.wrong}
+    assert {
+        (c, by_cell[(41, "A", c)].claimed, by_cell[(41, "A", c)].value, by_cell[(41, "A", c)].kind)
+        for c in [(3, 1), (3, 2), (3, 3)]
+    } == {
+        ((3, 1), "0.3", "0.2483", "wrong"),
+        ((3, 2), "0.3", "0.2483", "wrong"),
+        ((3, 3), "0.4", "0.5035", "wrong"),
+    }
+    outputs = [f for f in reference.wrong if f.subject == "Output"]
+    assert [(f.cell, f.claimed, f.value, f.kind, f.carried_from) for f in outputs] == [
+        ((3, 1), "0.7", "0.7517", "carried", 41),
+        ((3, 2), "0.7", "0.7517", "carried", 41),
+    ]
+
+
+def test_reference_weighted_sums_of_the_third_vector_are_carried(reference: Report) -> None:
+    for line in (84, 123):
+        found = [f for f in reference.wrong if f.line == line]
+        assert found, line
+        assert {f.kind for f in found} == {"carried"}
+        assert {f.carried_from for f in found} == {41}
+        assert [f.claimed for f in found if f.subject != "A"][-2:] == ["0.7", "0.7"]
+
+
+def test_reference_has_no_false_alarm(reference: Report) -> None:
+    # every wrong finding is about row 3 of A (restated or not) or what it feeds
+    for finding in reference.wrong:
+        assert finding.line in (41, 47, 84, 123), finding
+        assert finding.claimed in ("0.3", "0.4", "0.7"), finding
+        if finding.subject == "A":
+            assert finding.cell is not None and finding.cell[0] == 3, finding
+
+
+@pytest.mark.parametrize(
+    ("line", "subject", "count"),
+    [
+        pytest.param(21, "Q", 6, id="Q"),
+        pytest.param(23, "K", 6, id="K"),
+        pytest.param(25, "V", 6, id="V"),
+        pytest.param(41, "A", 6, id="A-rows-1-2"),
+        pytest.param(47, "Output", 4, id="Output-rows-1-2"),
+    ],
+)
+def test_reference_ok_claims(reference: Report, line: int, subject: str, count: int) -> None:
+    ok = [f for f in reference.findings if f.line == line and f.subject == subject and f.status == "ok"]
+    assert len(ok) == count
+
+
+def test_reference_scaled_scores_are_ok(reference: Report) -> None:
+    line = [f for f in reference.findings if f.line == 31]
+    assert line and all(f.status in ("ok", "unverified") for f in line)
+    assert sum(f.status == "ok" for f in line) == 9 + 6 + 6  # the 3×3 claim and the restated Q, Kᵀ
+
+
+# --- the corpus ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("doc", CORPUS, ids=[p.name for p in CORPUS])
+def test_corpus_document_matches_its_expectation(doc: Path) -> None:
+    expect_path = doc.with_suffix(".expect.toml")
+    if not expect_path.exists():
+        pytest.skip(f"{expect_path.name} is not written yet")
+    expect = tomllib.loads(expect_path.read_text(encoding="utf-8"))
+    report = verify_document(doc)
+    want = Counter(
+        (f["line"], f["claimed"], f["kind"], f.get("carried_from")) for f in expect.get("finding", [])
+    )
+    assert report.exit_code == expect["exit"]
+    assert len(report.wrong) == expect["wrong"]
+    assert _wrong(report) == want
+    unverified_lines = {f.line for f in report.findings if f.status == "unverified"}
+    for item in expect.get("unverified", []):
+        assert item["line"] in unverified_lines, item
+
+
+# --- focused documents ---------------------------------------------------------
+
+CASES = [
+    pytest.param("$$a = 2$$\n\n$$b = a + 1 = 3$$\n", 0, [], id="integer-ok"),
+    pytest.param("$$a = 2$$\n\n$$b = a + 1 = 4$$\n", 1, [(3, "4", "slip")], id="integer-slip"),
+    pytest.param("$$s = \\sqrt{2} = 1.414$$\n", 0, [], id="decimal-ok"),
+    pytest.param("$$s = \\sqrt{2} = 1.414213$$\n", 1, [(1, "1.414213", "rounding")], id="truncated"),
+    pytest.param("$$s = \\sqrt{2} = 1.5$$\n", 1, [(1, "1.5", "wrong")], id="wrong-decimal"),
+    pytest.param("$$p = \\frac{1}{3} = 0.3333$$\n", 0, [], id="fraction-ok"),
+    pytest.param("`$x = 1 = 2$`\n\n```\n$$y = 1 = 2$$\n```\n", 0, [], id="code-is-skipped"),
+    pytest.param(
+        "$$M = \\begin{bmatrix} 1 & 2 \\\\ 3 & 4 \\end{bmatrix}$$\n\n$$M^T = \\begin{bmatrix} 1 & 3 \\\\ 2 & 5 \\end{bmatrix}$$\n",
+        1,
+        [(3, "5", "slip")],
+        id="transpose",
+    ),
+    pytest.param("$$z = [0, 0]$$\n\n$$w = \\text{softmax}(z) = [0.5, 0.5]$$\n", 0, [], id="softmax-vector"),
+    pytest.param("$$x = 0.1$$\n\n$$y = 3x = 0.3$$\n", 0, [], id="decimal-never-float"),
+]
+
+
+@pytest.mark.parametrize(("text", "exit_code", "wrong"), CASES)
+def test_small_documents(text: str, exit_code: int, wrong: list[tuple[int, str, str]]) -> None:
+    report = verify_document(text)
+    assert report.exit_code == exit_code
+    assert [(f.line, f.claimed, f.kind) for f in report.wrong] == wrong
+
+
+def test_general_formulas_are_unverified_not_wrong() -> None:
+    text = (
+        "$$\\sigma(z_i) = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n\n"
+        "$$s = z_1 + \\ldots + z_n = 1.5$$\n\n"
+        "The weight is $0.25$ here.\n"
+    )
+    report = verify_document(text)
+    assert report.exit_code == 0
+    assert [(f.line, f.claimed, f.status) for f in report.findings] == [
+        (1, "", "unverified"),
+        (3, "1.5", "unverified"),
+        (5, "0.25", "unverified"),
+    ]
+
+
+BROKEN = [
+    pytest.param("$$y = e^{e^{e^{10}}} = 3$$", "e^(exp(10)) is too large to evaluate", id="tower-of-exp"),
+    pytest.param(
+        "$$z = 10^{10^{10}} = 5$$", "z: 10^10000000000 is too large to build exactly", id="huge-power"
+    ),
+    pytest.param("$$w = \\frac{1}{0} = 2$$", "w: division by zero", id="one-over-zero"),
+    pytest.param(
+        "$$R = \\begin{bmatrix} 1 & 0 \\\\ 0 \\end{bmatrix} = 4$$",
+        "R: a ragged matrix (row lengths 2, 1)",
+        id="ragged",
+    ),
+    pytest.param(
+        "$$S = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}\\begin{bmatrix} 1 & 2 & 3 \\end{bmatrix} = 7$$",
+        "S: the left factor has 2 columns but the right factor has 1 rows (the left factor is 2×2, the right factor is 1×3)",
+        id="shape-mismatch",
+    ),
+    pytest.param(
+        "$$T = \\frac{1}{2 = 0.5$$", "cannot parse: unbalanced braces: 1 '{' never closed", id="braces"
+    ),
+]
+
+
+@pytest.mark.parametrize(("formula", "reason"), BROKEN)
+def test_broken_formula_is_reported_on_its_line_and_the_rest_is_checked(formula: str, reason: str) -> None:
+    text = f"$$a = 2$$\n\n{formula}\n\n$$b = a + 1 = 4$$\n"
+    report = verify_document(text)
+    on_line = [f for f in report.findings if f.line == 3]
+    assert on_line and all(f.status == "unverified" for f in on_line)
+    assert reason in {f.reason for f in on_line}
+    assert [(f.line, f.claimed, f.kind) for f in report.wrong] == [(5, "4", "slip")]
+
+
+def test_tex_document_finds_environments_and_skips_comments() -> None:
+    tex = (
+        "\\documentclass{article}\n\\begin{document}\n"
+        "% $$q = 1 = 5$$ is a comment\n"
+        "\\begin{align}\n  x &= 2 \\\\\n  y &= x + 1 \\\\\n    &= 3 \\tag{1}\n\\end{align}\n"
+        "\\[ z = \\dfrac{x}{4} = 0.4 \\]\n"
+        "\\end{document}\n"
+    )
+    path_text = tex
+    report = verify_document(path_text)
+    assert [(f.line, f.claimed, f.status) for f in report.findings if f.status != "unverified"] == [
+        (7, "3", "ok"),
+        (9, "0.4", "wrong"),
+    ]
+    assert report.wrong[0].kind == "slip" and report.wrong[0].value == "0.5000"
+
+
+# --- bad input ---------------------------------------------------------------------
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    path = tmp_path / "nope.md"
+    with pytest.raises(MissingFileError, match=r"^.*nope\.md: no such file$"):
+        verify_document(path)
+
+
+def test_not_text(tmp_path: Path) -> None:
+    path = tmp_path / "binary.md"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
+    with pytest.raises(NotTextError, match=r"binary\.md: not UTF-8 text \(byte 0 is 0x89\)$"):
+        verify_document(path)
+
+
+# --- limits ------------------------------------------------------------------------
+
+
+def test_a_formula_over_its_time_limit_is_unverified_and_the_rest_runs() -> None:
+    text = "$$a = 2$$\n\n$$b = a + 1 = 4$$\n"
+    report = verify_document(text, VerifyOptions(timeout=0))
+    assert report.exit_code == 0
+    assert {f.reason for f in report.findings} == {"not checked: took longer than 0 s"}
+
+
+def test_work_is_bounded_on_a_huge_document() -> None:
+    text = "$$x = 3 = 3$$\n\n" * 30
+    report = verify_document(text, VerifyOptions(max_formulas=10))
+    skipped = [f for f in report.findings if f.kind == "skipped"]
+    assert len(skipped) == 2 * 20
+    assert report.summary["ok"] == 1 + 9 * 2  # x is an input once, then both 3s are claims
+
+
+def _random_document(size: int, seed: int) -> str:
+    rng = random.Random(seed)
+    pieces = [
+        "Attention is all you need. ",
+        "注意力机制的例子。",
+        "$x = 0.5$ ",
+        "$$A = \\begin{bmatrix} 0.4 & 0.6 \\\\ 0.5 & 0.5 \\end{bmatrix}$$\n\n",
+        "$$Q K^T = \\frac{1}{\\sqrt{2}} [1, 2]$$\n\n",
+        "$$e^{e^{e^{10}}} = 1$$\n\n",
+        "$$10^{10^{10}}$$\n\n",
+        "$$\\frac{1}{0} = 3 \\\\ \\left( \\right. $$\n\n",
+        "```\ncode $x$\n```\n\n",
+        "$$\\text{softmax}(\\begin{bmatrix} 1 & 2 \\end{bmatrix}) = [0.27, 0.73]$$\n\n",
+        "{{{ $ } $$ \\begin{matrix} 1 & \\end{bmatrix} $$\n\n",
+        "- item $y_1 = 3$ and $$z = y_1 \\cdot 2 = 6$$\n",
+    ]
+    out: list[str] = []
+    total = 0
+    while total < size:
+        if rng.random() < 0.3:
+            piece = "".join(rng.choice("ab $\\{}^_[]&=0123456789.\n") for _ in range(rng.randint(5, 80)))
+        else:
+            piece = rng.choice(pieces)
+        out.append(piece)
+        total += len(piece.encode())
+    return "".join(out)
+
+
+@pytest.mark.slow
+def test_two_megabytes_of_random_text_ends_cleanly(tmp_path: Path) -> None:
+    path = tmp_path / "random.md"
+    path.write_text(_random_document(2_000_000, seed=4), encoding="utf-8")
+    report = verify_document(path, VerifyOptions(max_formulas=300))
+    assert report.exit_code in (0, 1)
+    json.loads(report.to_json())
+
+
+# --- the report ------------------------------------------------------------------------
+
+FINDING_KEYS = [
+    "line",
+    "column",
+    "subject",
+    "cell",
+    "claimed",
+    "value",
+    "exact",
+    "status",
+    "kind",
+    "carried_from",
+    "reason",
+]
+
+
+def test_json_contract() -> None:
+    report = verify_document("$$a = 2$$\n\n$$b = a + 1 = 4$$\n")
+    data = json.loads(report.to_json())
+    assert list(data) == ["schema", "document", "summary", "findings"]
+    assert data["schema"] == "symattn.verify/1"
+    assert data["summary"] == {"claims": 3, "ok": 0, "wrong": 1, "unverified": 2}
+    assert [list(f) for f in data["findings"]] == [FINDING_KEYS] * 3
+    assert data["findings"][2] == {
+        "line": 3,
+        "column": 15,
+        "subject": "b",
+        "cell": None,
+        "claimed": "4",
+        "value": "3.000",
+        "exact": "3",
+        "status": "wrong",
+        "kind": "slip",
+        "carried_from": None,
+        "reason": "claimed value",
+    }
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_text_and_markdown_name_place_value_and_kind(lang: str) -> None:
+    report = verify_document("$$s = \\sqrt{2} = 1.5$$\n")
+    for rendered in (report.to_text(lang=lang), report.to_markdown(lang=lang)):
+        assert "<text>:1:18" in rendered
+        assert "1.4142" in rendered
+        assert "sqrt(2)" in rendered
+    assert "wrong value" in report.to_text() and "数值错误" in report.to_text(lang="zh")
