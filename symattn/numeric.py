@@ -186,7 +186,6 @@ def _row_balls(
     n_q, n_k = scores.nrows(), scores.ncols()
     rows = tuple(range(n_q)) if rows is None else tuple(rows)
     numer, den = scores.numer_denom()
-    entries = list(map(int, numer.entries()))
     with _precision(prec):
         rate = _factor_ball(factor, prec + 32) / int(den)  # exp(-rate * d) for an integer gap d
         eps = flint.arb(2) ** -(prec + GUARD_BITS)
@@ -195,8 +194,12 @@ def _row_balls(
         bar = _Progress(len(rows), progress and n_q >= 256)
         if method not in METHODS:
             raise InputError(f"unknown method {method!r} (expected one of {', '.join(METHODS)})")
-        if method == "dense" or (method == "auto" and _mostly_evaluated(entries, keep, rows, n_k, cutoff)):
-            return _dense_balls(entries, keep, V, rows, rate=rate, skipped=skipped, n_k=n_k, bar=bar)
+        if method == "dense" or (method == "auto" and _mostly_evaluated(numer, keep, rows, cutoff)):
+            balls = _dense_balls(numer, keep, V, rows, rate=rate, skipped=skipped, bar=bar)
+            if method == "dense" or all(ball.is_finite() for row in balls.output for ball in row):
+                return balls
+            # a row far from the sample overflowed the shifted exponentials: fall back to sparse
+        entries = list(map(int, numer.entries()))
         table: dict[int, flint.arb] = {}
         actives, masks, exps_rows, totals = [], [], [], []
         for done, i in enumerate(rows):
@@ -253,15 +256,15 @@ def _kept(keep: Sequence[Sequence[bool]] | None, i: int, n_k: int) -> list[int]:
 
 
 def _mostly_evaluated(
-    entries: list[int], keep: Sequence[Sequence[bool]] | None, rows: Sequence[int], n_k: int, cutoff: int
+    numer: flint.fmpz_mat, keep: Sequence[Sequence[bool]] | None, rows: Sequence[int], cutoff: int
 ) -> bool:
     """Whether, on a sample of up to 16 rows, over 1/DENSE_FRACTION of the kept
     entries are within the cut-off (so few exponentials could be skipped).
     Only the speed depends on this guess, never the result."""
-    sample = rows[:: max(1, len(rows) // 16)]
+    n_k = numer.ncols()
     evaluated = kept_total = 0
-    for i in sample:
-        row = entries[i * n_k : (i + 1) * n_k]
+    for i in rows[:: max(1, len(rows) // 16)]:
+        row = [int(numer[i, j]) for j in range(n_k)]
         kept = _kept(keep, i, n_k)
         top = max(row[j] for j in kept)
         evaluated += sum(1 for j in kept if top - row[j] <= cutoff)
@@ -270,30 +273,31 @@ def _mostly_evaluated(
 
 
 def _dense_balls(
-    entries: list[int],
+    numer: flint.fmpz_mat,
     keep: Sequence[Sequence[bool]] | None,
     V: flint.fmpq_mat,
     rows: Sequence[int],
     *,
     rate: flint.arb,
     skipped: flint.arb,
-    n_k: int,
     bar: _Progress,
 ) -> RowBalls:
     """Every kept exponential evaluated, with whole-matrix arb operations.
 
-    The gaps ``top_i - v_ij`` form an exact integer matrix; one arb_mat scaling
-    gives every exponent, the exponentials fill an arb_mat E, and the row sums
-    (E·1) and the output numerators (E·V) are arb_mat products in C.
+    Each row is shifted by its first kept score (exact integer matrices, in C;
+    in a dense row every score is close to the largest, so the exponentials
+    stay moderate), one arb_mat scaling gives every exponent, the
+    exponentials fill an arb_mat E, and the row sums (E·1) and the output
+    numerators (E·V) are arb_mat products in C.
     """
-    gaps, kept_rows = [], []
-    for i in rows:
-        row = entries[i * n_k : (i + 1) * n_k]
-        kept = _kept(keep, i, n_k)
-        top = max(row[j] for j in kept)
-        gaps.append([top - v for v in row])
-        kept_rows.append(kept)
-    exponents = (flint.arb_mat(flint.fmpz_mat(gaps)) * -rate).entries()
+    n_k = numer.ncols()
+    kept_rows = [_kept(keep, i, n_k) for i in rows]
+    if len(rows) < numer.nrows():
+        numer = flint.fmpz_mat([[numer[i, j] for j in range(n_k)] for i in rows])
+    # shift row i by one of its kept scores, in C: the exponents are rate * (v_ij - v_i,first kept)
+    first = flint.fmpz_mat([[numer[index, kept[0]]] for index, kept in enumerate(kept_rows)])
+    shifted = numer - first * flint.fmpz_mat([[1] * n_k])
+    exponents = (flint.arb_mat(shifted) * rate).entries()
     exps: list[flint.arb] = []
     zero = flint.arb(0)
     for index, kept in enumerate(kept_rows):
@@ -313,12 +317,15 @@ def _dense_balls(
             for index in range(len(rows))
         ]
     )
-    numerators = E * flint.arb_mat(V)
+    V_numer, V_den = V.numer_denom()  # small exact integers make the arb_mat product about twice as fast
+    numerators = E * flint.arb_mat(V_numer)
     d_v = V.ncols()
+    scale = [value / int(V_den) for value in inverse]
     outputs = tuple(
-        tuple(numerators[index, k] * inverse[index] for k in range(d_v)) for index in range(len(rows))
+        tuple(numerators[index, k] * scale[index] for k in range(d_v)) for index in range(len(rows))
     )
-    masked = tuple(frozenset(range(n_k)).difference(kept) for kept in kept_rows)
+    everything = frozenset(range(n_k))
+    masked = tuple(everything.difference(kept) if len(kept) < n_k else frozenset() for kept in kept_rows)
     return RowBalls(
         tuple(rows),
         tuple({} for _ in rows),

@@ -253,3 +253,14 @@ def test_progress_bar_only_on_a_terminal(monkeypatch, stream, shown):
     text = stream.getvalue()
     assert ("100%" in text) is shown
     assert (text == "") is not shown
+
+
+@pytest.mark.parametrize("method", ["auto", "sparse", "dense"])
+def test_huge_score_gaps(method):
+    scores = flint.fmpq_mat([[0, 10**15, 3], [7, 7, 7]])
+    V = flint.fmpq_mat([[1], [2], [4]])
+    result = attention_decimals(scores, sympy.sqrt(2), None, V, 3, method=method)
+    assert result == {
+        "weights": [["0.000", "1.000", "0.000"], ["0.333", "0.333", "0.333"]],
+        "output": [["2.000"], ["2.333"]],
+    }
