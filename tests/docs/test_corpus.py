@@ -8,12 +8,14 @@ and that each listed literal really stands on its line).  Whether
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import tomllib
 from collections import Counter
 from pathlib import Path
 
 import pytest
+import sympy
 
 HERE = Path(__file__).parent
 DOCS = sorted(p for p in HERE.iterdir() if p.suffix in {".md", ".tex"} and p.name != "README.md")
@@ -57,3 +59,57 @@ def test_expectation_is_well_formed(doc: Path) -> None:
             assert 1 <= f["carried_from"] <= f["line"]
         else:
             assert "carried_from" not in f
+
+
+# --- every printed decimal was computed ------------------------------------------
+
+_spec = importlib.util.spec_from_file_location("_compute_truth", HERE / "_compute_truth.py")
+truth = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(truth)
+
+E = sympy.E
+S2 = sympy.sqrt(2)
+#: document -> (its case in _compute_truth.CASES, decimals that are no stage value:
+#: (line, text) -> the exact quantity they round, or None for prose, code and
+#: claims that cannot be evaluated).
+TRUTH: dict[str, tuple[str, dict[tuple[int, str], sympy.Expr | None]]] = {
+    "broken_braces.md": ("slip", {(36, "34.31"): sympy.exp(5 / S2)}),
+    "broken_huge.md": ("ref", {(19, "2.7"): None}),
+    "broken_shapes.md": ("ref", {}),
+    "causal_control.md": ("causal", {}),
+    "cross_attention_control.md": ("cross", {}),
+    "en_bmatrix_control.md": ("en_bmatrix", {(87, "0.4966"): None}),
+    "en_carried_planted.md": ("carried4", {(48, "0.78"): None}),
+    "en_rounding_planted.md": ("ref", {(29, "4.113"): sympy.exp(S2)}),
+    "en_slip_planted.md": ("slip", {}),
+    "general_formulas_control.md": ("ref", {(44, "0.125"): sympy.Rational(1, 8)}),
+    "markdown_delims_planted.md": ("slip", {(26, "3.0"): None, (30, "0.45"): None}),
+    "mask_planted.md": ("causal", {(34, "0.37"): None, (34, "0.09"): None}),
+    "multihead_control.md": ("twohead", {}),
+    "multihead_planted.md": ("twohead", {}),
+    "notation_control.md": ("notation", {}),
+    "restated_planted.md": ("notation", {}),
+    "tex_control.tex": ("tex4", {}),
+    "tex_planted.tex": ("texp", {}),
+    "zh_padding_control.md": ("zh4", {}),
+    "zh_planted.md": ("tex4", {(17, "2.7183"): E, (17, "1.6487"): sympy.sqrt(E)}),
+    "zh_reference_correct.md": ("ref", {}),
+    "zh_reference_planted.md": ("ref", {(59, "0.3"): None}),
+    "zh_tex_delims_planted.tex": ("en_bmatrix", {}),
+}
+
+
+def test_truth_table_covers_the_corpus() -> None:
+    assert set(TRUTH) == {p.name for p in DOCS}
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=_ids(DOCS))
+def test_every_decimal_is_computed(doc: Path) -> None:
+    """Each decimal is a correct rounding of a stage value, planted, or listed."""
+    case, extras = TRUTH[doc.name]
+    planted = {(f["line"], f["claimed"]) for f in _expect(doc).get("finding", [])}
+    unexplained = set(truth.audit(str(doc), truth.CASES[case])) - planted - set(extras)
+    assert unexplained == set()
+    for (_, text), value in extras.items():
+        if value is not None:
+            assert truth.decimals(value, len(text.split(".")[1])) == text
