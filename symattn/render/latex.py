@@ -50,6 +50,7 @@ def escape(text: str) -> str:
 def inline(parts: Sequence[Part]) -> str:
     """A paragraph's parts as LaTeX (math as ``\\(...\\)``).
 
+    >>> from symattn.render.blocks import Math, Strong, Text
     >>> inline([Text("so "), Math("a_{31}")])
     'so \\\\(a_{31}\\\\)'
     """

@@ -32,6 +32,7 @@ def inline(parts: Sequence[Part], *, in_table: bool = False) -> str:
         parts: text, strong text and inline math.
         in_table: a table cell, where ``|`` inside math must be written ``\\vert``.
 
+    >>> from symattn.render.blocks import Math, Strong, Text
     >>> inline([Text("so "), Math("a_{31}"), Text(" is "), Strong("wrong")])
     'so $a_{31}$ is **wrong**'
     """
