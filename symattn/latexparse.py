@@ -881,9 +881,9 @@ def scalar_latex(text: str) -> sympy.Expr:
     values: dict[sympy.Symbol, sympy.Rational] = {}
 
     def place(match: re.Match[str]) -> str:
-        name = f"zq{len(values)}"
+        name = f"symattnliteral{len(values)}"
         values[sympy.Symbol(name)] = parse_claim(match.group()).value
-        return f" {name} "
+        return f" \\text{{{name}}} "
 
     masked = _PLACEHOLDER.sub(place, text)
     try:

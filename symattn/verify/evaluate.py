@@ -131,6 +131,8 @@ def _is_claim_shape(node: Node) -> bool:
         return True
     if isinstance(node, Matrix):
         return _is_literal(node)
+    if isinstance(node, Transpose):  # a column written as [1, 2, 3]^T
+        return isinstance(node.arg, Matrix) and _is_literal(node.arg)
     if isinstance(node, Sum):
         return all(isinstance(t, Matrix) and _is_literal(t) for t in node.terms)
     return False
@@ -351,6 +353,10 @@ class DocumentState:
             return Val(printed, b, deps)
         if isinstance(node, Matrix):
             return self._claim_matrix(node, ref)
+        if isinstance(node, Transpose) and _is_matrix(ref.a):
+            flipped = Val(stages.transpose(ref.a), stages.transpose(ref.b), ref.deps, arith=ref.arith)
+            inner = self.claim(node.arg, flipped)
+            return Val(stages.transpose(inner.a), ref.b, inner.deps)
         if isinstance(node, Sum) and ref.terms is not None and len(ref.terms) == len(node.terms):
             parts = [self.claim(t, r, cell) for t, r in zip(node.terms, ref.terms, strict=True)]
             total = _add_values([p.a for p in parts])
