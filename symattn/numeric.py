@@ -454,24 +454,55 @@ def round_units(ball: flint.arb, places: int) -> int | None:
     >>> round_units(flint.arb(1) / 3, 4)
     3333
     """
-    scaled = ball * flint.arb(10) ** places
-    half = flint.arb(1) / 2
-    if scaled.abs_upper() < half:
-        return 0
-    if scaled > 0:
-        floor = (scaled + half).floor()
-        return int(floor.unique_fmpz()) if floor.rad() == 0 else None
-    if scaled < 0:
-        floor = (half - scaled).floor()
-        return -int(floor.unique_fmpz()) if floor.rad() == 0 else None
-    return None
+    return _Rounder.make(places).units(ball)
 
 
 def format_units(units: int, places: int) -> str:
     """``units`` times 10**-places as a decimal string ("-0.000" is "0.000")."""
-    sign = "-" if units < 0 else ""
-    digits = str(abs(units)).rjust(places + 1, "0")
-    return sign + digits if places == 0 else f"{sign}{digits[:-places]}.{digits[-places:]}"
+    return _Rounder.make(places).text(units)
+
+
+@dataclass(frozen=True)
+class _Rounder:
+    """Certified rounding to a fixed number of places, with its constants made once."""
+
+    places: int
+    scale: flint.arb  # 10**places
+    half: flint.arb
+    pattern: str  # "{}.{:0<places>d}"
+
+    @classmethod
+    def make(cls, places: int) -> _Rounder:
+        return cls(places, flint.arb(10) ** places, flint.arb(1) / 2, "{}.{:0" + str(places) + "d}")
+
+    def units(self, ball: flint.arb) -> int | None:
+        """round(x * 10**places) for every x in ``ball``, or None."""
+        scaled = ball * self.scale
+        if scaled.abs_upper() < self.half:
+            return 0
+        if scaled > 0:
+            return self.floor(scaled + self.half)
+        if scaled < 0:
+            floor = self.floor(self.half - scaled)
+            return None if floor is None else -floor
+        return None
+
+    @staticmethod
+    def floor(ball: flint.arb) -> int | None:
+        """floor(x), if it is the same integer for every x in ``ball``."""
+        floor = ball.floor()
+        return int(floor.unique_fmpz()) if floor.is_exact() else None
+
+    def text(self, units: int) -> str:
+        if units < 0:
+            return "-" + self.text(-units)
+        if self.places == 0:
+            return str(units)
+        return self.pattern.format(*divmod(units, 10**self.places))
+
+    def decide(self, ball: flint.arb) -> str | None:
+        units = self.units(ball)
+        return None if units is None else self.text(units)
 
 
 def _round_fraction(value: Fraction, places: int) -> int:
@@ -559,10 +590,11 @@ def attention_decimals(
             scores, factor, keep, V, prec, rows=sorted(undecided), progress=progress and first, method=method
         )
         with _precision(prec):
+            rounder = _Rounder.make(places)
             for name in want:
                 target = results.setdefault(name, [[] for _ in range(n_q)])
-                for index, i in enumerate(balls.rows):
-                    target[i] = _decide_row(balls, index, name, places)
+                for i, row in zip(balls.rows, _decide_rows(balls, name, rounder), strict=True):
+                    target[i] = row
         undecided = {i for name in want for i, row in enumerate(results[name]) if None in row}
         if undecided and not first:
             _settle_exact(results, scores, keep=keep, V=V, places=places, rows=undecided)
@@ -572,24 +604,34 @@ def attention_decimals(
     return {name: results[name] for name in want}  # type: ignore[misc]
 
 
-def _decide_row(balls: RowBalls, index: int, name: str, places: int) -> list[str | None]:
-    """The decimals of one row of a :class:`RowBalls` (None where undecided)."""
+def _decide_rows(balls: RowBalls, name: str, rounder: _Rounder) -> list[list[str | None]]:
+    """The decimals of every row of a :class:`RowBalls` (None where undecided)."""
+    decide = rounder.decide
     if name == "output":
-        return [_decide(ball, places) for ball in balls.output[index]]
+        return [[decide(ball) for ball in row] for row in balls.output]
     if balls.dense is not None:
-        return [_decide(ball, places) for ball in balls.weight_row(index)]
-    row = [_decide(balls.skipped, places)] * balls.n_k
-    zero = format_units(0, places)
-    for j in balls.masked[index]:
-        row[j] = zero
-    for j, ball in balls.active[index].items():
-        row[j] = _decide(ball, places)
-    return row
-
-
-def _decide(ball: flint.arb, places: int) -> str | None:
-    units = round_units(ball, places)
-    return None if units is None else format_units(units, places)
+        # weights are >= 0, so round(y) = floor(y + 1/2) with y = w * 10**places;
+        # scale and shift the whole matrix in C, then take floors entry by entry
+        halves = flint.arb_mat(len(balls.rows), 1, [1] * len(balls.rows)) * flint.arb_mat(
+            1, balls.n_k, [rounder.half] * balls.n_k
+        )
+        shifted = balls.dense * rounder.scale + halves
+        floor, text = rounder.floor, rounder.text
+        out = []
+        for index in range(len(balls.rows)):
+            units = [floor(shifted[index, j]) for j in range(balls.n_k)]
+            out.append([None if u is None else text(u) for u in units])
+        return out
+    skipped, zero = decide(balls.skipped), rounder.text(0)
+    out = []
+    for index in range(len(balls.rows)):
+        row = [skipped] * balls.n_k
+        for j in balls.masked[index]:
+            row[j] = zero
+        for j, ball in balls.active[index].items():
+            row[j] = decide(ball)
+        out.append(row)
+    return out
 
 
 def _settle_exact(
