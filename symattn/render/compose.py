@@ -340,9 +340,10 @@ def _dominance(row: st.OutputRow, ctx: _Context) -> Paragraph:
     if row.dominant is None:
         return fill(T["analysis_undecided"])
     parts: list = []
+    last = len(row.dominant) - 1
     for n, j in enumerate(row.dominant):
         if n:
-            parts.append(Text(T["and"]))
+            parts.append(Text(T["and"] if n == last else T["comma"]))
         parts.extend(_key_name(row, j, ctx).parts)
     keys = Paragraph(tuple(parts))
     weight = (

@@ -11,6 +11,7 @@ TEXT: dict[str, str] = {
         " (half away from zero) from certified enclosures, so every printed digit is correct."
     ),
     "head": "Head {k}",
+    "comma": ", ",
     "and": " and ",
     # sections
     "section_setup": "1. Setup",

@@ -7,6 +7,7 @@ TEXT: dict[str, str] = {
     "title": "缩放点积注意力：逐步推导",
     "intro": "以下每个值都是精确值。小数由严格的区间包围得出，保留 {digits} 位（四舍五入），印出的每一位都可靠。",
     "head": "第 {k} 个头",
+    "comma": "、",
     "and": "和",
     # sections
     "section_setup": "1. 设定",
@@ -54,7 +55,7 @@ TEXT: dict[str, str] = {
     "analysis_row_labelled": "{o}（{label} 的新向量）的构成：",
     "analysis_item": "{key}：权重 {weight}，贡献 {term}（权重乘以 {v}）",
     "analysis_dominant": "贡献最大的是{key}，权重为 {weight}。",
-    "analysis_tie": "最大的权重 {weight} 由{keys}恰好平分。",
+    "analysis_tie": "{keys}的权重相同，同为最大值 {weight}。",
     "analysis_undecided": "哪个词元的权重最大取决于符号的取值。",
     "key": "第 {j} 个词元",
     "key_labelled": "第 {j} 个词元（{label}）",
