@@ -20,7 +20,7 @@ import sympy
 HERE = Path(__file__).parent
 DOCS = sorted(p for p in HERE.iterdir() if p.suffix in {".md", ".tex"} and p.name != "README.md")
 KINDS = {"slip", "carried", "rounding", "wrong"}
-NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
+NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
 
 
 def _expect(doc: Path) -> dict:
@@ -52,7 +52,9 @@ def test_expectation_is_well_formed(doc: Path) -> None:
         assert 1 <= line["line"] <= len(lines)
     per_line = Counter((f["line"], f["claimed"]) for f in findings)
     for (line, claimed), count in per_line.items():
-        assert NUMBER.findall(lines[line - 1]).count(claimed) >= count, (line, claimed)
+        signed = NUMBER.findall(lines[line - 1])
+        unsigned = [t.lstrip("-") for t in signed]
+        assert max(signed.count(claimed), unsigned.count(claimed)) >= count, (line, claimed)
     for f in findings:
         assert f["kind"] in KINDS
         if f["kind"] == "carried":
@@ -88,6 +90,20 @@ TRUTH: dict[str, tuple[str, dict[tuple[int, str], sympy.Expr | None]]] = {
     "multihead_control.md": ("twohead", {}),
     "multihead_planted.md": ("twohead", {}),
     "notation_control.md": ("notation", {}),
+    "precision_planted.md": (
+        "ref",
+        {
+            (4, "0.500"): None,
+            (12, "0.73"): 1 / (1 + sympy.exp(-1)),
+            (20, "0.50"): sympy.exp(S2 / 2) / (2 + sympy.exp(S2 / 2)),
+            (28, "0.2500"): sympy.Rational(1, 4),
+            (33, "0.125"): sympy.Rational(1, 8),
+            (33, "0.13"): sympy.Rational(1, 8),
+            (37, "-0.38"): sympy.Rational(-3, 8),
+            (41, "2.0281"): sympy.exp(S2 / 2),
+            (41, "2.50"): sympy.Rational(5, 2),
+        },
+    ),
     "restated_planted.md": ("notation", {}),
     "tex_control.tex": ("tex4", {}),
     "tex_planted.tex": ("texp", {}),
