@@ -325,3 +325,12 @@ def test_text_and_markdown_name_place_value_and_kind(lang: str) -> None:
         assert "1.4142" in rendered
         assert "sqrt(2)" in rendered
     assert "wrong value" in report.to_text() and "数值错误" in report.to_text(lang="zh")
+
+
+def test_the_json_example_in_the_docs_is_the_real_report(reference: Report) -> None:
+    doc = (ROOT / "docs" / "verify.md").read_text(encoding="utf-8")
+    example = json.loads(doc.split("```json\n", 1)[1].split("```", 1)[0])
+    data = json.loads(reference.to_json())
+    assert example["schema"] == data["schema"]
+    assert example["summary"] == data["summary"]
+    assert example["findings"][0] in data["findings"]

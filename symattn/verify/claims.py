@@ -17,6 +17,7 @@ All decisions go through :mod:`symattn.exact` (certified enclosures).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import sympy
@@ -76,8 +77,9 @@ class Judgement:
     carried_from: int | None
 
 
+@lru_cache(maxsize=4096)
 def exact_text(value: Any) -> str:
-    """A short printable closed form of an exact value."""
+    """A short printable closed form of an exact value (cached: cells repeat)."""
     text = sympy.sstr(value)
     return text if len(text) <= MAX_EXACT_CHARS else text[: MAX_EXACT_CHARS - 3] + "..."
 
