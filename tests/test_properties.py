@@ -11,6 +11,9 @@ inputs, with masks, cross-attention and two heads projected by W_O:
 (c) every weight satisfies 0 < a <= 1, and a == 0 exactly where masked,
     decided by exact comparisons and rigorous enclosures.
 
+A smaller property runs the same checks on irrational entries (sqrt(2), pi/4,
+e, log(2), ...), whose scores the closed forms must order without floats.
+
 The exact values are evaluated with :func:`symattn.exact.enclose` (arb balls
 of the closed forms), never through ``float`` on the exact path.
 """
@@ -147,8 +150,21 @@ def cases(draw: st.DrawFn, *, cross: bool | None = None, identities: bool | None
 # --- the float64 reference, independent of symattn ------------------------------
 
 
+#: Irrational entries and their float64 values, for the reference.
+IRRATIONALS = {
+    "sqrt(2)": math.sqrt(2),
+    "-sqrt(3)/2": -math.sqrt(3) / 2,
+    "pi/4": math.pi / 4,
+    "e": math.e,
+    "exp(-1)": math.exp(-1),
+    "log(2)": math.log(2),
+}
+
+
 def as_float(value: Any) -> float:
     """An input entry as float64 (Fraction reads "0.25" and "-1/2" itself)."""
+    if value in IRRATIONALS:
+        return IRRATIONALS[value]
     return float(Fraction(value)) if isinstance(value, str) else float(value)
 
 
@@ -319,6 +335,31 @@ def test_two_heads_with_w_o_agree_with_float64_reference(problem) -> None:
         assert_close(head.weights, ref.weights, ref.weights, "head weights")
     assert_close(mh.concat, concat, concat_size, "concat")
     assert_close(mh.output, concat @ W_O_f, output_size, "output")
+
+
+irrational_matrices = st.integers(1, 4).flatmap(
+    lambda n: st.integers(1, 3).flatmap(
+        lambda d: st.lists(
+            st.lists(st.one_of(ints, st.sampled_from(sorted(IRRATIONALS))), min_size=d, max_size=d),
+            min_size=n,
+            max_size=n,
+        )
+    )
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(X=irrational_matrices, causal=st.booleans())
+def test_irrational_entries_agree_with_float64_and_rows_sum_to_one(X, causal) -> None:
+    n = len(X)
+    keep = [[j <= i for j in range(n)] for i in range(n)] if causal else None
+    case = Case(X, None, None, None, None, "causal" if causal else None, keep, "sqrt_dk", 1)
+    att = symattn.attention(X, **case.options())
+    ref = reference_attention(case)
+    assert_close(att.weights, ref.weights, ref.weights, "weights")
+    assert_close(att.output, ref.output, ref.output_size, "output")
+    assert_rows_sum_to_one(att.weights)
+    assert_weight_bounds(att, keep)
 
 
 # --- (b) rows sum to exactly 1 ----------------------------------------------------
