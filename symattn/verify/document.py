@@ -84,7 +84,12 @@ def _run_span(state: DocumentState, span: Span, locator: Locator) -> None:
     """Parse and judge one span, updating ``state``."""
     state.position = lambda offset: locator.position(span.source_offset(offset))
     state.seen = set()
-    for chain in parse_formula(span.text).chains:
+    try:
+        chains = parse_formula(span.text).chains
+    except Exception as err:  # a parser bug must not stop the document
+        state.unverified(_numbers(span.text), "unparsed", f"cannot parse ({type(err).__name__})")
+        return
+    for chain in chains:
         spans = chain.spans
 
         def subject_of(index: int, spans: Any = spans) -> str:
