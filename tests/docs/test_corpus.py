@@ -105,6 +105,7 @@ TRUTH: dict[str, tuple[str, dict[tuple[int, str], sympy.Expr | None]]] = {
         },
     ),
     "restated_planted.md": ("notation", {}),
+    "sum_notation_planted.md": ("ref", {}),
     "tex_control.tex": ("tex4", {}),
     "tex_planted.tex": ("texp", {}),
     "zh_padding_control.md": ("zh4", {}),
