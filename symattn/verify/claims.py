@@ -108,7 +108,7 @@ def judge(text: str, world_a: Any, world_b: Any, deps: frozenset[int], *, arith:
         NotNumericError, ValueTooLargeError, UndecidedRoundingError: from
         :mod:`symattn.exact` when a value cannot be decided.
 
-    >>> judge("0.3", sympy.Rational(3, 10), sympy.Rational(1, 4), frozenset({7})).kind
+    >>> judge("0.3", sympy.Rational(3, 10), sympy.Rational(1, 5), frozenset({7})).kind
     'carried'
     """
     claim = parse_claim(text)
