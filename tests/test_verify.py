@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 import tomllib
 from collections import Counter
 from pathlib import Path
@@ -12,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from symattn.errors import MissingFileError, NotTextError
-from symattn.verify import Report, VerifyOptions, verify_document
+from symattn.latexparse import Name
+from symattn.verify import Report, VerifyOptions, evaluate, verify_document
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT.parent / "shared" / "seed" / "000_353ac04a18db8a6f.txt"
@@ -334,3 +336,24 @@ def test_the_json_example_in_the_docs_is_the_real_report(reference: Report) -> N
     assert example["schema"] == data["schema"]
     assert example["summary"] == data["summary"]
     assert example["findings"][0] in data["findings"]
+
+
+def test_a_hanging_formula_is_killed_and_the_next_worker_keeps_the_bindings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    original = evaluate.DocumentState.run_chain
+
+    def hang_on_slow(self, chain, subject_of):  # the forked worker inherits this patch
+        if any(isinstance(e, Name) and e.name == "slow" for e in chain.elements):
+            threading.Event().wait()  # never returns: only the timeout can end it
+        return original(self, chain, subject_of)
+
+    monkeypatch.setattr(evaluate.DocumentState, "run_chain", hang_on_slow)
+    text = "$$a = 2$$\n\n$$\\text{slow} = 1 + 1 = 2$$\n\n$$b = a + 1 = 4$$\n"
+    report = verify_document(text, VerifyOptions(timeout=1))
+    assert [(f.line, f.claimed, f.kind) for f in report.findings if f.line == 3] == [
+        (3, "1", "skipped"),
+        (3, "1", "skipped"),
+        (3, "2", "skipped"),
+    ]
+    assert [(f.line, f.claimed, f.kind) for f in report.wrong] == [(5, "4", "slip")]
