@@ -108,6 +108,14 @@ TRUTH: dict[str, tuple[str, dict[tuple[int, str], sympy.Expr | None]]] = {
     "sum_notation_planted.md": ("ref", {}),
     "tex_control.tex": ("tex4", {}),
     "tex_planted.tex": ("texp", {}),
+    "zh_euler_planted.md": (
+        "ref",
+        {
+            (9, "0.7311"): E / (E + 1),
+            (21, "2.0281"): sympy.exp(S2 / 2),
+            (21, "4.1133"): sympy.exp(S2),
+        },
+    ),
     "zh_padding_control.md": ("zh4", {}),
     "zh_planted.md": ("tex4", {(17, "2.7183"): E, (17, "1.6487"): sympy.sqrt(E)}),
     "zh_reference_correct.md": ("ref", {}),
