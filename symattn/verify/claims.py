@@ -28,6 +28,8 @@ __all__ = ["Finding", "Judgement", "exact_text", "judge"]
 
 #: Longest closed form printed in a report.
 MAX_EXACT_CHARS = 240
+#: Sums with at most this many operations are shown over one denominator.
+MAX_TOGETHER_OPS = 40
 
 
 @dataclass(frozen=True)
@@ -79,7 +81,13 @@ class Judgement:
 
 @lru_cache(maxsize=4096)
 def exact_text(value: Any) -> str:
-    """A short printable closed form of an exact value (cached: cells repeat)."""
+    """A short printable closed form of an exact value (cached: cells repeat).
+
+    Small sums of fractions are put over one denominator (``sympy.together``
+    on a few operations only; nothing like ``simplify`` is ever called).
+    """
+    if isinstance(value, sympy.Add) and sympy.count_ops(value) <= MAX_TOGETHER_OPS:
+        value = sympy.together(value)
     text = sympy.sstr(value)
     return text if len(text) <= MAX_EXACT_CHARS else text[: MAX_EXACT_CHARS - 3] + "..."
 

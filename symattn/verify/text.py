@@ -32,7 +32,7 @@ LABELS: dict[str, dict[str, str]] = {
         "unverified_heading": "未核验",
         "none_wrong": "没有发现错误的数字。",
         "expression": "表达式",
-        "cell": "位置",
+        "cell": "单元格",
         "claimed": "文中数值",
         "true": "真实值",
         "exact": "精确值",
