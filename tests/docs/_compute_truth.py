@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from pathlib import Path
 
@@ -40,28 +40,43 @@ class Case:
     causal: bool = False
     W_O: list | None = None
     note: str = ""
-    extra: dict = field(default_factory=dict)
 
 
-def _m(rows) -> Matrix:
-    return Matrix([[sympy.Rational(v) for v in row] for row in rows])
+def _m(rows: list) -> Matrix:
+    """An exact matrix from a list of integer rows."""
+    return Matrix([[sympy.Integer(v) for v in row] for row in rows])
 
 
 def softmax_rows(scaled: Matrix) -> Matrix:
-    """Row-wise softmax; -oo entries get weight exactly 0."""
+    """Row-wise softmax in closed form.
+
+    Args:
+        scaled: exact scores, ``-oo`` where masked.
+
+    Returns:
+        The weights; each row is divided by its smallest unmasked exponential,
+        and masked entries are exactly 0.
+    """
     out = []
     for i in range(scaled.rows):
         row = [scaled[i, j] for j in range(scaled.cols)]
-        finite = [v for v in row if v != -oo]
-        low = min(finite, key=lambda v: sympy.N(v, DIGITS))
-        terms = [0 if v == -oo else sympy.exp(sympy.nsimplify(v - low)) for v in row]
+        low = min((v for v in row if v != -oo), key=lambda v: sympy.N(v, DIGITS))
+        terms = [sympy.Integer(0) if v == -oo else sympy.exp(v - low) for v in row]
         total = sum(terms)
         out.append([t / total for t in terms])
     return Matrix(out)
 
 
 def head_stages(case: Case, head: Head) -> dict[str, Matrix]:
-    """Every stage of one head, exactly."""
+    """Every stage of one head, exactly.
+
+    Args:
+        case: the inputs (queries from ``X``, keys and values from ``X_kv`` or ``X``).
+        head: its projections; ``d_k`` is the number of columns of ``W_K``.
+
+    Returns:
+        ``Q K V scores scaled A out`` by name.
+    """
     X = _m(case.X)
     X_kv = _m(case.X_kv) if case.X_kv is not None else X
     W_Q, W_K, W_V = _m(head.W_Q), _m(head.W_K), _m(head.W_V)
@@ -79,8 +94,19 @@ def head_stages(case: Case, head: Head) -> dict[str, Matrix]:
     return {"Q": Q, "K": K, "V": V, "scores": scores, "scaled": scaled, "A": A, "out": A * V}
 
 
-def decimals(value, places: int, mode=ROUND_HALF_UP) -> str:
-    """Round (half away from zero) or truncate a real constant at ``places``."""
+def decimals(value: sympy.Expr, places: int, mode: str = ROUND_HALF_UP) -> str:
+    """Round (half away from zero) or truncate a real constant at ``places``.
+
+    Args:
+        value: an exact real constant.
+        places: digits after the point.
+        mode: ``ROUND_HALF_UP`` (half away from zero) or ``ROUND_DOWN`` (truncate).
+
+    Returns:
+        The decimal text, from a 60-digit evaluation (exact for the rational
+        ties in this corpus, such as 1/8; the values here are never that close
+        to a tie otherwise).
+    """
     if value in (oo, -oo):
         return str(value)
     text = sympy.N(value, DIGITS + 10)
@@ -89,7 +115,7 @@ def decimals(value, places: int, mode=ROUND_HALF_UP) -> str:
 
 
 def show(name: str, M: Matrix) -> None:
-    """Print a matrix at 6 places, rounded at 1-4 places and truncated at 3-4."""
+    """Print a matrix at 6 places, rounded (r=) and truncated (t=) at 1-4 places."""
     print(f"  {name} {M.shape}")
     for i in range(M.rows):
         cells = []
@@ -178,7 +204,7 @@ CASES: dict[str, Case] = {
 
 
 def true_values(case: Case) -> list:
-    """Every entry of every stage of a case (and the multi-head output)."""
+    """Every finite entry of every stage of a case, plus Concat and W_O output."""
     values, outs = [], []
     for head in case.heads:
         st = head_stages(case, head)
@@ -198,8 +224,14 @@ DECIMAL = re.compile(r"(?<![\w.])-?\d+\.\d+(?![\w.])")
 def audit(path: str, case: Case) -> list[tuple[int, str]]:
     """Decimals in a document that are no correct rounding of any stage value.
 
-    Planted errors and numbers of derived quantities (e^{sqrt 2}, ...) show
-    up here too; each must be accounted for by hand.
+    Args:
+        path: a corpus document (read as plain text, never evaluated).
+        case: the worked example it is about.
+
+    Returns:
+        ``(line, text)`` of each such decimal.  Planted errors, prose and code
+        numbers and derived quantities (e^{sqrt 2}, ...) show up here; the
+        corpus test accounts for each of them.
     """
     rounded: set[str] = set()
     for v in true_values(case):
