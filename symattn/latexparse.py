@@ -761,15 +761,20 @@ def _add_script(name: str, *, sub: str = "", sup: str = "") -> str:
 # --- statements and chains ------------------------------------------------------
 
 
+def _depth_change(token: Token) -> int:
+    if token.kind == "begin" or (token.kind == "char" and token.text in "{(["):
+        return 1
+    if token.kind == "end" or (token.kind == "char" and token.text in "})]"):
+        return -1
+    return 0
+
+
 def _split_statements(tokens: list[Token]) -> list[list[Token]]:
     """Split on \\quad, \\Rightarrow, top-level ``;``, ``,`` and ``\\\\``."""
     pieces: list[list[Token]] = [[]]
     depth = 0
     for token in tokens:
-        if token.kind == "begin" or (token.kind == "char" and token.text in "{(["):
-            depth += 1
-        elif token.kind == "end" or (token.kind == "char" and token.text in "})]"):
-            depth -= 1
+        depth += _depth_change(token)
         if depth == 0 and (
             token.kind in {"sep", "rowbreak"} or (token.kind == "char" and token.text in ",;.")
         ):
@@ -796,8 +801,10 @@ def _split_statements(tokens: list[Token]) -> list[list[Token]]:
 def _parse_chain(tokens: list[Token]) -> Chain:
     elements: list[list[Token]] = [[]]
     relations: list[str] = []
+    depth = 0
     for token in tokens:
-        if token.kind == "rel":
+        depth += _depth_change(token)
+        if token.kind == "rel" and depth == 0:
             relations.append(token.text)
             elements.append([])
         else:

@@ -548,6 +548,8 @@ class DocumentState:
             return Val(binding.a, binding.b, binding.deps, arith=binding.arith)
         if name in ("pi", "\\pi"):
             return Val(sympy.pi, sympy.pi, arith=False)
+        if name == "e":  # Euler's number, italic or upright, unless the document binds e
+            return Val(sympy.E, sympy.E, arith=False)
         raise Unverifiable(f"{_display_name(name)} is not defined in the document")
 
     def _call(self, node: Call, record: bool) -> Val:
