@@ -21,6 +21,10 @@ How it stays exact and fast:
 * Masked entries are exactly 0.
 * The output row ``sum_j w_ij V_j`` is summed from the kept, evaluated
   entries only, plus a rigorous bound ``eps * sum_j |V_jk|`` for the rest.
+* When a sample of rows shows that few exponentials can be skipped (small
+  scores, a spread-out softmax), the "dense" method evaluates them all with
+  whole-matrix operations in C instead: exact integer shifts, one arb_mat of
+  exponents, and arb_mat products for the row sums and for E·V.
 
 Decimals are rounded half away from zero from the balls; an entry the ball
 cannot decide is recomputed at twice the precision.  An exactly rational
@@ -180,14 +184,17 @@ def _row_balls(
     Raises:
         ShapeError: V or the mask does not fit the scores.
         FullyMaskedRowError: a row keeps no key.
-        InputError: an unknown method.
+        InputError: an unknown method, or a scale that is not positive.
     """
     _check_shapes(scores, keep, V)
-    n_q, n_k = scores.nrows(), scores.ncols()
+    n_q = scores.nrows()
     rows = tuple(range(n_q)) if rows is None else tuple(rows)
     numer, den = scores.numer_denom()
     with _precision(prec):
-        rate = _factor_ball(factor, prec + 32) / int(den)  # exp(-rate * d) for an integer gap d
+        c = _factor_ball(factor, prec + 32)
+        if not c > 0:
+            raise InputError(f"the attention scale must be positive, not {factor}")
+        rate = c / int(den)  # exp(-rate * d) for an integer gap d
         eps = flint.arb(2) ** -(prec + GUARD_BITS)
         cutoff = _ceil_int((prec + GUARD_BITS) * flint.arb(2).log() / rate)
         skipped = flint.arb(eps / 2, eps / 2)  # the ball [0, eps]
@@ -199,51 +206,67 @@ def _row_balls(
             if method == "dense" or all(ball.is_finite() for row in balls.output for ball in row):
                 return balls
             # a row far from the sample overflowed the shifted exponentials: fall back to sparse
-        entries = list(map(int, numer.entries()))
-        table: dict[int, flint.arb] = {}
-        actives, masks, exps_rows, totals = [], [], [], []
-        for done, i in enumerate(rows):
-            row = entries[i * n_k : (i + 1) * n_k]
-            if keep is None:
-                masked: frozenset[int] = frozenset()
-                top = max(row)
-                active = [j for j, v in enumerate(row) if top - v <= cutoff]
-            else:
-                kept = _kept(keep, i, n_k)
-                masked = frozenset(range(n_k)).difference(kept)
-                top = max(row[j] for j in kept)
-                active = [j for j in kept if top - row[j] <= cutoff]
-            exps = []
-            for j in active:
-                gap = top - row[j]
-                value = table.get(gap)
-                if value is None:
-                    value = table[gap] = (-(rate * gap)).exp()
-                exps.append(value)
-            n_skipped = n_k - len(masked) - len(active)
-            total = sum(exps, flint.arb(0))
-            if n_skipped:
-                total += flint.arb(n_skipped * eps / 2, n_skipped * eps / 2)
-            actives.append(active)
-            masks.append(masked)
-            exps_rows.append(exps)
-            totals.append(total)
-            bar.update(done + 1)
-        bar.close()
-        outputs = _outputs(
-            actives,
-            exps_rows,
-            totals,
-            V,
-            eps,
-            n_skipped_rows=[n_k - len(m) - len(a) for m, a in zip(masks, actives, strict=True)],
-        )
-        weights = tuple(
-            {j: value / total for j, value in zip(active, exps, strict=True)}
-            for active, exps, total in zip(actives, exps_rows, totals, strict=True)
-        )
-    evaluated = sum(map(len, actives))
-    return RowBalls(rows, weights, tuple(masks), skipped, outputs, n_k, evaluated)
+        return _sparse_balls(numer, keep, V, rows, rate=rate, cutoff=cutoff, skipped=skipped, bar=bar)
+
+
+def _sparse_balls(
+    numer: flint.fmpz_mat,
+    keep: Sequence[Sequence[bool]] | None,
+    V: flint.fmpq_mat,
+    rows: Sequence[int],
+    *,
+    rate: flint.arb,
+    cutoff: int,
+    skipped: flint.arb,
+    bar: _Progress,
+) -> RowBalls:
+    """Row by row: the exponentials within the cut-off (one per distinct gap), the rest skipped."""
+    n_k = numer.ncols()
+    eps = 2 * skipped.mid()
+    entries = list(map(int, numer.entries()))
+    table: dict[int, flint.arb] = {}
+    actives, masks, exps_rows, totals = [], [], [], []
+    for done, i in enumerate(rows):
+        row = entries[i * n_k : (i + 1) * n_k]
+        if keep is None:
+            masked: frozenset[int] = frozenset()
+            top = max(row)
+            active = [j for j, v in enumerate(row) if top - v <= cutoff]
+        else:
+            kept = _kept(keep, i, n_k)
+            masked = frozenset(range(n_k)).difference(kept)
+            top = max(row[j] for j in kept)
+            active = [j for j in kept if top - row[j] <= cutoff]
+        exps = []
+        for j in active:
+            gap = top - row[j]
+            value = table.get(gap)
+            if value is None:
+                value = table[gap] = (-(rate * gap)).exp()
+            exps.append(value)
+        n_skipped = n_k - len(masked) - len(active)
+        total = sum(exps, flint.arb(0))
+        if n_skipped:
+            total += flint.arb(n_skipped * eps / 2, n_skipped * eps / 2)
+        actives.append(active)
+        masks.append(masked)
+        exps_rows.append(exps)
+        totals.append(total)
+        bar.update(done + 1)
+    bar.close()
+    outputs = _outputs(
+        actives,
+        exps_rows,
+        totals,
+        V,
+        eps,
+        n_skipped_rows=[n_k - len(m) - len(a) for m, a in zip(masks, actives, strict=True)],
+    )
+    weights = tuple(
+        {j: value / total for j, value in zip(active, exps, strict=True)}
+        for active, exps, total in zip(actives, exps_rows, totals, strict=True)
+    )
+    return RowBalls(tuple(rows), weights, tuple(masks), skipped, outputs, n_k, sum(map(len, actives)))
 
 
 def _kept(keep: Sequence[Sequence[bool]] | None, i: int, n_k: int) -> list[int]:
@@ -415,7 +438,7 @@ def attention_balls(
     Raises:
         ShapeError: V or the mask does not fit the scores.
         FullyMaskedRowError: a row keeps no key.
-        InputError: an unknown method.
+        InputError: an unknown method, or a scale that is not positive.
 
     >>> W, O = attention_balls(flint.fmpq_mat([[0, 0]]), flint.arb(1), None, flint.fmpq_mat([[1], [3]]), 64)
     >>> W[0, 0].contains(flint.fmpq(1, 2)), O[0, 0].contains(2)
@@ -568,7 +591,7 @@ def attention_decimals(
     Raises:
         ShapeError: V or the mask does not fit the scores.
         FullyMaskedRowError: a row keeps no key.
-        InputError: an unknown method.
+        InputError: an unknown method, or a scale that is not positive.
         UndecidedRoundingError: an entry stays undecided at MAX_PREC bits.
 
     >>> d = attention_decimals(flint.fmpq_mat([[0, 0]]), 1, None, flint.fmpq_mat([[1], [3]]), 2)

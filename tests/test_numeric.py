@@ -264,3 +264,9 @@ def test_huge_score_gaps(method):
         "weights": [["0.000", "1.000", "0.000"], ["0.333", "0.333", "0.333"]],
         "output": [["2.000"], ["2.333"]],
     }
+
+
+def test_scale_must_be_positive():
+    with pytest.raises(InputError) as err:
+        attention_balls(flint.fmpq_mat([[1]]), -sympy.sqrt(2), None, flint.fmpq_mat([[1]]), 64)
+    assert str(err.value) == "the attention scale must be positive, not -sqrt(2)"
