@@ -297,3 +297,55 @@ def test_derivation_is_frozen(reference):
     assert isinstance(reference, Derivation)
     with pytest.raises(AttributeError):
         reference.lang = "zh"
+
+
+# --- layout of wide inputs -------------------------------------------------------------------------
+
+WIDE = dict(
+    X=[
+        [1, 0, 2],
+        [0, 1, 1],
+        [1, 1, 0],
+        [2, 0, 1],
+        [0, 2, 1],
+        [1, 0, 0],
+        [0, 0, 1],
+        [1, 2, 1],
+        [2, 1, 0],
+        [1, 1, 1],
+    ],
+    mask="causal",
+    scale="1/2",
+    temperature=2,
+)
+
+
+@pytest.fixture(scope="module")
+def wide_md():
+    from symattn.pipeline import attention
+
+    return derive(attention(**WIDE)).to_markdown()
+
+
+@pytest.mark.parametrize(
+    "fragment",
+    [
+        pytest.param("Columns 1 to 2 of 10 of $A$:", id="weights-split-into-column-blocks"),
+        pytest.param(r"a_{10,1} & = ", id="two-digit-indices-get-a-comma"),
+        pytest.param(r"\sum_{j} a_{10,j} = 1", id="long-row-sum-summarised"),
+        pytest.param(r"o_{10} & = \sum_{j} a_{10,j} v_{j} = ", id="long-output-sum-summarised"),
+        pytest.param("the scores are multiplied by $c = \\frac{1}{4}$.", id="custom-scale-and-temperature"),
+    ],
+)
+def test_wide_layout(wide_md, fragment):
+    assert fragment in wide_md
+
+
+def test_wide_exponential_lists_wrap():
+    from symattn.pipeline import attention
+
+    md = derive(attention([[1]] * 20)).to_markdown()
+    lines = md.splitlines()
+    start = lines.index("Row 20. The exponentials of the scaled scores:")
+    assert lines[start + 3].startswith(r"\begin{aligned} & e^{1},\ e^{1},\ ")
+    assert r" \\ & ,\ e^{1}" in lines[start + 3]

@@ -60,3 +60,26 @@ def test_escaped_dollars_are_text(tmp_path):
     doc.write_text("costs \\$5 and $x_1$\n", encoding="utf-8")
     code, report = run_katex([doc])
     assert (code, report) == (0, {"formulas": 1, "errors": []})
+
+
+def test_wide_attention_renders(tmp_path):
+    from symattn.derivation import derive
+    from symattn.pipeline import attention
+
+    X = [
+        [1, 0, 2],
+        [0, 1, 1],
+        [1, 1, 0],
+        [2, 0, 1],
+        [0, 2, 1],
+        [1, 0, 0],
+        [0, 0, 1],
+        [1, 2, 1],
+        [2, 1, 0],
+        [1, 1, 1],
+    ]
+    doc = tmp_path / "wide.md"
+    doc.write_text(derive(attention(X, mask="causal"), lang="zh").to_markdown(), encoding="utf-8")
+    code, report = run_katex([doc])
+    assert report["errors"] == []
+    assert code == 0

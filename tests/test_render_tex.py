@@ -76,3 +76,25 @@ def test_a_broken_document_is_caught(tmp_path):
     )
     assert code != 0
     assert "Undefined control sequence" in log
+
+
+def test_wide_attention_compiles(tmp_path):
+    from symattn.pipeline import attention
+
+    X = [
+        [1, 0, 2],
+        [0, 1, 1],
+        [1, 1, 0],
+        [2, 0, 1],
+        [0, 2, 1],
+        [1, 0, 0],
+        [0, 0, 1],
+        [1, 2, 1],
+        [2, 1, 0],
+        [1, 1, 1],
+    ]
+    text = derive(attention(X, mask="causal")).to_latex(standalone=True)
+    code, log = compile_tex(text, "en", tmp_path)
+    assert "Undefined control sequence" not in log
+    assert code == 0, log[-2000:]
+    assert "Overfull \\hbox" not in log

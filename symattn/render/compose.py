@@ -26,6 +26,7 @@ from symattn.render.mathtex import (
     matrix,
     row_vector,
     width,
+    wrap,
 )
 
 __all__ = ["TEXTS", "compose"]
@@ -58,22 +59,30 @@ def _fits(*latex: str) -> bool:
     return sum(width(piece) for piece in latex) <= PAGE_WIDTH
 
 
-def _matrix_blocks(name: str, values, labels, ctx: _Context, decimals=None) -> list[Block]:
-    """``name = M`` (and ``≈ decimals``), split into column blocks when too wide."""
+def _matrix_blocks(
+    name: str, values, labels, ctx: _Context, *, decimals=None, formula: str = ""
+) -> list[Block]:
+    """``name = formula = M`` (and ``≈ decimals``), split into column blocks when too wide."""
     blocks = column_blocks(values)
     if len(blocks) == 1:
-        pieces = [("=", matrix(values, labels=labels))]
+        pieces = [("=", formula)] if formula else []
+        pieces.append(("=", matrix(values, labels=labels)))
         if decimals is not None:
             pieces.append((r"\approx", matrix(decimals, labels=labels)))
         return [Display(chain([(name, pieces)]))]
     out: list[Block] = []
     n_cols = len(values.row(0)) if hasattr(values, "row") else len(values[0])
     for start, stop in blocks:
-        out.append(fill(ctx.T["columns"], first=start + 1, last=stop, total=n_cols, name=Math(name)))
-        pieces = [("=", matrix(values, labels=labels, columns=(start, stop)))]
-        if decimals is not None:
-            pieces.append((r"\approx", matrix(decimals, labels=labels, columns=(start, stop))))
-        out.append(Display(chain([(f"{name}_{{:,\\,{start + 1}..{stop}}}", pieces)])))
+        if stop - start == 1:
+            out.append(fill(ctx.T["column"], first=stop, total=n_cols, name=Math(name)))
+        else:
+            out.append(fill(ctx.T["columns"], first=start + 1, last=stop, total=n_cols, name=Math(name)))
+        block = matrix(values, labels=labels, columns=(start, stop))
+        if decimals is None:
+            out.append(Display(block))
+        else:
+            approx = matrix(decimals, labels=labels, columns=(start, stop))
+            out.append(Display(chain([(block, [(r"\approx", approx)])])))
     return out
 
 
@@ -90,7 +99,7 @@ def _product(
             pieces.append((r"\approx", matrix(decimals, labels=labels)))
         return [Display(chain([(name, pieces)]))]
     head = [Display(f"{name} = {formula}")] if formula else []
-    return [*head, *_matrix_blocks(name, result, labels, ctx, decimals)]
+    return [*head, *_matrix_blocks(name, result, labels, ctx, decimals=decimals)]
 
 
 # --- steps ------------------------------------------------------------------------
@@ -185,7 +194,9 @@ def _scores(step: st.Scores, ctx: _Context) -> list[Block]:
         out.append(Display(chain([(scaled, pieces)])))
     else:
         out.append(Display(f"{scaled} = {formula}"))
-        out += _matrix_blocks(scaled, step.scaled, step.labels, ctx, step.scaled_decimals if approx else None)
+        out += _matrix_blocks(
+            scaled, step.scaled, step.labels, ctx, decimals=step.scaled_decimals if approx else None
+        )
     return out
 
 
@@ -194,23 +205,29 @@ def _as_text(values) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(entry(values[i, j]) for j in range(values.cols)) for i in range(values.rows))
 
 
+def _sub(i: int, j: int | str, comma: bool) -> str:
+    """The subscript of entry (i, j): ``{31}``, or ``{10,1}`` when an index can pass 9."""
+    return f"{{{i},{j}}}" if comma else f"{{{i}{j}}}"
+
+
 def _power(exponent: sympy.Expr) -> str:
     return f"e^{{{entry(exponent)}}}"
 
 
-def _softmax_row(row: st.SoftmaxRow, head: int, ctx: _Context) -> list[Block]:
+def _softmax_row(row: st.SoftmaxRow, head: int, ctx: _Context, *, comma: bool = False) -> list[Block]:
     T = ctx.T
     i, a = row.index, _name("a", head)
     live = [j for j, t in enumerate(row.terms) if t != 0]
     out: list[Block] = [_label_row(row, ctx)]
     powers = [_power(s) for s in row.exponents]
-    out.append(Display(r"\left(" + r",\ ".join(powers) + r"\right)"))
+    listed = r"\left(" + r",\ ".join(powers) + r"\right)"
+    out.append(Display(listed if width(listed) <= PAGE_WIDTH else wrap(powers, r",\ ")))
     if row.shift != 0:
         out.append(fill(T["softmax_shift"], e=Math(_power(row.shift))))
     full_sum = " + ".join(powers[j] for j in live)
     lines = []
     for j, weight in enumerate(row.weights):
-        lhs = f"{a}_{{{i}{j + 1}}}" if head == 0 else f"{a}_{{{i},{j + 1}}}"
+        lhs = f"{a}_{_sub(i, j + 1, comma)}"
         if j not in live:
             lines.append((lhs, [("=", f"{_power(row.exponents[j])} / (\\dots) = 0")]))
             continue
@@ -222,17 +239,19 @@ def _softmax_row(row: st.SoftmaxRow, head: int, ctx: _Context) -> list[Block]:
             pieces.append((r"\approx", row.decimals[j]))
         lines.append((lhs, pieces))
     out.append(Display(chain(lines)))
-    if row.sums_to_one:
-        numerators = " + ".join(entry(row.terms[j]) for j in live)
-        out.append(fill(T["softmax_sum"], i=i, D=Math(entry(row.denominator))))
-        total = " + ".join(f"{a}_{{{i}{j + 1}}}" if head == 0 else f"{a}_{{{i},{j + 1}}}" for j in live)
-        out.append(
-            Display(
-                chain([(total, [("=", rf"\frac{{{numerators}}}{{{entry(row.denominator)}}}"), ("=", "1")])])
-            )
-        )
-    else:
+    if not row.sums_to_one:
         out.append(fill(T["softmax_sum_unverified"], i=i))
+        return out
+    numerators = [entry(row.terms[j]) for j in live]
+    denominator = entry(row.denominator)
+    out.append(fill(T["softmax_sum"], i=i, D=Math(denominator)))
+    total = " + ".join(f"{a}_{_sub(i, j + 1, comma)}" for j in live)
+    fraction = rf"\frac{{{' + '.join(numerators)}}}{{{denominator}}}"
+    if width(total) + width(fraction) <= PAGE_WIDTH:
+        out.append(Display(chain([(total, [("=", fraction), ("=", "1")])])))
+    else:
+        out.append(Display(wrap(numerators, " + ", tail=f" = {denominator}")))
+        out.append(Display(rf"\sum_{{j}} {a}_{_sub(i, 'j', comma)} = 1"))
     return out
 
 
@@ -247,23 +266,26 @@ def _softmax(step: st.Softmax, ctx: _Context) -> list[Block]:
     a = _name("a", h)
     formula = rf"{a}_{{ij}} = \frac{{e^{{\tilde{{s}}_{{ij}}}}}}{{\sum_k e^{{\tilde{{s}}_{{ik}}}}}}"
     out: list[Block] = [fill(T["softmax_intro"], formula=Math(formula))]
+    comma = len(step.rows) >= 10 or step.weights.cols >= 10
     for row in step.rows:
-        out += _softmax_row(row, h, ctx)
+        out += _softmax_row(row, h, ctx, comma=comma)
     out.append(fill(T["softmax_matrix"], A=Math(_name("A", h))))
-    out += _matrix_blocks(_name("A", h), step.weights, step.labels, ctx, step.decimals)
+    out += _matrix_blocks(_name("A", h), step.weights, step.labels, ctx, decimals=step.decimals)
     return out
 
 
-def _output_row(row: st.OutputRow, head: int, ctx: _Context) -> list[Block]:
+def _output_row(row: st.OutputRow, head: int, ctx: _Context, *, comma: bool = False) -> list[Block]:
     i = row.index
     a, v, o = _name("a", head), _name("v", head), _name("o", head)
     lines = []
-    for j, (weight, value, term) in enumerate(zip(row.weights, row.values, row.terms, strict=False)):
+    for j, (weight, value, term) in enumerate(zip(row.weights, row.values, row.terms, strict=True)):
         pieces = [("=", f"{_paren(entry(weight))} {row_vector(value)}"), ("=", row_vector(term))]
         if row.term_decimals is not None:
             pieces.append((r"\approx", row_vector(row.term_decimals[j])))
-        lines.append((f"{a}_{{{i}{j + 1}}} {v}_{{{j + 1}}}", pieces))
-    total = " + ".join(f"{a}_{{{i}{j + 1}}} {v}_{{{j + 1}}}" for j in range(len(row.weights)))
+        lines.append((f"{a}_{_sub(i, j + 1, comma)} {v}_{{{j + 1}}}", pieces))
+    total = " + ".join(f"{a}_{_sub(i, j + 1, comma)} {v}_{{{j + 1}}}" for j in range(len(row.weights)))
+    if width(total) > PAGE_WIDTH / 2:
+        total = rf"\sum_{{j}} {a}_{_sub(i, 'j', comma)} {v}_{{j}}"
     pieces = [("=", total), ("=", row_vector(row.output))]
     if row.output_decimals is not None:
         pieces.append((r"\approx", row_vector(row.output_decimals)))
@@ -286,11 +308,17 @@ def _output(step: st.Output, ctx: _Context) -> list[Block]:
     out: list[Block] = [
         fill(ctx.T["output_intro"], formula=Math(formula), v=Math(f"{v}_j"), V=Math(_name("V", h)))
     ]
+    comma = len(step.rows) >= 10 or step.output.rows >= 10 or len(step.rows[0].weights) >= 10
     for row in step.rows:
-        out += _output_row(row, h, ctx)
+        out += _output_row(row, h, ctx, comma=comma)
     out.append(fill(ctx.T["output_matrix"], O=Math(_name("O", h))))
     out += _matrix_blocks(
-        f"{_name('O', h)} = {_name('A', h)} {_name('V', h)}", step.output, step.labels, ctx, step.decimals
+        _name("O", h),
+        step.output,
+        step.labels,
+        ctx,
+        decimals=step.decimals,
+        formula=f"{_name('A', h)} {_name('V', h)}",
     )
     return out
 
@@ -368,11 +396,11 @@ _SYMBOLS = {
 }
 
 
-def _entry_symbol(name: str, row: int, col: int) -> str:
+def _entry_symbol(name: str, row: int, col: int, comma: bool) -> str:
     head, _, stage = name.partition(".")
     if stage and head.startswith("head"):
-        return f"{_SYMBOLS.get(stage, stage)}^{{({head[4:]})}}_{{{row},{col}}}"
-    return f"{_SYMBOLS.get(name, name)}_{{{row}{col}}}"
+        return f"{_SYMBOLS.get(stage, stage)}^{{({head[4:]})}}_{_sub(row, col, comma)}"
+    return f"{_SYMBOLS.get(name, name)}_{_sub(row, col, comma)}"
 
 
 def _verdict(kind: str, T: dict[str, str]) -> tuple:
@@ -388,8 +416,9 @@ def _claim_table(step: st.ClaimTable, ctx: _Context) -> list[Block]:
         (Text(T[key]),) for key in ("col_entry", "col_claimed", "col_exact", "col_decimal", "col_verdict")
     )
     rows, wrong = [], []
+    comma = len(step.cells) >= 10 or len(step.cells[0]) >= 10
     for cell in (c for row in step.cells for c in row):
-        symbol = _entry_symbol(step.name, cell.row, cell.col)
+        symbol = _entry_symbol(step.name, cell.row, cell.col, comma)
         claimed = Strong(cell.claimed) if cell.kind != "ok" else Text(cell.claimed)
         rows.append(
             (
@@ -442,7 +471,9 @@ def _recomputed(step: st.Recomputed, ctx: _Context) -> list[Block]:
 def _concat(step: st.Concat, ctx: _Context) -> list[Block]:
     names = ", ".join(_name("O", k) for k in range(1, len(step.outputs) + 1))
     out: list[Block] = [fill(ctx.T["concat_intro"], n=len(step.outputs))]
-    out += _matrix_blocks(rf"\operatorname{{Concat}}({names})", step.concat, step.labels, ctx, step.decimals)
+    out += _matrix_blocks(
+        rf"\operatorname{{Concat}}({names})", step.concat, step.labels, ctx, decimals=step.decimals
+    )
     return out
 
 

@@ -22,6 +22,7 @@ __all__ = [
     "matrix",
     "row_vector",
     "width",
+    "wrap",
 ]
 
 PAGE_WIDTH = 56
@@ -282,20 +283,53 @@ def chain(lines: Sequence[tuple[str, Sequence[tuple[str, str]]]], budget: float 
     >>> chain([("x", [("=", "1"), ("\\\\approx", "1.0")])])
     'x = 1 \\\\approx 1.0'
     """
-    rows: list[str] = []
+    rows: list[tuple[str, str]] = []  # (left of the alignment point, right of it)
     for lhs, pieces in lines:
-        current, used = lhs + " &", width(lhs)
-        started = False
+        left, current, used = lhs, "", width(lhs)
         for relation, rhs in pieces:
             piece = f" {relation} {rhs}"
             w = width(piece)
-            if started and used + w > budget:
-                rows.append(current)
-                current, used = "&", width(lhs)
+            if current and used + w > budget:
+                rows.append((left, current))
+                left, current, used = "", "", width(lhs)
             current += piece
             used += w
-            started = True
-        rows.append(current)
+        rows.append((left, current))
     if len(rows) == 1:
-        return rows[0].replace(" &", "", 1)
-    return r"\begin{aligned} " + r" \\ ".join(rows) + r" \end{aligned}"
+        return rows[0][0] + rows[0][1]
+    rows_text = [f"{left} &{right}" if left else f"&{right}" for left, right in rows]
+    return r"\begin{aligned} " + r" \\ ".join(rows_text) + r" \end{aligned}"
+
+
+def wrap(items: Sequence[str], separator: str, *, tail: str = "", budget: float = PAGE_WIDTH) -> str:
+    """Join items with a separator, breaking into aligned lines when too wide.
+
+    Args:
+        items: LaTeX pieces, e.g. the terms of a sum.
+        separator: put between items, e.g. ``" + "`` or ``",\\ "``; a broken
+            line starts with it (without leading spaces).
+        tail: appended after the last item, e.g. ``" = 2 + e"``.
+        budget: the width of one line (see :func:`width`).
+
+    Returns:
+        One line when everything fits, else an ``aligned`` environment.
+
+    >>> wrap(["a", "b"], " + ", tail=" = c")
+    'a + b = c'
+    >>> wrap(["aaa", "bbb", "ccc"], " + ", budget=8)
+    '\\\\begin{aligned} & aaa + bbb \\\\\\\\ & + ccc \\\\end{aligned}'
+    """
+    line = separator.join(items) + tail
+    if width(line) <= budget:
+        return line
+    lines: list[str] = []
+    current = ""
+    for item in items:
+        piece = item if not current else separator + item
+        if current and width(current + piece) > budget:
+            lines.append(current)
+            piece = separator.lstrip() + item
+            current = ""
+        current += piece
+    lines.append(current + tail)
+    return r"\begin{aligned} " + r" \\ ".join("& " + text for text in lines) + r" \end{aligned}"

@@ -23,6 +23,7 @@ TEXT: dict[str, str] = {
     "section_claims": "7. Checking the claimed numbers",
     "section_concat": "Concatenating the heads",
     "section_projection_o": "Output projection",
+    "column": "Column {first} of {total} of {name}:",
     "columns": "Columns {first} to {last} of {total} of {name}:",
     # 1. setup
     "setup_x": "The input {X} has {n} tokens (rows), each a vector of dimension {d}:",

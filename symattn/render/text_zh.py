@@ -19,6 +19,7 @@ TEXT: dict[str, str] = {
     "section_claims": "7. 核对文中给出的数值",
     "section_concat": "拼接各头",
     "section_projection_o": "输出投影",
+    "column": "{name} 的第 {first} 列（共 {total} 列）：",
     "columns": "{name} 的第 {first} 至 {last} 列（共 {total} 列）：",
     # 1. setup
     "setup_x": "输入 {X} 有 {n} 个词元（行），每个是 {d} 维向量：",
