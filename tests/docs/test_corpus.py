@@ -84,7 +84,14 @@ TRUTH: dict[str, tuple[str, dict[tuple[int, str], sympy.Expr | None]]] = {
     "en_carried_planted.md": ("carried4", {(48, "0.78"): None}),
     "en_rounding_planted.md": ("ref", {(29, "4.113"): sympy.exp(S2)}),
     "en_slip_planted.md": ("slip", {}),
-    "general_formulas_control.md": ("ref", {(44, "0.125"): sympy.Rational(1, 8)}),
+    "general_formulas_control.md": (
+        "ref",
+        {
+            (44, "0.125"): sympy.Rational(1, 8),
+            (49, "0.1977"): None,  # 0.197776 cut off on purpose: "0.1977\ldots"
+            (49, "1.41421"): S2,
+        },
+    ),
     "markdown_delims_planted.md": ("slip", {(26, "3.0"): None, (30, "0.45"): None}),
     "mask_planted.md": ("causal", {(34, "0.37"): None, (34, "0.09"): None}),
     "multihead_control.md": ("twohead", {}),
