@@ -55,7 +55,7 @@ MAX_DECIMAL_EXPONENT = 10_000
 #: A value whose magnitude exceeds 2**MAX_MAGNITUDE_BITS is not printed.
 MAX_MAGNITUDE_BITS = 40_000
 #: exp(x) with x above this bound is refused before it is evaluated.
-MAX_EXP_ARGUMENT = 10**6
+MAX_EXP_ARGUMENT = 10**15
 #: Precision limits (bits) for certification.
 START_PREC = 64
 MAX_PREC = 1 << 15
@@ -135,6 +135,8 @@ class _Parser:
         value = self.expr()
         if self.pos != len(self.tokens):
             raise self.fail(f"unexpected {self.tokens[self.pos][1]!r}")
+        if value.is_number and value.is_extended_real is False:
+            raise NotExactError(f"{self.where}: {self.text!r} is not a real number")
         return value
 
     def expr(self) -> sympy.Expr:

@@ -25,7 +25,7 @@ import sympy
 from sympy import ImmutableMatrix
 
 from symattn import stages
-from symattn.errors import InputError, ShapeError
+from symattn.errors import InputError, ShapeError, SymattnError
 from symattn.exact import (
     Claim,
     certified_decimal,
@@ -125,6 +125,20 @@ def _claims_matrix(claimed: Any, name: str) -> list[list[Claim]]:
         if len(row) != width:
             raise InputError(f"claims.{name}: row {index} has {len(row)} entries but row 1 has {width}")
     return [[value if isinstance(value, Claim) else parse_claim(str(value)) for value in row] for row in rows]
+
+
+def _matrix_decimals(name: str, matrix: ImmutableMatrix, places: int) -> list[list[str]]:
+    """Certified decimals entry by entry; an error names the entry (``Q[1,1]: ...``)."""
+    rows = []
+    for i in range(matrix.rows):
+        row = []
+        for j in range(matrix.cols):
+            try:
+                row.append(certified_decimal(matrix[i, j], places))
+            except SymattnError as error:
+                raise type(error)(f"{name}[{i + 1},{j + 1}]: {error}") from None
+        rows.append(row)
+    return rows
 
 
 def _shown_places(claim: Claim) -> int:
@@ -321,10 +335,7 @@ class Attention:
             fast = self._fast_decimals(name, places)
             if fast is not None:
                 return fast
-        matrix = self.matrix(name)
-        return [
-            [certified_decimal(matrix[i, j], places) for j in range(matrix.cols)] for i in range(matrix.rows)
-        ]
+        return _matrix_decimals(name, self.matrix(name), places)
 
     def _fast_decimals(self, name: str, places: int) -> list[list[str]] | None:
         try:
@@ -531,10 +542,7 @@ class MultiHead:
         head, _, stage = name.partition(".")
         if stage and head.startswith("head") and head[4:].isdigit() and 1 <= int(head[4:]) <= len(self.heads):
             return self.heads[int(head[4:]) - 1].decimals(stage, places)
-        matrix = self.matrix(name)
-        return [
-            [certified_decimal(matrix[i, j], places) for j in range(matrix.cols)] for i in range(matrix.rows)
-        ]
+        return _matrix_decimals(name, self.matrix(name), places)
 
     def compare(self, name: str, claimed: Any) -> Comparison:
         """Compare a claimed matrix ("concat", "output", "headN.STAGE")."""
@@ -580,6 +588,6 @@ def multihead(
         if W_O_m.rows != width:
             raise ShapeError(
                 f"W_O has {W_O_m.rows} rows but the concatenated heads have {width} columns "
-                f"(W_O is {stages.shape_text(W_O_m)})"
+                f"(the concatenated heads are {built[0].X.rows}×{width}, W_O is {stages.shape_text(W_O_m)})"
             )
     return result

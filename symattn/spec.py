@@ -45,7 +45,10 @@ _CLAIM_KEYS = ("Q", "K", "V", "scores", "scaled", "weights", "output", "concat")
 
 
 class DecimalText(str):
-    """A TOML float kept as the text it was written with."""
+    """A TOML float kept as the text it was written with (``1_000.5`` -> ``1000.5``)."""
+
+    def __new__(cls, text: str) -> DecimalText:
+        return super().__new__(cls, text.replace("_", ""))
 
 
 @dataclass(frozen=True)

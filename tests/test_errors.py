@@ -251,10 +251,6 @@ def test_symbolic_entries_have_no_decimals() -> None:
     assert str(info.value).endswith(" has free symbols (a, b, c, d) and no decimal value")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Attention.decimals does not name the stage and entry of a symbolic value",
-)
 def test_symbolic_decimals_name_the_entry() -> None:
     att = symattn.attention([["a", "b"], ["c", "d"]])
     with raises_exactly(NotNumericError, "Q[1,1]: a has free symbols (a) and no decimal value"):

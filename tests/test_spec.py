@@ -46,10 +46,6 @@ def test_toml_entries_are_exact(toml, expected) -> None:
     assert att.X[0, 0] == expected
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: tomllib hands parse_float the raw text '1_000.5'; spec.py keeps the underscores",
-)
 def test_toml_float_with_underscores() -> None:
     att = parse_spec("X = [[1_000.5, 1]]\n").run()
     assert att.X[0, 0] == Rational(2001, 2)
