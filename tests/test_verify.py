@@ -357,3 +357,17 @@ def test_a_hanging_formula_is_killed_and_the_next_worker_keeps_the_bindings(
         (3, "2", "skipped"),
     ]
     assert [(f.line, f.claimed, f.kind) for f in report.wrong] == [(5, "4", "slip")]
+
+
+def test_cells_of_a_named_matrix_are_checked() -> None:
+    text = (
+        "$$X = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}$$\n\n"
+        "$$A = \\text{softmax}(X)$$\n\n"
+        "So $A_{1,2} = 0.2689$, $A_{11} = 0.7311$ and $A_{2,1} = 0.2698$.\n"
+    )
+    report = verify_document(text)
+    assert [(f.claimed, f.status, f.value) for f in report.findings if f.line == 5] == [
+        ("0.2689", "ok", "0.2689414"),
+        ("0.7311", "ok", "0.7310586"),
+        ("0.2698", "wrong", "0.2689414"),
+    ]

@@ -24,6 +24,7 @@ softmax come from :mod:`symattn.stages`, decimals and judgements from
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -59,6 +60,8 @@ __all__ = ["Binding", "DocumentState", "Unverifiable", "Val"]
 #: exp(x) is refused for |x| above this bound (e^{e^{e^{10}}}).
 MAX_EXP_ARGUMENT = 10_000
 NEG_INF = -sympy.oo
+#: A cell of a named matrix: A_{1,2} or A_{12} (two single digits).
+_CELL = re.compile(r"^(.+?)_\{(?:(\d+),(\d+)|(\d\d))\}$")
 
 
 class Unverifiable(Exception):
@@ -308,10 +311,10 @@ class DocumentState:
     def _element(self, element: Node, ref: Val | None, defines: bool) -> tuple[Val | None, bool]:
         """Evaluate or judge one chain element; returns (value, is_claim)."""
         if isinstance(element, Name):
-            if element.name not in self.env:
-                return None, False
-            binding = self.env[element.name]
-            return Val(binding.a, binding.b, binding.deps, arith=binding.arith), False
+            if element.name in self.env:
+                binding = self.env[element.name]
+                return Val(binding.a, binding.b, binding.deps, arith=binding.arith), False
+            return self._cell(element.name), False
         if _is_claim_shape(element) and ref is not None:
             return self.claim(element, ref), True
         if _is_claim_shape(element):
@@ -327,8 +330,26 @@ class DocumentState:
             return self.scaled_claim(element, ref), True
         return self.evaluate(element), False
 
+    def _cell(self, name: str) -> Val | None:
+        """``A_{1,2}`` (or ``A_{12}``): a cell of a bound matrix, 1-based."""
+        match = _CELL.match(name)
+        if match is None or match.group(1) not in self.env:
+            return None
+        binding = self.env[match.group(1)]
+        pair = match.group(4) or ""
+        i, j = (
+            (int(pair[0]) - 1, int(pair[1]) - 1)
+            if pair
+            else (int(match.group(2)) - 1, int(match.group(3)) - 1)
+        )
+        if not _is_matrix(binding.a) or not (0 <= i < binding.a.rows and 0 <= j < binding.a.cols):
+            return None
+        return Val(binding.a[i, j], binding.b[i, j], binding.deps, arith=binding.arith)
+
     def _bind(self, names: list[str], last: Val, is_claim: bool) -> None:
         for name in names:
+            if name not in self.env and self._cell(name) is not None:
+                continue  # A_{1,2} = 0.1978 states a cell of A, it does not define a name
             old = self.env.pop(name, None)
             if old is not None and is_claim:
                 self.env[name] = Binding(last.a, old.b, old.deps | last.deps, last.arith)
@@ -550,6 +571,9 @@ class DocumentState:
             return Val(sympy.pi, sympy.pi, arith=False)
         if name == "e":  # Euler's number, italic or upright, unless the document binds e
             return Val(sympy.E, sympy.E, arith=False)
+        cell = self._cell(name)
+        if cell is not None:
+            return cell
         raise Unverifiable(f"{_display_name(name)} is not defined in the document")
 
     def _call(self, node: Call, record: bool) -> Val:
