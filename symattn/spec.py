@@ -151,7 +151,10 @@ def parse_spec(text: str, source: str = "<spec>") -> AttentionSpec:
     except tomllib.TOMLDecodeError as error:
         message = str(error)
         match = re.search(r"\(at line (\d+), column (\d+)\)", message)
-        place = f"{source}:{match.group(1)}" if match else source
+        if match:
+            place = f"{source}:{match.group(1)}"
+        else:  # "(at end of document)": the last line that holds anything
+            place = f"{source}:{max(1, text.rstrip().count(chr(10)) + 1)}"
         reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", message) if match else message
         raise SpecSyntaxError(f"{place}: invalid TOML: {reason}") from None
     _check_keys(data, _TOP_KEYS, source, text, "the spec")

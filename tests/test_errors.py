@@ -212,10 +212,6 @@ def test_attention_errors_have_whole_messages(kwargs, error, message) -> None:
     assert "\n" not in str(info.value)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: to_exact accepts 'sqrt(-1)' (it becomes I); strings are not checked for realness",
-)
 def test_complex_string_entry_is_refused() -> None:
     with raises_exactly(NotExactError, "X[1,1]: 'sqrt(-1)' is not a real number"):
         symattn.attention([["sqrt(-1)", 0], [0, 1]])
@@ -227,10 +223,6 @@ def test_w_o_with_wrong_rows_names_w_o_and_the_heads() -> None:
     assert str(info.value).startswith("W_O has 3 rows but the concatenated heads have 4 columns (")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the W_O message names W_O's shape but not the concatenation's (3×4)",
-)
 def test_w_o_message_names_both_shapes() -> None:
     with raises_exactly(
         ShapeError,
@@ -313,10 +305,6 @@ def test_spec_text_errors(text, error, message) -> None:
         parse_spec(text, "s.toml")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a TOML error 'at end of document' is reported without a line number",
-)
 def test_syntax_error_at_end_of_document_names_a_line() -> None:
     with raises_exactly(SpecSyntaxError, "s.toml:2: invalid TOML: Unclosed array (at end of document)"):
         parse_spec('title = "t"\nX = [[1, 0]\n', "s.toml")
