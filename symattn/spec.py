@@ -112,7 +112,7 @@ class AttentionSpec:
 
 
 def _line_of(text: str, key: str) -> int | None:
-    match = re.search(rf"^\s*\"?{re.escape(key)}\"?\s*=", text, re.MULTILINE)
+    match = re.search(rf"^[ \t]*\"?{re.escape(key)}\"?[ \t]*=", text, re.MULTILINE)
     return text.count("\n", 0, match.start()) + 1 if match else None
 
 

@@ -286,10 +286,6 @@ def test_missing_file(tmp_path: Path) -> None:
             "s.toml:3: unknown key 'temprature' in the spec (known keys: title, labels, kv_labels, "
             "X, X_kv, W_Q, W_K, W_V, scale, temperature, mask, heads, W_O, claims)",
             id="unknown-key-after-blank-line",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="bug: spec._line_of's ^\\s* crosses the blank line, so the key is reported on line 2",
-            ),
         ),
         pytest.param(
             "X = [[1, 0]]\n[claims]\nweights = [[1]]\nattention = [[1]]\n",
