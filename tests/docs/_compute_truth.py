@@ -221,12 +221,12 @@ def true_values(case: Case) -> list:
 DECIMAL = re.compile(r"(?<![\w.])-?\d+\.\d+(?![\w.])")
 
 
-def audit(path: str, case: Case) -> list[tuple[int, str]]:
+def audit(path: str, *cases: Case) -> list[tuple[int, str]]:
     """Decimals in a document that are no correct rounding of any stage value.
 
     Args:
         path: a corpus document (read as plain text, never evaluated).
-        case: the worked example it is about.
+        cases: the worked examples it is about.
 
     Returns:
         ``(line, text)`` of each such decimal.  Planted errors, prose and code
@@ -234,8 +234,9 @@ def audit(path: str, case: Case) -> list[tuple[int, str]]:
         corpus test accounts for each of them.
     """
     rounded: set[str] = set()
-    for v in true_values(case):
-        rounded.update(decimals(v, k) for k in (1, 2, 3, 4))
+    for case in cases:
+        for v in true_values(case):
+            rounded.update(decimals(v, k) for k in (1, 2, 3, 4))
     lines = Path(path).read_text(encoding="utf-8").splitlines()
     return [
         (n, text)
