@@ -112,6 +112,7 @@ TRUTH: dict[str, tuple[str, dict[tuple[int, str], sympy.Expr | None]]] = {
         },
     ),
     "restated_planted.md": ("notation", {}),
+    "row_restated_planted.md": ("ref", {}),
     "sum_notation_planted.md": ("ref", {}),
     "tex_control.tex": ("tex4", {}),
     "tex_planted.tex": ("texp", {}),
