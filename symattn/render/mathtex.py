@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 import sympy
 
@@ -37,9 +38,20 @@ def entry(value: sympy.Expr | str) -> str:
     """
     if isinstance(value, str):
         return r"-\infty" if value == "-inf" else value
+    return _latex(value)
+
+
+@lru_cache(maxsize=1 << 16)
+def _latex(value: sympy.Expr) -> str:
+    """SymPy's LaTeX in the expression's canonical order, cached.
+
+    ``order="none"`` skips SymPy's numeric ordering of sums (which evaluates
+    every term and dominated the time of large derivations); the canonical
+    order is deterministic, so the files stay reproducible.
+    """
     if value == -sympy.oo:
         return r"-\infty"
-    return sympy.latex(value)
+    return sympy.latex(value, order="none")
 
 
 _TEXT_SPECIALS = {
