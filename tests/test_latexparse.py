@@ -233,9 +233,9 @@ NOTATIONS = [
         id="approx-Rightarrow",
     ),
     pytest.param(
-        "$$X = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\\\ 1 & 1 \\end{bmatrix} \\begin{matrix} \\leftarrow \\text{I} \\\\ "
+        "$$S = X X^T = \\begin{bmatrix} 1 & 0 & 1 \\\\ 0 & 1 & 1 \\\\ 1 & 1 & 2 \\end{bmatrix} \\begin{matrix} \\leftarrow \\text{I} \\\\ "
         "\\leftarrow \\text{love} \\\\ \\leftarrow \\text{cats} \\end{matrix}$$",
-        6,
+        9,
         id="label-matrix",
     ),
     pytest.param(

@@ -371,3 +371,18 @@ def test_cells_of_a_named_matrix_are_checked() -> None:
         ("0.7311", "ok", "0.7310586"),
         ("0.2698", "wrong", "0.2689414"),
     ]
+
+
+def test_a_second_example_redefines_its_inputs_and_forgets_what_depended_on_them() -> None:
+    text = (
+        "$$X = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}$$\n\n"
+        "$$A = \\text{softmax}(X) \\approx \\begin{bmatrix} 0.7311 & 0.2689 \\\\ 0.2689 & 0.7311 \\end{bmatrix}$$\n\n"
+        "$$X = \\begin{bmatrix} 2 & 0 \\\\ 0 & 2 \\end{bmatrix}$$\n\n"
+        "$$A \\approx \\begin{bmatrix} 0.8808 & 0.1192 \\\\ 0.1192 & 0.8808 \\end{bmatrix}$$\n\n"
+        "$$A = \\text{softmax}(X) \\approx \\begin{bmatrix} 0.8808 & 0.1192 \\\\ 0.1192 & 0.8809 \\end{bmatrix}$$\n"
+    )
+    report = verify_document(text)
+    assert {f.status for f in report.findings if f.line == 7} == {
+        "unverified"
+    }  # A was computed from the old X
+    assert [(f.line, f.claimed, f.kind) for f in report.wrong] == [(9, "0.8809", "wrong")]

@@ -60,8 +60,8 @@ __all__ = ["Binding", "DocumentState", "Unverifiable", "Val"]
 #: exp(x) is refused for |x| above this bound (e^{e^{e^{10}}}).
 MAX_EXP_ARGUMENT = 10_000
 NEG_INF = -sympy.oo
-#: A cell of a named matrix: A_{1,2} or A_{12} (two single digits).
-_CELL = re.compile(r"^(.+?)_\{(?:(\d+),(\d+)|(\d\d))\}$")
+#: A cell, row or column of a named matrix: A_{1,2}, A_{12}, A_{3,:}, A_{:,2}.
+_CELL = re.compile(r"^(.+?)_\{(?:(\d+|:),(\d+|:)|(\d\d))\}$")
 
 
 class Unverifiable(Exception):
@@ -141,6 +141,23 @@ def _is_claim_shape(node: Node) -> bool:
     return False
 
 
+def _names_in(node: Any) -> set[str]:
+    """Every name a syntax tree refers to."""
+    if isinstance(node, Name):
+        return {node.name} | ({node.name.split("_", 1)[0]} if "_" in node.name else set())
+    found: set[str] = set()
+    if isinstance(node, tuple):
+        for item in node:
+            found |= _names_in(item)
+    elif isinstance(node, Node):
+        if isinstance(node, Call):
+            found.add(node.name)
+        for field_name in node.__dataclass_fields__:
+            if field_name != "offset":
+                found |= _names_in(getattr(node, field_name))
+    return found
+
+
 def literals_of(chain: Chain) -> list[Num]:
     """Every numeric literal of a chain."""
     return [num for element in chain.elements for num in literals(element)]
@@ -197,6 +214,9 @@ class DocumentState:
         self.seen: set[int] = set()
         self.operands: list[Num] = []
         self.deferred: list[Chain] = []
+        self.inputs: set[str] = set()
+        self.uses: dict[str, frozenset[str]] = {}
+        self.defined_by_input = False
         self.retrying = False
 
     # --- findings ------------------------------------------------------------
@@ -249,6 +269,16 @@ class DocumentState:
             return
         names = [e.name for e in chain.elements if isinstance(e, Name)]
         self.subject = next((_display_name(n) for n in names), subject_of(0))
+        values = [e for e in chain.elements if not isinstance(e, Name)]
+        if (
+            len(values) == 1
+            and _is_claim_shape(values[0])
+            and any(n in self.env for n in names)
+            and all(n in self.inputs for n in names if n in self.env)
+            and not self._restates(names, values[0])
+        ):
+            self._forget(names)  # a new example gives its inputs again: a redefinition, not a claim
+        self.defined_by_input = False
         ref: Val | None = None
         last: Val | None = None
         last_is_claim = False
@@ -285,7 +315,7 @@ class DocumentState:
             ):
                 self.deferred.append(chain)  # "Q = K = V = X" written before X is given
         if last is not None and failure is None:
-            self._bind(names, last, last_is_claim)
+            self._bind(names, last, last_is_claim, chain)
             self._retry_deferred()
 
     def _retry_deferred(self) -> None:
@@ -325,31 +355,69 @@ class DocumentState:
             )
             value = self.literal_value(element)
             self.unverified(literals(element), kind, reason)
+            self.defined_by_input = defines
             return value, False
         if ref is not None and self._scaled_claim(element):
             return self.scaled_claim(element, ref), True
         return self.evaluate(element), False
 
     def _cell(self, name: str) -> Val | None:
-        """``A_{1,2}`` (or ``A_{12}``): a cell of a bound matrix, 1-based."""
+        """``A_{1,2}``, ``A_{12}`` (a cell), ``A_{3,:}`` (a row) or ``A_{:,2}`` (a
+        column) of a bound matrix, 1-based."""
         match = _CELL.match(name)
         if match is None or match.group(1) not in self.env:
             return None
         binding = self.env[match.group(1)]
-        pair = match.group(4) or ""
-        i, j = (
-            (int(pair[0]) - 1, int(pair[1]) - 1)
-            if pair
-            else (int(match.group(2)) - 1, int(match.group(3)) - 1)
-        )
-        if not _is_matrix(binding.a) or not (0 <= i < binding.a.rows and 0 <= j < binding.a.cols):
+        if not _is_matrix(binding.a):
             return None
-        return Val(binding.a[i, j], binding.b[i, j], binding.deps, arith=binding.arith)
+        pair = match.group(4) or ""
+        row, col = (pair[0], pair[1]) if pair else (match.group(2), match.group(3))
+        i = int(row) - 1 if row != ":" else None
+        j = int(col) - 1 if col != ":" else None
+        if (i is not None and not 0 <= i < binding.a.rows) or (j is not None and not 0 <= j < binding.a.cols):
+            return None
+        if i is None and j is None:
+            return None
+        if i is None:
+            a, b = binding.a.col(j), binding.b.col(j)
+        elif j is None:
+            a, b = binding.a.row(i), binding.b.row(i)
+        else:
+            a, b = binding.a[i, j], binding.b[i, j]
+        return Val(a, b, binding.deps, arith=binding.arith)
 
-    def _bind(self, names: list[str], last: Val, is_claim: bool) -> None:
+    def _restates(self, names: list[str], node: Node) -> bool:
+        """Whether printed numbers equal the current value of every bound name."""
+        try:
+            printed = self.literal_value(node).a
+        except (Unverifiable, SymattnError):
+            return False
+        return all(_equal(self.env[n].a, printed) is True for n in names if n in self.env)
+
+    def _forget(self, names: list[str]) -> None:
+        """Drop bindings of ``names`` and of everything computed from them."""
+        gone = set(names)
+        for name, used in list(self.uses.items()):
+            if used & gone:
+                gone.add(name)
+        for name in gone:
+            self.env.pop(name, None)
+            self.uses.pop(name, None)
+            self.inputs.discard(name)
+
+    def _bind(self, names: list[str], last: Val, is_claim: bool, chain: Chain) -> None:
+        used = {n for element in chain.elements for n in _names_in(element)} - set(names)
+        for other in list(used):
+            used |= self.uses.get(other, frozenset())
         for name in names:
             if name not in self.env and self._cell(name) is not None:
                 continue  # A_{1,2} = 0.1978 states a cell of A, it does not define a name
+            if self.defined_by_input:
+                self.inputs.add(name)
+            elif not is_claim:
+                self.inputs.discard(name)
+            if not is_claim or name not in self.env:
+                self.uses[name] = frozenset(used)
             old = self.env.pop(name, None)
             if old is not None and is_claim:
                 self.env[name] = Binding(last.a, old.b, old.deps | last.deps, last.arith)
