@@ -243,6 +243,7 @@ def _width(tokens: list[str]) -> float:
 _WIDE = {r"\qquad": 2.0, r"\quad": 1.0}
 
 
+@lru_cache(maxsize=1 << 16)
 def width(latex: str) -> float:
     """A rough printed width of a formula, in characters.
 
