@@ -4,13 +4,12 @@
 
 prints JSON, in MiB: the resident set size just before the certified run
 (interpreter, imports and inputs), the peak before it, and the peak after it
-(ru_maxrss).  The run itself adds at most ``peak_mib - before_mib``.
+(VmHWM).  The run itself adds at most ``peak_mib - before_mib``.
 """
 
 from __future__ import annotations
 
 import json
-import resource
 import sys
 from pathlib import Path
 
@@ -18,15 +17,22 @@ from benchmarks.certified import certified_attention, fmpq_inputs
 from benchmarks.inputs import make_case
 
 
+def _status_mib(field: str) -> float:
+    """A field of /proc/self/status in MiB (VmRSS: resident now, VmHWM: peak resident)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError(f"/proc/self/status has no {field}")
+
+
 def _peak_mib() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux reports KiB
+    # VmHWM, not ru_maxrss: on Linux ru_maxrss survives exec, so a child started by a
+    # large parent would report the parent's peak
+    return _status_mib("VmHWM")
 
 
 def _current_mib() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
+    return _status_mib("VmRSS")
 
 
 def main(argv: list[str]) -> int:
