@@ -49,6 +49,7 @@ __all__ = [
     "normalise",
     "parse_formula",
     "scalar_latex",
+    "scalar_value",
     "tokenize",
 ]
 
@@ -384,6 +385,7 @@ class Unsupported(Node):
 
     reason: str
     inner: tuple[Node, ...] = ()
+    scalar: bool = False  # a scalar function latex2sympy2_extended can read (\\ln, \\sin ...)
 
 
 @dataclass(frozen=True)
@@ -395,6 +397,7 @@ class Chain:
     error: str | None = None
     numbers: tuple[Num, ...] = field(default=())
     spans: tuple[tuple[int, int], ...] = field(default=())
+    texts: tuple[str, ...] = field(default=())
 
 
 @dataclass(frozen=True)
@@ -444,6 +447,8 @@ _GREEK = {
     "nu", "xi", "rho", "sigma", "tau", "phi", "varphi", "chi", "psi", "omega", "Sigma", "Phi", "Omega",
 }  # fmt: skip
 _TRANSPOSE = {"T", r"\top", r"\intercal", r"\mathsf{T}", r"\mathrm{T}", "\u22a4", "t"}
+#: Scalar functions left to latex2sympy2_extended (unambiguous, no matrices).
+SCALAR_FUNCTIONS = {r"\ln", r"\sin", r"\cos", r"\tan"}
 _UNSUPPORTED_CMDS = {
     r"\sum",
     r"\prod",
@@ -656,6 +661,10 @@ class _Parser:
             return Inf(token.offset)
         if text == r"\exp":
             return Call(token.offset, "exp", (self.call_argument(),))
+        if text in SCALAR_FUNCTIONS:
+            return Unsupported(token.offset, f"{text} (read by latex2sympy2_extended)", scalar=True)
+        if text == r"\log":
+            return Unsupported(token.offset, r"\log without a base (natural or base 10 is ambiguous)")
         if text in _UNSUPPORTED_CMDS:
             return Unsupported(token.offset, f"{text} (not part of the attention grammar)")
         if kind == "cmd" and text[1:] in _GREEK:
@@ -798,7 +807,7 @@ def _split_statements(tokens: list[Token]) -> list[list[Token]]:
     return statements
 
 
-def _parse_chain(tokens: list[Token]) -> Chain:
+def _parse_chain(tokens: list[Token], text: str = "") -> Chain:
     elements: list[list[Token]] = [[]]
     relations: list[str] = []
     depth = 0
@@ -816,7 +825,8 @@ def _parse_chain(tokens: list[Token]) -> Chain:
             raise LatexParseError("an empty side of '='")
         nodes.append(_Parser(part).whole())
         spans.append((part[0].offset, part[-1].offset + len(part[-1].text)))
-    return Chain(tuple(nodes), tuple(relations), spans=tuple(spans))
+    texts = tuple(text[start:end] for start, end in spans)
+    return Chain(tuple(nodes), tuple(relations), spans=tuple(spans), texts=texts)
 
 
 def _raw_numbers(tokens: list[Token]) -> tuple[Num, ...]:
@@ -841,7 +851,7 @@ def parse_formula(text: str) -> Formula:
     chains = []
     for statement in _split_statements(tokens):
         try:
-            chains.append(_parse_chain(statement))
+            chains.append(_parse_chain(statement, text))
         except LatexParseError as err:
             chains.append(Chain((), (), str(err), _raw_numbers(statement)))
         except RecursionError:
@@ -865,7 +875,7 @@ def _converter() -> tuple[Any, Any]:
     return latex2sympy, config
 
 
-_PLACEHOLDER = re.compile(r"\d+(?:\.\d+)?")
+_PLACEHOLDER = re.compile(r"(?<!_)(?<!_\{)\d+(?:\.\d+)?")  # not subscripts (d_1, W_{2})
 
 
 def scalar_latex(text: str) -> sympy.Expr:
@@ -901,3 +911,32 @@ def scalar_latex(text: str) -> sympy.Expr:
         raise LatexParseError(f"{text!r} is not a scalar formula")
     by_name = {symbol.name: value for symbol, value in values.items()}
     return result.xreplace({s: by_name[s.name] for s in result.free_symbols if s.name in by_name})
+
+
+def scalar_value(text: str, known: dict[str, Any]) -> tuple[sympy.Expr, set[str]]:
+    r"""A scalar formula's exact value, with the document's scalar names filled in.
+
+    Args:
+        text: LaTeX of one side of an equation, e.g. ``\ln(d_k)``.
+        known: scalar values by canonical name (``d_{k}``).
+
+    Returns:
+        The value and the canonical names it used.
+
+    Raises:
+        LatexParseError: unreadable, or a name the document does not define.
+
+    >>> scalar_value(r"\ln(d_k) + 1", {"d_{k}": sympy.Integer(1)})
+    (1, {'d_{k}'})
+    """
+    expr = scalar_latex(text)
+    plain = {name.replace("{", "").replace("}", ""): name for name in known}
+    used: set[str] = set()
+    substitutions = {}
+    for symbol in expr.free_symbols:
+        key = symbol.name.replace("{", "").replace("}", "")
+        if key not in plain:
+            raise LatexParseError(f"{symbol.name} is not defined in the document")
+        used.add(plain[key])
+        substitutions[symbol] = known[plain[key]]
+    return expr.xreplace(substitutions), used

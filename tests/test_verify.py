@@ -135,6 +135,11 @@ CASES = [
     ),
     pytest.param("$$z = [0, 0]$$\n\n$$w = \\text{softmax}(z) = [0.5, 0.5]$$\n", 0, [], id="softmax-vector"),
     pytest.param("$$x = 0.1$$\n\n$$y = 3x = 0.3$$\n", 0, [], id="decimal-never-float"),
+    pytest.param("Let $d_k = 4$; $\\ln d_k \\approx 1.386$.\n", 0, [], id="ln-via-latex2sympy"),
+    pytest.param(
+        "Let $d_k = 4$; $\\ln d_k \\approx 1.38$.\n", 1, [(1, "1.38", "rounding")], id="ln-truncated"
+    ),
+    pytest.param("$\\log 2 = 0.3$ and $\\log 2 = 0.69$\n", 0, [], id="log-base-ambiguous"),
 ]
 
 

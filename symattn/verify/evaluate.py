@@ -33,7 +33,7 @@ import sympy
 from sympy import ImmutableMatrix
 
 from symattn import stages
-from symattn.errors import DivisionByZeroError, ShapeError, SymattnError, ValueTooLargeError
+from symattn.errors import DivisionByZeroError, LatexParseError, ShapeError, SymattnError, ValueTooLargeError
 from symattn.exact import enclose, parse_claim, safe_power
 from symattn.latexparse import (
     Call,
@@ -52,6 +52,7 @@ from symattn.latexparse import (
     Transpose,
     Unsupported,
     literals,
+    scalar_value,
 )
 from symattn.verify.claims import Finding, exact_text, judge
 
@@ -158,6 +159,19 @@ def _names_in(node: Any) -> set[str]:
     return found
 
 
+def _wants_scalar_reader(node: Any) -> bool:
+    """Whether a tree holds a scalar function only latex2sympy2_extended reads."""
+    if isinstance(node, Unsupported):
+        return node.scalar
+    if isinstance(node, Matrix):
+        return False
+    if isinstance(node, tuple):
+        return any(_wants_scalar_reader(item) for item in node)
+    if isinstance(node, Node):
+        return any(_wants_scalar_reader(getattr(node, f)) for f in node.__dataclass_fields__ if f != "offset")
+    return False
+
+
 def literals_of(chain: Chain) -> list[Num]:
     """Every numeric literal of a chain."""
     return [num for element in chain.elements for num in literals(element)]
@@ -217,6 +231,7 @@ class DocumentState:
         self.inputs: set[str] = set()
         self.uses: dict[str, frozenset[str]] = {}
         self.defined_by_input = False
+        self.element_text = ""
         self.retrying = False
 
     # --- findings ------------------------------------------------------------
@@ -291,6 +306,7 @@ class DocumentState:
             try:
                 if failure is not None and ref is None and _is_claim_shape(element):
                     raise Unverifiable(f"compared with something that could not be checked ({failure})")
+                self.element_text = chain.texts[index] if index < len(chain.texts) else ""
                 value, is_claim = self._element(element, ref, bool(names))
                 if value is None:
                     continue
@@ -359,7 +375,27 @@ class DocumentState:
             return value, False
         if ref is not None and self._scaled_claim(element):
             return self.scaled_claim(element, ref), True
-        return self.evaluate(element), False
+        try:
+            return self.evaluate(element), False
+        except Unverifiable:
+            if not _wants_scalar_reader(element):
+                raise
+        return self._scalar_fallback(element), False
+
+    def _scalar_fallback(self, element: Node) -> Val:
+        """Hand a scalar formula with \\ln, \\sin ... to latex2sympy2_extended."""
+        text = self.element_text
+        scalars = {name: b for name, b in self.env.items() if not _is_matrix(b.a)}
+        try:
+            value_a, used = scalar_value(text, {name: b.a for name, b in scalars.items()})
+            value_b, _ = scalar_value(text, {name: b.b for name, b in scalars.items()})
+        except LatexParseError as err:
+            raise Unverifiable(str(err)) from None
+        if not (getattr(value_a, "is_number", False) and getattr(value_b, "is_number", False)):
+            raise Unverifiable(f"cannot evaluate {text.strip()}")
+        self.operands = literals(element)
+        deps = frozenset().union(*(scalars[name].deps for name in used))
+        return Val(value_a, value_b, deps, arith=False)
 
     def _cell(self, name: str) -> Val | None:
         """``A_{1,2}``, ``A_{12}`` (a cell), ``A_{3,:}`` (a row) or ``A_{:,2}`` (a
