@@ -55,7 +55,7 @@ MAX_DECIMAL_EXPONENT = 10_000
 #: A value whose magnitude exceeds 2**MAX_MAGNITUDE_BITS is not printed.
 MAX_MAGNITUDE_BITS = 40_000
 #: exp(x) with x above this bound is refused before it is evaluated.
-MAX_EXP_ARGUMENT = 10**15
+MAX_EXP_ARGUMENT = 2**64
 #: Precision limits (bits) for certification.
 START_PREC = 64
 MAX_PREC = 1 << 15

@@ -544,13 +544,34 @@ class MultiHead:
             return self.heads[int(head[4:]) - 1].decimals(stage, places)
         return _matrix_decimals(name, self.matrix(name), places)
 
-    def compare(self, name: str, claimed: Any) -> Comparison:
-        """Compare a claimed matrix ("concat", "output", "headN.STAGE")."""
+    def _head(self, name: str) -> tuple[Attention, str] | None:
+        head, _, stage = name.partition(".")
+        if stage and head.startswith("head") and head[4:].isdigit() and 1 <= int(head[4:]) <= len(self.heads):
+            return self.heads[int(head[4:]) - 1], stage
+        return None
+
+    def compare(self, name: str, claimed: Any, *, weights: Any = None) -> Comparison:
+        """Compare a claimed matrix ("concat", "output", "headN.STAGE").
+
+        For "headN.output", ``weights`` are the head's claimed weights (see
+        :meth:`Attention.compare`).
+        """
+        found = self._head(name)
+        if found is not None:
+            head, stage = found
+            comparison = head.compare(stage, claimed, weights=weights)
+            return Comparison(name, comparison.cells, comparison.recomputed_output, comparison.true_output)
         return compare_matrix(name, self.matrix(name), claimed)
 
     def check(self, claims: Mapping[str, Any]) -> list[Comparison]:
-        """Compare every claimed matrix in the order given."""
-        return [self.compare(name, value) for name, value in claims.items()]
+        """Compare every claimed matrix in the order given; a head's output knows its claimed weights."""
+        comparisons = []
+        for name, value in claims.items():
+            weights = None
+            if self._head(name) is not None and name.endswith(".output"):
+                weights = claims.get(name[: -len("output")] + "weights")
+            comparisons.append(self.compare(name, value, weights=weights))
+        return comparisons
 
     def __repr__(self) -> str:
         return f"<MultiHead: {len(self.heads)} heads, W_O={'yes' if self.W_O is not None else 'no'}>"

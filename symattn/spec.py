@@ -181,7 +181,9 @@ def parse_spec(text: str, source: str = "<spec>") -> AttentionSpec:
     claims = data.get("claims", {})
     if not isinstance(claims, dict):
         raise SpecError(f"{_where(source, text, 'claims')}: claims must be a [claims] table")
-    _check_keys(claims, _CLAIM_KEYS, source, text, "[claims]")
+    claims = _flatten_head_claims(claims)
+    allowed = _CLAIM_KEYS if heads is None else _head_claim_keys(len(heads))
+    _check_keys(claims, allowed, source, text, "[claims]")
     mask = data.get("mask")
     if isinstance(mask, list):
         mask = [[_mask_entry(v) for v in row] if isinstance(row, list) else row for row in mask]
@@ -205,6 +207,23 @@ def parse_spec(text: str, source: str = "<spec>") -> AttentionSpec:
         title=title,
         source=source,
     )
+
+
+def _flatten_head_claims(claims: dict) -> dict:
+    """``[claims.head1] weights = ...`` (or ``head1.weights = ...``) -> ``"head1.weights"``."""
+    flat = {}
+    for key, value in claims.items():
+        if isinstance(value, dict):
+            for stage, matrix in value.items():
+                flat[f"{key}.{stage}"] = matrix
+        else:
+            flat[key] = value
+    return flat
+
+
+def _head_claim_keys(count: int) -> tuple[str, ...]:
+    per_head = ("Q", "K", "V", "scores", "scaled", "weights", "output")
+    return ("concat", "output", *(f"head{n}.{stage}" for n in range(1, count + 1) for stage in per_head))
 
 
 def _mask_entry(value: Any) -> Any:

@@ -195,7 +195,8 @@ def normalise_mask(
         additive = to_matrix(rows, name="mask", allow_infinite=True)
         for (i, j), value in _entries(additive):
             if value not in (0, NEG_INF):
-                raise MaskError(f"mask[{i},{j}] is {value}; an additive mask holds only 0 and -inf")
+                shown = "inf" if value == sympy.oo else value
+                raise MaskError(f"mask[{i},{j}] is {shown}; an additive mask holds only 0 and -inf")
     if additive.shape != (n_q, n_k):
         raise ShapeError(f"mask is {shape_text(additive)} but the scores are {n_q}×{n_k}")
     for i in range(n_q):

@@ -211,11 +211,6 @@ def test_reference_claims_give_the_right_verdicts(reference_spec) -> None:
     assert [(cell.row, cell.col) for cell in weights.wrong] == [(3, 1), (3, 2), (3, 3)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="[claims] of a [[heads]] spec accepts only single-head stage names, so a head's weights "
-    "cannot be claimed (MultiHead.check understands 'head1.weights')",
-)
 def test_multi_head_spec_can_claim_a_heads_weights() -> None:
     text = (SPECS / "two_heads.toml").read_text(encoding="utf-8")
     text += '\n[claims]\n"head1.weights" = [[0.40, 0.20, 0.40], [0.20, 0.40, 0.40], [0.25, 0.25, 0.50]]\n'
