@@ -223,7 +223,7 @@ def _sparse_balls(
     """Row by row: the exponentials within the cut-off (one per distinct gap), the rest skipped."""
     n_k = numer.ncols()
     eps = 2 * skipped.mid()
-    entries = list(map(int, numer.entries()))
+    entries = numer.entries()  # fmpz: comparing them needs no conversion to int
     table: dict[int, flint.arb] = {}
     actives, masks, exps_rows, totals = [], [], [], []
     for done, i in enumerate(rows):
@@ -231,15 +231,17 @@ def _sparse_balls(
         if keep is None:
             masked: frozenset[int] = frozenset()
             top = max(row)
-            active = [j for j, v in enumerate(row) if top - v <= cutoff]
+            lowest = top - cutoff
+            active = [j for j, v in enumerate(row) if v >= lowest]
         else:
             kept = _kept(keep, i, n_k)
             masked = frozenset(range(n_k)).difference(kept)
             top = max(row[j] for j in kept)
-            active = [j for j in kept if top - row[j] <= cutoff]
+            lowest = top - cutoff
+            active = [j for j in kept if row[j] >= lowest]
         exps = []
         for j in active:
-            gap = top - row[j]
+            gap = int(top - row[j])
             value = table.get(gap)
             if value is None:
                 value = table[gap] = (-(rate * gap)).exp()
