@@ -73,9 +73,29 @@ def test_scores(steps):
         r"\begin{matrix} \vphantom{101}x_{1} \\ \vphantom{011}x_{2} \\ \vphantom{112}x_{3} \end{matrix}"
     )
     assert displays[1].startswith(
+        r"\begin{aligned} s_{11} & = q_{1} \cdot k_{1} = 1 \cdot 1 + 0 \cdot 0 = 1 \\ "
+        r"s_{12} & = q_{1} \cdot k_{2} = 1 \cdot 0 + 0 \cdot 1 = 0 \\ "
+    )
+    assert displays[1].endswith(r"s_{33} & = q_{3} \cdot k_{3} = 1 \cdot 1 + 1 \cdot 1 = 2 \end{aligned}")
+    assert displays[2].startswith(
         r"\tilde{S} = \frac{S}{\sqrt{2}} = \begin{bmatrix} \frac{\sqrt{2}}{2} & 0 & \frac{\sqrt{2}}{2}"
     )
-    assert r"\approx \begin{bmatrix} 0.7071 & 0.0000 & 0.7071 \\" in displays[1]
+    assert r"\approx \begin{bmatrix} 0.7071 & 0.0000 & 0.7071 \\" in displays[2]
+
+
+def test_dot_products_put_negative_entries_in_parentheses():
+    from symattn.pipeline import attention
+
+    steps = build_steps(attention([[1, -2]]), None, 4)
+    (display,) = _displays(c._dot_products(_of(steps, st.Scores), CTX))
+    assert display == r"s_{11} = q_{1} \cdot k_{1} = 1 \cdot 1 + \left(-2\right) \cdot \left(-2\right) = 5"
+
+
+def test_dot_products_are_left_out_for_large_inputs():
+    from symattn.pipeline import attention
+
+    steps = build_steps(attention([[1, 0]] * 5), None, 4)
+    assert c._dot_products(_of(steps, st.Scores), CTX) == []
 
 
 def test_softmax_row_three(steps):

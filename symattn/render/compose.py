@@ -173,6 +173,7 @@ def _scores(step: st.Scores, ctx: _Context) -> list[Block]:
     S, Q, K_T = _name("S", h), _name("Q", h), _transposed("K", h)
     out: list[Block] = [fill(T["scores_intro"], S=Math(S), Q=Math(Q), K=Math(_name("K", h)))]
     out += _product(S, f"{Q} {K_T}", (step.Q, step.K_T), step.scores, ctx, labels=step.labels)
+    out += _dot_products(step, ctx)
     scaled = rf"\tilde{{{S}}}" if h else r"\tilde{S}"
     if step.default_scale:
         out.append(
@@ -198,6 +199,33 @@ def _scores(step: st.Scores, ctx: _Context) -> list[Block]:
             scaled, step.scaled, step.labels, ctx, decimals=step.scaled_decimals if approx else None
         )
     return out
+
+
+_DOTS_SHOWN = 16  # entries of S written out as dot products, at most
+
+
+def _dot_products(step: st.Scores, ctx: _Context) -> list[Block]:
+    """Each score written out as the dot product of a query row and a key row (small cases)."""
+    n_q, n_k = step.scores.shape
+    if n_q * n_k > _DOTS_SHOWN or step.Q.cols > 4:
+        return []
+    s, q, k = _name("s", step.head), _name("q", step.head), _name("k", step.head)
+    comma = n_q >= 10 or n_k >= 10
+    lines = []
+    for i in range(n_q):
+        for j in range(n_k):
+            terms = " + ".join(
+                rf"{_paren(entry(step.Q[i, m]))} \cdot {_paren(entry(step.K_T[m, j]))}"
+                for m in range(step.Q.cols)
+            )
+            lhs = f"{s}_{_sub(i + 1, j + 1, comma)}"
+            pieces = [
+                ("=", rf"{q}_{{{i + 1}}} \cdot {k}_{{{j + 1}}}"),
+                ("=", terms),
+                ("=", entry(step.scores[i, j])),
+            ]
+            lines.append((lhs, pieces))
+    return [fill(ctx.T["scores_dots"], q=Math(f"{q}_i"), k=Math(f"{k}_j")), Display(chain(lines))]
 
 
 def _as_text(values) -> tuple[tuple[str, ...], ...]:

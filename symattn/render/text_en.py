@@ -46,6 +46,7 @@ TEXT: dict[str, str] = {
     "projection_intro": "Each token is projected to a query, a key and a value: {Q}, {K} and {V}.",
     # 3. scores
     "scores_intro": "The score of query i against key j is their dot product, so {S} is {Q} times the transpose of {K}:",
+    "scores_dots": "Entry by entry, each score is the dot product of query row {q} and key row {k}:",
     "scaled_intro": "Scaling by {factor} (exact):",
     "scaled_intro_custom": "Scaling by {factor} (exact):",
     "scaled_masked": "Masked positions hold {inf}.",

@@ -34,6 +34,7 @@ TEXT: dict[str, str] = {
     "projection_intro": "每个词元被投影为查询、键和值：{Q}、{K} 和 {V}。",
     # 3. scores
     "scores_intro": "查询 i 对键 j 的分数是二者的点积，所以 {S} 等于 {Q} 乘以 {K} 的转置：",
+    "scores_dots": "逐个元素看，每个分数是查询行 {q} 与键行 {k} 的点积：",
     "scaled_intro": "乘以缩放因子 {factor}（精确值）：",
     "scaled_intro_custom": "乘以缩放因子 {factor}（精确值）：",
     "scaled_masked": "被遮蔽的位置为 {inf}。",
