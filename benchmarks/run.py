@@ -366,7 +366,7 @@ def write_results(report: list[str], *, quick: bool, argv: list[str] | None) -> 
         "with a time cap; a capped time makes its ratio a lower bound.",
         "",
         "How the certified path gets its speed (symattn/numeric.py): exact products in python-flint; each "
-        "softmax row shifted by its exact largest score; with the `sparse` method, an exponential whose "
+        "softmax row shifted by one of its exact scores; with the `sparse` method (shift: the largest score), an exponential whose "
         "shifted exponent is below -(prec + 16)·ln 2 is not evaluated but enclosed in [0, 2^-(prec+16)] and "
         "equal gaps share one evaluation; with the `dense` method (chosen when a sample of rows shows few "
         "skippable entries) every exponential is evaluated and the row sums and E·V are arb_mat products in C. "

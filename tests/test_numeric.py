@@ -244,12 +244,15 @@ class FakeTerminal(io.StringIO):
     ("stream", "shown"),
     [pytest.param(FakeTerminal(), True, id="terminal"), pytest.param(io.StringIO(), False, id="pipe")],
 )
-def test_progress_bar_only_on_a_terminal(monkeypatch, stream, shown):
+@pytest.mark.parametrize("method", ["sparse", "dense"])
+def test_progress_bar_only_on_a_terminal(monkeypatch, stream, shown, method):
     n = 256
     scores = flint.fmpq_mat(n, n, [(i * j) % 7 for i in range(n) for j in range(n)])
     V = flint.fmpq_mat(n, 1, list(range(n)))
     monkeypatch.setattr(sys, "stderr", stream)
-    attention_decimals(scores, sympy.Rational(1, 2), None, V, 3, progress=True)
+    stream.seek(0)
+    stream.truncate()
+    attention_decimals(scores, sympy.Rational(1, 2), None, V, 3, progress=True, method=method)
     text = stream.getvalue()
     assert ("100%" in text) is shown
     assert (text == "") is not shown
