@@ -20,9 +20,10 @@ from typing import Any
 from symattn.errors import MissingFileError, NotTextError
 from symattn.latexparse import Num, parse_formula, tokenize
 from symattn.verify.claims import Finding
-from symattn.verify.evaluate import Binding, DocumentState
+from symattn.verify.evaluate import DocumentState
 from symattn.verify.find import Locator, Span, find_math
 from symattn.verify.report import Report
+from symattn.verify.values import Binding
 
 __all__ = ["VerifyOptions", "read_document", "verify_document"]
 

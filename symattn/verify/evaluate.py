@@ -26,15 +26,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import sympy
 from sympy import ImmutableMatrix
 
 from symattn import stages
-from symattn.errors import DivisionByZeroError, LatexParseError, ShapeError, SymattnError, ValueTooLargeError
-from symattn.exact import enclose, parse_claim, safe_power
+from symattn.errors import DivisionByZeroError, LatexParseError, ShapeError, SymattnError
+from symattn.exact import parse_claim, safe_power
 from symattn.latexparse import (
     Call,
     Chain,
@@ -55,162 +54,40 @@ from symattn.latexparse import (
     scalar_value,
 )
 from symattn.verify.claims import Finding, exact_text, judge
+from symattn.verify.shapes import (
+    has_matrix,
+    is_claim_shape,
+    is_literal,
+    literals_of,
+    names_in,
+    wants_scalar_reader,
+)
+from symattn.verify.shapes import (
+    printed as printed_value,
+)
+from symattn.verify.values import (
+    NEG_INF,
+    Binding,
+    Unverifiable,
+    Val,
+    add_values,
+    bounded_exp,
+    equal,
+    is_matrix,
+    multiply,
+    scale,
+    shape_text,
+    within,
+)
 
-__all__ = ["Binding", "DocumentState", "Unverifiable", "Val"]
+__all__ = ["DocumentState"]
 
-#: exp(x) is refused for |x| above this bound (e^{e^{e^{10}}}).
-MAX_EXP_ARGUMENT = 10_000
-NEG_INF = -sympy.oo
 #: A cell, row or column of a named matrix: A_{1,2}, A_{12}, A_{3,:}, A_{:,2}.
 _CELL = re.compile(r"^(.+?)_\{(?:(\d+|:),(\d+|:)|(\d\d))\}$")
 
 
-class Unverifiable(Exception):
-    """Internal: a chain element cannot be evaluated; the message is the reason."""
-
-
-@dataclass(frozen=True)
-class Val:
-    """A value in both worlds, the wrong lines it depends on, and its terms."""
-
-    a: Any
-    b: Any
-    deps: frozenset[int] = frozenset()
-    terms: tuple[Val, ...] | None = None
-    arith: bool = True  # built by exact arithmetic (no softmax, exp, roots) from printed numbers
-
-
-@dataclass(frozen=True)
-class Binding:
-    """What a name means in world (a) and world (b)."""
-
-    a: Any
-    b: Any
-    deps: frozenset[int]
-    arith: bool = True
-
-
-def _is_matrix(value: Any) -> bool:
-    return isinstance(value, sympy.MatrixBase)
-
-
-def _shape(value: Any) -> str:
-    return f"{value.rows}×{value.cols}" if _is_matrix(value) else "a scalar"
-
-
 def _display_name(name: str) -> str:
     return name.replace("{", "").replace("}", "")
-
-
-def _printed(node: Node) -> Any | None:
-    """The exact value of a plain printed entry (number, -number, -∞), else None."""
-    if isinstance(node, Num):
-        return parse_claim(node.text).value
-    if isinstance(node, Neg) and isinstance(node.arg, Inf):
-        return NEG_INF
-    return None
-
-
-def _is_literal(node: Node) -> bool:
-    """Numbers only: no names, no functions (a claim or an input)."""
-    if isinstance(node, (Num, Inf)):
-        return True
-    if isinstance(node, Neg):
-        return _is_literal(node.arg)
-    if isinstance(node, Matrix):
-        return all(_is_literal(cell) for row in node.rows for cell in row)
-    if isinstance(node, Sum):
-        return all(_is_literal(t) for t in node.terms)
-    if isinstance(node, Mul):
-        return all(_is_literal(f) for f in node.factors)
-    if isinstance(node, Div):
-        return _is_literal(node.num) and _is_literal(node.den)
-    return False
-
-
-def _is_claim_shape(node: Node) -> bool:
-    """Printed numbers standing for a value: a number, a block of numbers
-    (cells may show arithmetic, ``[0.4+0, 0.2]``), or a sum of such blocks."""
-    if isinstance(node, (Num, Inf)) or (isinstance(node, Neg) and isinstance(node.arg, (Num, Inf))):
-        return True
-    if isinstance(node, Matrix):
-        return _is_literal(node)
-    if isinstance(node, Transpose):  # a column written as [1, 2, 3]^T
-        return isinstance(node.arg, Matrix) and _is_literal(node.arg)
-    if isinstance(node, Sum):
-        return all(isinstance(t, Matrix) and _is_literal(t) for t in node.terms)
-    return False
-
-
-def _names_in(node: Any) -> set[str]:
-    """Every name a syntax tree refers to."""
-    if isinstance(node, Name):
-        return {node.name} | ({node.name.split("_", 1)[0]} if "_" in node.name else set())
-    found: set[str] = set()
-    if isinstance(node, tuple):
-        for item in node:
-            found |= _names_in(item)
-    elif isinstance(node, Node):
-        if isinstance(node, Call):
-            found.add(node.name)
-        for field_name in node.__dataclass_fields__:
-            if field_name != "offset":
-                found |= _names_in(getattr(node, field_name))
-    return found
-
-
-def _wants_scalar_reader(node: Any) -> bool:
-    """Whether a tree holds a scalar function only latex2sympy2_extended reads."""
-    if isinstance(node, Unsupported):
-        return node.scalar
-    if isinstance(node, Matrix):
-        return False
-    if isinstance(node, tuple):
-        return any(_wants_scalar_reader(item) for item in node)
-    if isinstance(node, Node):
-        return any(_wants_scalar_reader(getattr(node, f)) for f in node.__dataclass_fields__ if f != "offset")
-    return False
-
-
-def literals_of(chain: Chain) -> list[Num]:
-    """Every numeric literal of a chain."""
-    return [num for element in chain.elements for num in literals(element)]
-
-
-def _has_matrix(node: Any) -> bool:
-    if isinstance(node, Matrix):
-        return True
-    if isinstance(node, tuple):
-        return any(_has_matrix(item) for item in node)
-    if isinstance(node, Node):
-        return any(_has_matrix(getattr(node, f)) for f in node.__dataclass_fields__ if f != "offset")
-    return False
-
-
-def _equal(x: Any, y: Any) -> bool | None:
-    """Exact equality of two values (True, False, or None when undecided)."""
-    if _is_matrix(x) != _is_matrix(y):
-        return False
-    if _is_matrix(x):
-        if x.shape != y.shape:
-            return False
-        verdicts = [_equal(p, q) for p, q in zip(x, y, strict=True)]
-        if False in verdicts:
-            return False
-        return None if None in verdicts else True
-    if x == y:
-        return True
-    if NEG_INF in (x, y) or sympy.oo in (x, y):
-        return False
-    difference = x - y
-    if difference == 0:
-        return True
-    if difference.free_symbols:
-        return None
-    ball = enclose(difference, 128)
-    if not ball.contains(0):
-        return False
-    return True if sympy.expand(difference) == 0 else None
 
 
 class DocumentState:
@@ -276,7 +153,7 @@ class DocumentState:
         if len(chain.elements) == 1:
             element = chain.elements[0]
             self.subject = subject_of(0)
-            if isinstance(element, Matrix) or _printed(element) is not None:
+            if isinstance(element, Matrix) or printed_value(element) is not None:
                 reason = "a number not tied to a named quantity"
             else:
                 reason = "not part of an equation, so there is nothing to compare it with"
@@ -287,7 +164,7 @@ class DocumentState:
         values = [e for e in chain.elements if not isinstance(e, Name)]
         if (
             len(values) == 1
-            and _is_claim_shape(values[0])
+            and is_claim_shape(values[0])
             and any(n in self.env for n in names)
             and all(n in self.inputs for n in names if n in self.env)
             and not self._restates(names, values[0])
@@ -304,7 +181,7 @@ class DocumentState:
                 self.subject = subject_of(max(index - 1, 0))
             mark, seen, self.operands = len(self.findings), set(self.seen), []
             try:
-                if failure is not None and ref is None and _is_claim_shape(element):
+                if failure is not None and ref is None and is_claim_shape(element):
                     raise Unverifiable(f"compared with something that could not be checked ({failure})")
                 self.element_text = chain.texts[index] if index < len(chain.texts) else ""
                 value, is_claim = self._element(element, ref, bool(names))
@@ -361,9 +238,9 @@ class DocumentState:
                 binding = self.env[element.name]
                 return Val(binding.a, binding.b, binding.deps, arith=binding.arith), False
             return self._cell(element.name), False
-        if _is_claim_shape(element) and ref is not None:
+        if is_claim_shape(element) and ref is not None:
             return self.claim(element, ref), True
-        if _is_claim_shape(element):
+        if is_claim_shape(element):
             kind, reason = (
                 ("input", "given as an input")
                 if defines
@@ -378,14 +255,14 @@ class DocumentState:
         try:
             return self.evaluate(element), False
         except Unverifiable:
-            if not _wants_scalar_reader(element):
+            if not wants_scalar_reader(element):
                 raise
         return self._scalar_fallback(element), False
 
     def _scalar_fallback(self, element: Node) -> Val:
         """Hand a scalar formula with \\ln, \\sin ... to latex2sympy2_extended."""
         text = self.element_text
-        scalars = {name: b for name, b in self.env.items() if not _is_matrix(b.a)}
+        scalars = {name: b for name, b in self.env.items() if not is_matrix(b.a)}
         try:
             value_a, used = scalar_value(text, {name: b.a for name, b in scalars.items()})
             value_b, _ = scalar_value(text, {name: b.b for name, b in scalars.items()})
@@ -404,7 +281,7 @@ class DocumentState:
         if match is None or match.group(1) not in self.env:
             return None
         binding = self.env[match.group(1)]
-        if not _is_matrix(binding.a):
+        if not is_matrix(binding.a):
             return None
         pair = match.group(4) or ""
         row, col = (pair[0], pair[1]) if pair else (match.group(2), match.group(3))
@@ -428,7 +305,7 @@ class DocumentState:
             printed = self.literal_value(node).a
         except (Unverifiable, SymattnError):
             return False
-        return all(_equal(self.env[n].a, printed) is True for n in names if n in self.env)
+        return all(equal(self.env[n].a, printed) is True for n in names if n in self.env)
 
     def _forget(self, names: list[str]) -> None:
         """Drop bindings of ``names`` and of everything computed from them."""
@@ -442,7 +319,7 @@ class DocumentState:
             self.inputs.discard(name)
 
     def _bind(self, names: list[str], last: Val, is_claim: bool, chain: Chain) -> None:
-        used = {n for element in chain.elements for n in _names_in(element)} - set(names)
+        used = {n for element in chain.elements for n in names_in(element)} - set(names)
         for other in list(used):
             used |= self.uses.get(other, frozenset())
         for name in names:
@@ -464,13 +341,13 @@ class DocumentState:
 
     def claim(self, node: Node, ref: Val, cell: tuple[int, int] | None = None) -> Val:
         """Judge a numbers-only element against the element before it."""
-        printed = _printed(node)
+        printed = printed_value(node)
         if printed is not None:
             a, b = ref.a, ref.b
-            if _is_matrix(a) and a.shape == (1, 1):
+            if is_matrix(a) and a.shape == (1, 1):
                 a, b = a[0, 0], b[0, 0]
-            if _is_matrix(a):
-                raise Unverifiable(f"a single number is compared with a {_shape(a)} matrix")
+            if is_matrix(a):
+                raise Unverifiable(f"a single number is compared with a {shape_text(a)} matrix")
             if printed == NEG_INF:
                 return Val(printed, b, ref.deps)
             ok = self._judge(node, a, b, ref.deps, cell=cell, reason="claimed value", arith=ref.arith)  # type: ignore[arg-type]
@@ -478,13 +355,13 @@ class DocumentState:
             return Val(printed, b, deps)
         if isinstance(node, Matrix):
             return self._claim_matrix(node, ref)
-        if isinstance(node, Transpose) and _is_matrix(ref.a):
+        if isinstance(node, Transpose) and is_matrix(ref.a):
             flipped = Val(stages.transpose(ref.a), stages.transpose(ref.b), ref.deps, arith=ref.arith)
             inner = self.claim(node.arg, flipped)
             return Val(stages.transpose(inner.a), ref.b, inner.deps)
         if isinstance(node, Sum) and ref.terms is not None and len(ref.terms) == len(node.terms):
             parts = [self.claim(t, r, cell) for t, r in zip(node.terms, ref.terms, strict=True)]
-            total = _add_values([p.a for p in parts])
+            total = add_values([p.a for p in parts])
             deps = frozenset().union(*(p.deps for p in parts))
             return Val(total, ref.b, deps | ref.deps, tuple(parts))
         return self._claim_compound(node, ref, cell)
@@ -496,21 +373,21 @@ class DocumentState:
             raise ShapeError(
                 f"{self.subject}: a ragged matrix (rows of {sorted({len(r) for r in node.rows})} entries)"
             )
-        if not _is_matrix(a):
+        if not is_matrix(a):
             raise Unverifiable(f"a {rows}×{cols} matrix is compared with a scalar")
         transposed = False
         if a.shape != (rows, cols):
             if a.shape == (cols, rows) and 1 in (rows, cols):
                 transposed = True
             else:
-                raise ShapeError(f"{self.subject} is {_shape(a)} but the printed matrix is {rows}×{cols}")
+                raise ShapeError(f"{self.subject} is {shape_text(a)} but the printed matrix is {rows}×{cols}")
         out_a, deps = [], set(ref.deps)
         for i, row in enumerate(node.rows):
             out_row = []
             for j, cell_node in enumerate(row):
                 p, q = (j, i) if transposed else (i, j)
                 terms = None
-                if ref.terms and all(_is_matrix(t.a) and t.a.shape == a.shape for t in ref.terms):
+                if ref.terms and all(is_matrix(t.a) and t.a.shape == a.shape for t in ref.terms):
                     terms = tuple(Val(t.a[p, q], t.b[p, q], t.deps, arith=t.arith) for t in ref.terms)
                 part = self.claim(
                     cell_node, Val(a[p, q], b[p, q], ref.deps, terms, ref.arith), (i + 1, j + 1)
@@ -525,14 +402,14 @@ class DocumentState:
         nums = literals(node)
         value = self.literal_value(node).a
         a, b = ref.a, ref.b
-        if _is_matrix(value) or _is_matrix(a):
+        if is_matrix(value) or is_matrix(a):
             raise Unverifiable(
                 "a computation of printed numbers that does not line up with the one before it"
             )
         places = [parse_claim(n.text).places for n in nums]
         magnitude = max([1] + [abs(parse_claim(n.text).value) for n in nums])
         tolerance = sum(sympy.Rational(1, 2 * 10**p) for p in places if p) * magnitude
-        holds_b, holds_a = _within(value, b, tolerance), _within(value, a, tolerance)
+        holds_b, holds_a = within(value, b, tolerance), within(value, a, tolerance)
         if holds_b is None or holds_a is None:
             raise Unverifiable("cannot decide whether the printed computation matches")
         if holds_b:
@@ -564,22 +441,22 @@ class DocumentState:
             return False
         blocks = [f for f in node.factors if isinstance(f, Matrix)]
         others = [f for f in node.factors if not isinstance(f, Matrix)]
-        return len(blocks) == 1 and _is_literal(blocks[0]) and not any(_has_matrix(f) for f in others)
+        return len(blocks) == 1 and is_literal(blocks[0]) and not any(has_matrix(f) for f in others)
 
     def scaled_claim(self, node: Mul, ref: Val) -> Val:
         """``c [numbers]``: the numbers claim the value before, divided by c."""
         block = next(f for f in node.factors if isinstance(f, Matrix))
         factor = self._product([self.evaluate(f) for f in node.factors if not isinstance(f, Matrix)])
-        if _is_matrix(factor.a) or factor.b == 0:
+        if is_matrix(factor.a) or factor.b == 0:
             raise Unverifiable("the factor in front of the printed matrix is not a nonzero number")
         inner = Val(
-            _scale(ref.a, 1 / factor.a),
-            _scale(ref.b, 1 / factor.b),
+            scale(ref.a, 1 / factor.a),
+            scale(ref.b, 1 / factor.b),
             ref.deps | factor.deps,
             arith=ref.arith and factor.arith,
         )
         claimed = self.claim(block, inner)
-        return Val(_scale(claimed.a, factor.a), ref.b, claimed.deps, arith=factor.arith)
+        return Val(scale(claimed.a, factor.a), ref.b, claimed.deps, arith=factor.arith)
 
     # --- evaluation -----------------------------------------------------------
 
@@ -587,7 +464,7 @@ class DocumentState:
         """The printed value of a numbers-only node (both worlds alike)."""
         if isinstance(node, Sum):
             parts = tuple(self.literal_value(t) for t in node.terms)
-            total = _add_values([p.a for p in parts])
+            total = add_values([p.a for p in parts])
             return Val(total, total, frozenset(), parts)
         return self._eval(node, record=False)
 
@@ -607,15 +484,15 @@ class DocumentState:
             return self._lookup(node.name)
         if isinstance(node, Neg):
             inner = self._eval(node.arg, record)
-            return Val(_scale(inner.a, -1), _scale(inner.b, -1), inner.deps, arith=inner.arith)
+            return Val(scale(inner.a, -1), scale(inner.b, -1), inner.deps, arith=inner.arith)
         if isinstance(node, Matrix):
             return self._matrix(node, record)
         if isinstance(node, Sum):
             tied = self._weighted_sum(node) if record else None
             parts = tied or tuple(self._eval(t, record) for t in node.terms)
             return Val(
-                _add_values([p.a for p in parts]),
-                _add_values([p.b for p in parts]),
+                add_values([p.a for p in parts]),
+                add_values([p.b for p in parts]),
                 frozenset().union(*(p.deps for p in parts)),
                 parts,
                 all(p.arith for p in parts),
@@ -624,13 +501,13 @@ class DocumentState:
             return self._product([self._eval(f, record) for f in node.factors])
         if isinstance(node, Div):
             num, den = self._eval(node.num, record), self._eval(node.den, record)
-            if _is_matrix(den.a):
+            if is_matrix(den.a):
                 raise Unverifiable("division by a matrix")
             if den.a == 0 or den.b == 0:
                 raise DivisionByZeroError(f"{self.subject}: division by zero")
             return Val(
-                _scale(num.a, 1 / den.a),
-                _scale(num.b, 1 / den.b),
+                scale(num.a, 1 / den.a),
+                scale(num.b, 1 / den.b),
                 num.deps | den.deps,
                 arith=num.arith and den.arith,
             )
@@ -643,7 +520,7 @@ class DocumentState:
         if isinstance(node, Pow):
             base = self._eval(node.base, record)
             exponent = self._scalar(self._eval(node.exponent, record), "an exponent")
-            if _is_matrix(base.a):
+            if is_matrix(base.a):
                 raise Unverifiable("a power of a matrix")
             where = self.subject or "power"
             return Val(
@@ -653,7 +530,7 @@ class DocumentState:
             )
         if isinstance(node, Transpose):
             inner = self._eval(node.arg, record)
-            if not _is_matrix(inner.a):
+            if not is_matrix(inner.a):
                 return inner
             return Val(stages.transpose(inner.a), stages.transpose(inner.b), inner.deps, arith=inner.arith)
         if isinstance(node, Call):
@@ -663,7 +540,7 @@ class DocumentState:
         raise Unverifiable(f"cannot evaluate {type(node).__name__}")
 
     def _scalar(self, value: Val, what: str) -> Val:
-        if _is_matrix(value.a):
+        if is_matrix(value.a):
             raise Unverifiable(f"{what} of a matrix")
         return value
 
@@ -688,14 +565,14 @@ class DocumentState:
             arg = args[0]
             a, b = (
                 (arg.a, arg.b)
-                if _is_matrix(arg.a)
+                if is_matrix(arg.a)
                 else (ImmutableMatrix([[arg.a]]), ImmutableMatrix([[arg.b]]))
             )
             return Val(stages.softmax_rows(a), stages.softmax_rows(b), deps, arith=False)
         if name == "exp" and len(args) == 1:
             arg = self._scalar(args[0], "exp")
-            return Val(_exp(arg.a), _exp(arg.b), deps, arith=False)
-        if name == "concat" and all(_is_matrix(arg.a) for arg in args):
+            return Val(bounded_exp(arg.a), bounded_exp(arg.b), deps, arith=False)
+        if name == "concat" and all(is_matrix(arg.a) for arg in args):
             return Val(
                 stages.hconcat([a.a for a in args]),
                 stages.hconcat([a.b for a in args]),
@@ -710,8 +587,8 @@ class DocumentState:
         result = values[0]
         for value in values[1:]:
             try:
-                product_a = _multiply(result.a, value.a)
-                product_b = _multiply(result.b, value.b)
+                product_a = multiply(result.a, value.a)
+                product_b = multiply(result.b, value.b)
             except ShapeError as err:
                 raise ShapeError(f"{self.subject}: {err}") from None
             result = Val(
@@ -730,7 +607,7 @@ class DocumentState:
             raise ShapeError(
                 f"{self.subject}: a ragged matrix (row lengths {', '.join(str(len(r)) for r in node.rows)})"
             )
-        printed = [[_printed(cell) for cell in row] for row in node.rows]
+        printed = [[printed_value(cell) for cell in row] for row in node.rows]
         if record and all(v is not None for row in printed for v in row):
             tie = self._find_tie(ImmutableMatrix(printed))
             if tie is not None:
@@ -738,7 +615,7 @@ class DocumentState:
         cells = [[self._eval(cell, record) for cell in row] for row in node.rows]
         for row in cells:
             for cell in row:
-                if _is_matrix(cell.a):
+                if is_matrix(cell.a):
                     raise Unverifiable("a matrix inside a matrix")
         return Val(
             ImmutableMatrix([[c.a for c in row] for row in cells]),
@@ -748,18 +625,18 @@ class DocumentState:
         )
 
     def _find_tie(self, printed: ImmutableMatrix) -> tuple[str, Binding, str, int] | None:
-        candidates = [(n, b) for n, b in reversed(self.env.items()) if _is_matrix(b.a)]
+        candidates = [(n, b) for n, b in reversed(self.env.items()) if is_matrix(b.a)]
         for name, binding in candidates:
-            if binding.a.shape == printed.shape and _equal(binding.a, printed) is True:
+            if binding.a.shape == printed.shape and equal(binding.a, printed) is True:
                 return name, binding, "whole", 0
         for name, binding in candidates:
-            if binding.a.shape == printed.T.shape and _equal(binding.a.T, printed) is True:
+            if binding.a.shape == printed.T.shape and equal(binding.a.T, printed) is True:
                 return name, binding, "transpose", 0
         if printed.rows == 1:
             for name, binding in candidates:
                 if binding.a.cols == printed.cols and binding.a.rows > 1:
                     for i in range(binding.a.rows):
-                        if _equal(binding.a.row(i), printed) is True:
+                        if equal(binding.a.row(i), printed) is True:
                             return name, binding, "row", i
         return None
 
@@ -793,10 +670,10 @@ class DocumentState:
             weights.append(parse_claim(term.factors[0].text).value)
         printed = ImmutableMatrix([weights])
         for name, binding in reversed(self.env.items()):
-            if not _is_matrix(binding.a) or binding.a.cols != len(weights) or binding.a.rows < 2:
+            if not is_matrix(binding.a) or binding.a.cols != len(weights) or binding.a.rows < 2:
                 continue
             for i in range(binding.a.rows):
-                if _equal(binding.a.row(i), printed) is True:
+                if equal(binding.a.row(i), printed) is True:
                     label = _display_name(name)
                     saved, self.subject = self.subject, label
                     tied = []
@@ -818,70 +695,3 @@ class DocumentState:
 
 
 # --- arithmetic on values (delegating matrix products to stages) ------------------
-
-
-def _exp(x: Any) -> Any:
-    if getattr(x, "is_number", False):
-        ball = enclose(x, 64)
-        if not ball.is_finite() or ball > MAX_EXP_ARGUMENT:
-            raise ValueTooLargeError(f"e^({exact_text(x)}) is too large to evaluate")
-    return sympy.exp(x)
-
-
-def _scale(value: Any, factor: Any) -> Any:
-    if _is_matrix(value):
-        return ImmutableMatrix(value.rows, value.cols, [_times(factor, v) for v in value])
-    return _times(factor, value)
-
-
-def _times(x: Any, y: Any) -> Any:
-    if (x in (sympy.oo, NEG_INF) or y in (sympy.oo, NEG_INF)) and (x == 0 or y == 0):
-        raise Unverifiable("0 times infinity")
-    return x * y
-
-
-def _multiply(x: Any, y: Any) -> Any:
-    if _is_matrix(x) and _is_matrix(y):
-        if x.shape == (1, 1):
-            return _scale(y, x[0, 0])
-        if y.shape == (1, 1):
-            return _scale(x, y[0, 0])
-        return stages.matmul(
-            ImmutableMatrix(x), ImmutableMatrix(y), left="the left factor", right="the right factor"
-        )
-    if _is_matrix(x):
-        return _scale(x, y)
-    if _is_matrix(y):
-        return _scale(y, x)
-    return _times(x, y)
-
-
-def _add_values(values: list[Any]) -> Any:
-    matrices = [v for v in values if _is_matrix(v)]
-    if matrices and len(matrices) != len(values):
-        raise ShapeError("a matrix is added to a scalar")
-    if not matrices:
-        return sympy.Add(*values)
-    shape = matrices[0].shape
-    for matrix in matrices:
-        if matrix.shape != shape:
-            raise ShapeError(f"cannot add a {_shape(matrix)} matrix to a {_shape(matrices[0])} matrix")
-    return ImmutableMatrix(
-        shape[0],
-        shape[1],
-        [sympy.Add(*(m[i, j] for m in matrices)) for i in range(shape[0]) for j in range(shape[1])],
-    )
-
-
-def _within(value: Any, target: Any, tolerance: Any) -> bool | None:
-    difference = value - target
-    if difference == 0:
-        return True
-    if difference.free_symbols:
-        return None
-    ball = enclose(difference, 128)
-    if ball.abs_upper() <= enclose(tolerance, 128):
-        return True
-    if ball.abs_lower() > enclose(tolerance, 128):
-        return False
-    return None

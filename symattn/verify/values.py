@@ -1,0 +1,171 @@
+"""Values in the two worlds, and the arithmetic the verifier does on them.
+
+A :class:`Val` holds a quantity in world (a) (the document's printed numbers)
+and world (b) (the true value), the lines of wrong numbers it depends on, and
+its terms when it is a sum.  Matrix products and transposes are delegated to
+:mod:`symattn.stages`; sums and scalings are built structurally; decisions
+use certified enclosures from :mod:`symattn.exact`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import sympy
+from sympy import ImmutableMatrix
+
+from symattn import stages
+from symattn.errors import ShapeError, ValueTooLargeError
+from symattn.exact import enclose
+from symattn.verify.claims import exact_text
+
+__all__ = [
+    "MAX_EXP_ARGUMENT",
+    "NEG_INF",
+    "Binding",
+    "Unverifiable",
+    "Val",
+    "add_values",
+    "bounded_exp",
+    "equal",
+    "is_matrix",
+    "multiply",
+    "scale",
+    "shape_text",
+    "within",
+]
+
+#: exp(x) is refused for |x| above this bound (e^{e^{e^{10}}}).
+MAX_EXP_ARGUMENT = 10_000
+
+
+NEG_INF = -sympy.oo
+
+
+class Unverifiable(Exception):
+    """Internal: a chain element cannot be evaluated; the message is the reason."""
+
+
+@dataclass(frozen=True)
+class Val:
+    """A value in both worlds, the wrong lines it depends on, and its terms."""
+
+    a: Any
+    b: Any
+    deps: frozenset[int] = frozenset()
+    terms: tuple[Val, ...] | None = None
+    arith: bool = True  # built by exact arithmetic (no softmax, exp, roots) from printed numbers
+
+
+@dataclass(frozen=True)
+class Binding:
+    """What a name means in world (a) and world (b)."""
+
+    a: Any
+    b: Any
+    deps: frozenset[int]
+    arith: bool = True
+
+
+def is_matrix(value: Any) -> bool:
+    return isinstance(value, sympy.MatrixBase)
+
+
+def shape_text(value: Any) -> str:
+    return f"{value.rows}×{value.cols}" if is_matrix(value) else "a scalar"
+
+
+def equal(x: Any, y: Any) -> bool | None:
+    """Exact equality of two values (True, False, or None when undecided)."""
+    if is_matrix(x) != is_matrix(y):
+        return False
+    if is_matrix(x):
+        if x.shape != y.shape:
+            return False
+        verdicts = [equal(p, q) for p, q in zip(x, y, strict=True)]
+        if False in verdicts:
+            return False
+        return None if None in verdicts else True
+    if x == y:
+        return True
+    if NEG_INF in (x, y) or sympy.oo in (x, y):
+        return False
+    difference = x - y
+    if difference == 0:
+        return True
+    if difference.free_symbols:
+        return None
+    ball = enclose(difference, 128)
+    if not ball.contains(0):
+        return False
+    return True if sympy.expand(difference) == 0 else None
+
+
+def bounded_exp(x: Any) -> Any:
+    if getattr(x, "is_number", False):
+        ball = enclose(x, 64)
+        if not ball.is_finite() or ball > MAX_EXP_ARGUMENT:
+            raise ValueTooLargeError(f"e^({exact_text(x)}) is too large to evaluate")
+    return sympy.exp(x)
+
+
+def scale(value: Any, factor: Any) -> Any:
+    if is_matrix(value):
+        return ImmutableMatrix(value.rows, value.cols, [times(factor, v) for v in value])
+    return times(factor, value)
+
+
+def times(x: Any, y: Any) -> Any:
+    if (x in (sympy.oo, NEG_INF) or y in (sympy.oo, NEG_INF)) and (x == 0 or y == 0):
+        raise Unverifiable("0 times infinity")
+    return x * y
+
+
+def multiply(x: Any, y: Any) -> Any:
+    if is_matrix(x) and is_matrix(y):
+        if x.shape == (1, 1):
+            return scale(y, x[0, 0])
+        if y.shape == (1, 1):
+            return scale(x, y[0, 0])
+        return stages.matmul(
+            ImmutableMatrix(x), ImmutableMatrix(y), left="the left factor", right="the right factor"
+        )
+    if is_matrix(x):
+        return scale(x, y)
+    if is_matrix(y):
+        return scale(y, x)
+    return times(x, y)
+
+
+def add_values(values: list[Any]) -> Any:
+    matrices = [v for v in values if is_matrix(v)]
+    if matrices and len(matrices) != len(values):
+        raise ShapeError("a matrix is added to a scalar")
+    if not matrices:
+        return sympy.Add(*values)
+    shape = matrices[0].shape
+    for matrix in matrices:
+        if matrix.shape != shape:
+            raise ShapeError(
+                f"cannot add a {shape_text(matrix)} matrix to a {shape_text(matrices[0])} matrix"
+            )
+    return ImmutableMatrix(
+        shape[0],
+        shape[1],
+        [sympy.Add(*(m[i, j] for m in matrices)) for i in range(shape[0]) for j in range(shape[1])],
+    )
+
+
+def within(value: Any, target: Any, tolerance: Any) -> bool | None:
+    difference = value - target
+    if difference == 0:
+        return True
+    if difference.free_symbols:
+        return None
+    ball = enclose(difference, 128)
+    if ball.abs_upper() <= enclose(tolerance, 128):
+        return True
+    if ball.abs_lower() > enclose(tolerance, 128):
+        return False
+    return None
