@@ -9,6 +9,7 @@ scales and temperatures.
 from __future__ import annotations
 
 import io
+import random
 import sys
 
 import flint
@@ -273,3 +274,22 @@ def test_scale_must_be_positive():
     with pytest.raises(InputError) as err:
         attention_balls(flint.fmpq_mat([[1]]), -sympy.sqrt(2), None, flint.fmpq_mat([[1]]), 64)
     assert str(err.value) == "the attention scale must be positive, not -sqrt(2)"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_methods_agree_at_scale_with_skipped_exponentials(seed):
+    # 48 tokens of integer inputs: nearly one-hot rows, so the sparse method skips
+    # most exponentials while the dense one evaluates them all; the digits must match
+    rng = random.Random(seed)
+    n, d = 48, 16
+    X = flint.fmpq_mat(n, d, [rng.randint(-3, 3) for _ in range(n * d)])
+    W = [flint.fmpq_mat(d, d, [rng.randint(-3, 3) for _ in range(d * d)]) for _ in range(3)]
+    scores, V = (X * W[0]) * (X * W[1]).transpose(), X * W[2]
+    keep = [[j <= i or (i + j) % 3 == 0 for j in range(n)] for i in range(n)]
+    for mask in (None, keep):
+        sparse = attention_decimals(scores, sympy.Rational(1, 4), mask, V, 30, method="sparse")
+        dense = attention_decimals(scores, sympy.Rational(1, 4), mask, V, 30, method="dense")
+        assert sparse == dense
+    from symattn.numeric import _row_balls
+
+    assert _row_balls(scores, sympy.Rational(1, 4), None, V, 128, method="sparse").evaluated < n * n // 4
