@@ -117,6 +117,7 @@ def _attention_steps(att: Attention, digits: int, *, head: int = 0) -> list[st.S
     weight_decimals = _decimals(att, "weights", digits)
     output_decimals = _decimals(att, "output", digits)
     causal = att.mask is not None and att.mask == stages.causal_mask(*att.mask.shape)
+    default_scale = att.factor == 1 / sympy.sqrt(att.d_k)
     setup = st.Setup(
         head=head,
         X=att.X if head <= 1 else None,
@@ -126,6 +127,7 @@ def _attention_steps(att: Attention, digits: int, *, head: int = 0) -> list[st.S
         W_V=att.W_V,
         d_k=att.d_k,
         factor=att.factor,
+        default_scale=default_scale,
         labels=att.labels,
         kv_labels=att.kv_labels if att.is_cross else None,
         causal=causal,
@@ -144,7 +146,7 @@ def _attention_steps(att: Attention, digits: int, *, head: int = 0) -> list[st.S
         scores=att.scores,
         factor=att.factor,
         d_k=att.d_k,
-        default_scale=att.factor == 1 / sympy.sqrt(att.d_k),
+        default_scale=default_scale,
         scaled=att.scaled,
         scaled_decimals=_decimals(att, "scaled", digits),
         masked=att.mask is not None,

@@ -130,7 +130,7 @@ def _setup(step: st.Setup, ctx: _Context) -> list[Block]:
         for n, m in weights:
             out += _matrix_blocks(n, m, None, ctx)
     d_k = Math(f"d_k = {step.d_k}")
-    if step.factor == 1 / sympy.sqrt(step.d_k):
+    if step.default_scale:
         factor = Math(
             rf"\frac{{1}}{{\sqrt{{d_k}}}} = \frac{{1}}{{\sqrt{{{step.d_k}}}}} = {entry(step.factor)}"
         )

@@ -46,6 +46,7 @@ class Setup:
     W_V: ImmutableMatrix
     d_k: int
     factor: sympy.Expr
+    default_scale: bool  # factor is exactly 1/sqrt(d_k)
     labels: tuple[str, ...] | None
     kv_labels: tuple[str, ...] | None
     causal: bool
