@@ -113,8 +113,13 @@ _DROP_WITH_ARG = {
     r"\phantom",
     r"\hphantom",
     r"\vphantom",
+    r"\color",  # \color{red} x and \textcolor{red}{x}: the colour goes, the math stays
+    r"\textcolor",
 }
-_UNWRAP = {r"\mathbf", r"\boldsymbol", r"\bm", r"\mathit", r"\mathnormal", r"\pmb", r"\mathbb", r"\mathcal"}
+_UNWRAP = {
+    r"\mathbf", r"\boldsymbol", r"\bm", r"\mathit", r"\mathnormal", r"\pmb", r"\mathbb", r"\mathcal",
+    r"\boxed", r"\underline",
+}  # fmt: skip
 _NAME_CMDS = {
     r"\text", r"\mathrm", r"\operatorname", r"\operatorname*", r"\textrm", r"\textbf", r"\texttt",
     r"\textit", r"\mathsf", r"\mathtt", r"\textsf", r"\mbox",
@@ -605,6 +610,19 @@ class _Parser:
             raise LatexParseError(f"unexpected {self.tokens[self.pos].text!r}")
         return node
 
+    def argument(self) -> Node:
+        """A command argument: ``{...}``, or one token as in ``\\frac12`` and ``\\sqrt 2``."""
+        token = self.peek()
+        if token is not None and token.text == "{":
+            return self.group()
+        if token is not None and token.kind == "num" and len(token.text) > 1 and "." not in token.text:
+            self.pos += 1
+            self.tokens.insert(self.pos, Token("num", token.text[1:], token.offset + 1))
+            return Num(token.offset, token.text[0])
+        if token is not None and (token.kind in ("num", "letter", "name") or token.text == r"\infty"):
+            return self.atom()
+        raise LatexParseError("a command argument is missing its braces")
+
     def group(self) -> Node:
         self.expect("{")
         node = self.expr()
@@ -647,8 +665,8 @@ class _Parser:
             self.expect("|")
             return Unsupported(token.offset, "an absolute value or determinant", (node,))
         if text == r"\frac":
-            num = self.group()
-            den = self.group()
+            num = self.argument()
+            den = self.argument()
             return Div(token.offset, num, den)
         if text == r"\sqrt":
             index = None
@@ -656,7 +674,7 @@ class _Parser:
                 self.take()
                 index = self.expr()
                 self.expect("]")
-            return Sqrt(token.offset, self.group(), index)
+            return Sqrt(token.offset, self.argument(), index)
         if text == r"\infty":
             return Inf(token.offset)
         if text == r"\exp":

@@ -150,7 +150,14 @@ def test_matrices(latex: str, shape: tuple[int, int]) -> None:
 
 
 def test_fraction_spellings() -> None:
-    for latex in ("\\frac{1}{2}", "\\dfrac{1}{2}", "\\tfrac{1}{2}", "{\\textstyle \\frac{1}{2}}"):
+    for latex in (
+        "\\frac{1}{2}",
+        "\\dfrac{1}{2}",
+        "\\tfrac{1}{2}",
+        "{\\textstyle \\frac{1}{2}}",
+        "\\frac12",
+        "\\frac1{2}",
+    ):
         (element,) = _chain(latex).elements
         assert isinstance(element, Div) and element.num == Num(element.num.offset, "1"), latex
 

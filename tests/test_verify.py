@@ -140,6 +140,12 @@ CASES = [
         "Let $d_k = 4$; $\\ln d_k \\approx 1.38$.\n", 1, [(1, "1.38", "rounding")], id="ln-truncated"
     ),
     pytest.param("$\\log 2 = 0.3$ and $\\log 2 = 0.69$\n", 0, [], id="log-base-ambiguous"),
+    pytest.param(
+        "$\\frac12 = 0.5$, $\\frac{1}{\\sqrt 2} \\approx 0.7071$, $\\boxed{\\frac{1}{4}} = 0.26$\n",
+        1,
+        [(1, "0.26", "slip")],
+        id="brace-less-arguments-and-boxed",
+    ),
 ]
 
 
