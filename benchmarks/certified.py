@@ -10,7 +10,7 @@ import numpy as np
 import sympy
 
 from benchmarks.inputs import Case
-from symattn.numeric import attention_balls
+from symattn.numeric import attention_balls, exact_products
 
 PREC = 128  # bits; the runner checks that every ball is narrower than 10**-30
 
@@ -25,7 +25,8 @@ def fmpq_inputs(case: Case) -> tuple[flint.fmpq_mat, ...]:
 
 
 def certified_attention(X, W_Q, W_K, W_V, prec: int = PREC) -> tuple[flint.arb_mat, flint.arb_mat]:
-    """Exact products, then symattn's enclosures of the weights and the output.
+    """Exact products (integer matrices over common denominators), then symattn's
+    enclosures of the weights and the output.
 
     Args:
         X, W_Q, W_K, W_V: fmpq_mat inputs.
@@ -34,8 +35,7 @@ def certified_attention(X, W_Q, W_K, W_V, prec: int = PREC) -> tuple[flint.arb_m
     Returns:
         (weights, output) as arb_mat balls.
     """
-    scores = (X * W_Q) * (X * W_K).transpose()
-    V = X * W_V
+    scores, V = exact_products(X, W_Q, W_K, W_V)
     factor = 1 / sympy.sqrt(W_Q.ncols())  # exact: 1/8 for d_k = 64, sqrt(3)/6 for d_k = 12
     return attention_balls(scores, factor, None, V, prec)
 

@@ -38,7 +38,7 @@ from benchmarks import startup  # noqa: E402
 from benchmarks.certified import Check, certified_attention, check_numpy, fmpq_inputs  # noqa: E402
 from benchmarks.inputs import make_case  # noqa: E402
 from benchmarks.numpy_ref import attention_float64, case_arrays  # noqa: E402
-from symattn.numeric import attention_decimals  # noqa: E402
+from symattn.numeric import attention_decimals, exact_products  # noqa: E402
 
 REFERENCE_DOC = ROOT / "tests" / "docs" / "reference_zh.md"
 SEED_DOC = Path("/work/shared/seed/000_353ac04a18db8a6f.txt")
@@ -115,8 +115,7 @@ def bench(kind: str, n: int, d_model: int, d_k: int, *, naive_cap: float | None)
 
 def decimals_time(kind: str, n: int, d: int, places: int) -> float:
     """Seconds for attention_decimals (every weight and output, ``places`` digits), after the products."""
-    X, W_Q, W_K, W_V = fmpq_inputs(make_case(kind, n, d, d))
-    scores, V = (X * W_Q) * (X * W_K).transpose(), X * W_V
+    scores, V = exact_products(*fmpq_inputs(make_case(kind, n, d, d)))
     factor = 1 / sympy.sqrt(d)
     return median_time(lambda: attention_decimals(scores, factor, None, V, places), 3)
 

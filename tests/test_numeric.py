@@ -21,7 +21,13 @@ from hypothesis import strategies as st
 from symattn import stages
 from symattn.errors import FullyMaskedRowError, InputError, ShapeError
 from symattn.exact import certified_decimal, enclose, round_ball
-from symattn.numeric import attention_balls, attention_decimals, format_units, round_units
+from symattn.numeric import (
+    attention_balls,
+    attention_decimals,
+    exact_products,
+    format_units,
+    round_units,
+)
 from symattn.pipeline import attention
 
 
@@ -43,6 +49,11 @@ def assert_agrees(att, places):
     expected = {"weights": exact_decimals(att.weights, places), "output": exact_decimals(att.output, places)}
     for method in ("sparse", "dense"):
         assert attention_decimals(scores, factor, keep, V, places, method=method) == expected, method
+    source = None if att.X_kv is None else stages.to_fmpq_mat(att.X_kv)
+    int_scores, int_V = exact_products(
+        *(stages.to_fmpq_mat(m) for m in (att.X, att.W_Q, att.W_K, att.W_V)), X_kv=source
+    )
+    assert attention_decimals(int_scores, factor, keep, int_V, places) == expected, "IntegerScores"
 
 
 # --- a table of hand-picked cases -------------------------------------------------
@@ -293,3 +304,11 @@ def test_methods_agree_at_scale_with_skipped_exponentials(seed):
     from symattn.numeric import _row_balls
 
     assert _row_balls(scores, sympy.Rational(1, 4), None, V, 128, method="sparse").evaluated < n * n // 4
+
+
+def test_exact_products_shape_error():
+    with pytest.raises(ShapeError) as err:
+        exact_products(
+            flint.fmpq_mat([[1, 2]]), flint.fmpq_mat([[1]]), flint.fmpq_mat([[1]]), flint.fmpq_mat([[1]])
+        )
+    assert str(err.value) == "X and W_Q do not fit: 1×2 times 1×1"
