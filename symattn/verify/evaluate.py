@@ -130,7 +130,11 @@ class DocumentState:
     def _judge(
         self, num: Num, a: Any, b: Any, deps: frozenset[int], *, cell: Any, reason: str, arith: bool = True
     ) -> bool:
-        verdict = judge(num.text, a, b, deps, arith=arith)
+        try:
+            verdict = judge(num.text, a, b, deps, arith=arith)
+        except SymattnError as err:  # e.g. a value with free symbols: this cell only
+            self._add(num, cell=cell, status="unverified", kind="undecided", reason=str(err))
+            return True
         self._add(
             num,
             cell=cell,
