@@ -53,8 +53,14 @@ def reference_md(reference):
         pytest.param(
             "| 3 ($x_{3}$) | 0.7, 0.7 | 0.7000, 0.7000 | 0.7517, 0.7517 |", id="recomputed-next-to-true"
         ),
-        pytest.param("3 of the 9 claimed entries are wrong: $a_{31}, a_{32}, a_{33}$.", id="weights-summary"),
-        pytest.param("2 of the 6 claimed entries are wrong: $o_{31}, o_{32}$.", id="output-summary"),
+        pytest.param(
+            "3 of the 9 claimed entries are wrong: $a_{31}, a_{32}, a_{33}$; the other 6 are correct roundings.",
+            id="weights-summary",
+        ),
+        pytest.param(
+            "2 of the 6 claimed entries are wrong: $o_{31}, o_{32}$; the other 4 are correct roundings.",
+            id="output-summary",
+        ),
     ],
 )
 def test_reference_shows(reference_md, fragment):

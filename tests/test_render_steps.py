@@ -226,7 +226,11 @@ def test_claim_table(steps, table, row, cells):
 def test_claim_table_summary(steps):
     blocks = c._claim_table(_of(steps, st.ClaimTable, 0), CTX)
     assert blocks[-1] == Paragraph(
-        (Text("3 of the 9 claimed entries are wrong: "), Math("a_{31}, a_{32}, a_{33}"), Text("."))
+        (
+            Text("3 of the 9 claimed entries are wrong: "),
+            Math("a_{31}, a_{32}, a_{33}"),
+            Text("; the other 6 are correct roundings."),
+        )
     )
 
 

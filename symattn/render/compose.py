@@ -464,7 +464,9 @@ def _claim_table(step: st.ClaimTable, ctx: _Context) -> list[Block]:
     out.append(Table(header, tuple(rows)))
     if wrong:
         listed = Math(", ".join(wrong))
-        out.append(fill(T["claims_wrong"], k=len(wrong), n=total, entries=listed))
+        right = total - len(wrong)
+        key = "claims_wrong_some_ok" if right else "claims_wrong"
+        out.append(fill(T[key], k=len(wrong), n=total, entries=listed, ok=right))
     else:
         out.append(fill(T["claims_all_ok"], n=total))
     return out

@@ -99,6 +99,7 @@ TEXT: dict[str, str] = {
     "verdict_note_rounding": " (truncated instead of rounded)",
     "verdict_note_carried": " (follows from the claimed weights)",
     "claims_wrong": "{k} of the {n} claimed entries are wrong: {entries}.",
+    "claims_wrong_some_ok": "{k} of the {n} claimed entries are wrong: {entries}; the other {ok} are correct roundings.",
     "claims_all_ok": "All {n} claimed entries are correct roundings of the true values.",
     "recomputed_intro": "The output recomputed from the claimed weights {A}:",
     "col_row": "Row",

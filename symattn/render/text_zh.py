@@ -78,6 +78,7 @@ TEXT: dict[str, str] = {
     "verdict_note_rounding": "（截断而非四舍五入）",
     "verdict_note_carried": "（由文中的权重推出）",
     "claims_wrong": "{n} 个文中值里有 {k} 个错误：{entries}。",
+    "claims_wrong_some_ok": "{n} 个文中值里有 {k} 个错误：{entries}；其余 {ok} 个是正确的舍入。",
     "claims_all_ok": "全部 {n} 个文中值都是真实值的正确舍入。",
     "recomputed_intro": "用文中的权重 {A} 重新计算输出：",
     "col_row": "行",
