@@ -355,3 +355,26 @@ def test_wide_exponential_lists_wrap():
     start = lines.index("Row 20. The exponentials of the scaled scores:")
     assert lines[start + 3].startswith(r"\begin{aligned} & e^{1},\ e^{1},\ ")
     assert r" \\ & ,\ e^{1}" in lines[start + 3]
+
+
+def test_output_does_not_depend_on_the_hash_seed():
+    import subprocess
+    import sys
+
+    code = (
+        "from symattn.derivation import derive; from symattn.pipeline import attention; "
+        "print(derive(attention([['a', 1], [1, 'b'], ['c', 'a']]), lang='zh').to_latex(), end='')"
+    )
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=ROOT,
+            env={"PYTHONHASHSEED": seed, "PATH": ""},
+        ).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(outputs) == 1
+    assert r"\frac{" in outputs.pop()
