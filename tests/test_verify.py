@@ -397,3 +397,11 @@ def test_a_second_example_redefines_its_inputs_and_forgets_what_depended_on_them
         "unverified"
     }  # A was computed from the old X
     assert [(f.line, f.claimed, f.kind) for f in report.wrong] == [(9, "0.8809", "wrong")]
+
+
+def test_a_spent_budget_lists_the_remaining_formulas_as_unverified() -> None:
+    report = verify_document("$$a = 2$$\n\n$$b = a + 1 = 4$$\n", VerifyOptions(budget=0))
+    assert report.exit_code == 0
+    assert {(f.status, f.reason) for f in report.findings} == {
+        ("unverified", "not checked: the time for the document ran out")
+    }

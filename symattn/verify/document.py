@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,13 +38,16 @@ class VerifyOptions:
         max_formulas: formulas evaluated per document; later ones are listed
             as unverified (this bounds the work on huge inputs).
         max_formula_chars: longer formulas are not parsed.
+        budget: seconds for all formulas of a document; formulas still
+            waiting when it is spent are listed as unverified.
         use_worker: run formulas in a forked worker process (needed for the
             timeout); without it formulas run in this process, unbounded.
     """
 
     timeout: float = 5.0
     max_formulas: int = 2000
-    max_formula_chars: int = 5000
+    max_formula_chars: int = 20_000
+    budget: float = 120.0
     use_worker: bool = True
 
 
@@ -180,9 +184,16 @@ def _check(spans: list[Span], locator: Locator, options: VerifyOptions) -> list[
             _run_span(state, spans[index], locator)
         return findings + state.findings
     worker = _Worker(spans, locator, env)
+    deadline = time.monotonic() + options.budget
     try:
         for index in runnable:
-            answer = worker.run(index, options.timeout)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                findings.extend(
+                    _skipped(spans[index], locator, "not checked: the time for the document ran out")
+                )
+                continue
+            answer = worker.run(index, min(options.timeout, left))
             if answer is None:
                 worker.stop(kill=True)
                 findings.extend(
