@@ -13,6 +13,9 @@ checked-in files of ``derivations/`` from their TOML specs.
 from __future__ import annotations
 
 import json
+import os
+import re
+import tempfile
 from dataclasses import dataclass, fields, is_dataclass, replace
 from functools import cached_property
 from pathlib import Path
@@ -389,19 +392,36 @@ def _outputs(spec_path: Path) -> dict[Path, str]:
     return files
 
 
+_GENERATED = re.compile(r"^(?P<stem>.+)\.(?:en|zh)\.(?:md|tex)$")
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Write via a temporary file in the same folder and a rename."""
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
 def regenerate(directory: str | Path = "derivations", check: bool = False) -> list[Path]:
     """Rewrite (or only compare) the generated files of every spec in ``directory``.
 
     For each ``NAME.toml`` the files ``NAME.en.md``, ``NAME.en.tex``,
-    ``NAME.zh.md`` and ``NAME.zh.tex`` (standalone LaTeX) are generated.
+    ``NAME.zh.md`` and ``NAME.zh.tex`` (standalone LaTeX) are generated.  A
+    generated-looking file whose spec is gone (``OLD.en.md`` without
+    ``OLD.toml``) is stale: it is removed, or reported with ``check``.
 
     Args:
         directory: the folder of TOML specs.
         check: only compare; write nothing.
 
     Returns:
-        The paths that changed (written), or with ``check`` that differ from a
-        fresh generation (including missing files), sorted.
+        The paths that changed (written or removed), or with ``check`` that
+        differ from a fresh generation (missing and stale files included), sorted.
 
     Raises:
         MissingFileError: the directory does not exist.
@@ -415,11 +435,20 @@ def regenerate(directory: str | Path = "derivations", check: bool = False) -> li
     wanted: dict[Path, str] = {}
     for spec_path in sorted(directory.glob("*.toml")):
         wanted.update(_outputs(spec_path))
+    stale = [
+        path
+        for path in directory.iterdir()
+        if (match := _GENERATED.match(path.name)) and not (directory / f"{match['stem']}.toml").exists()
+    ]
     changed = []
     for path, text in sorted(wanted.items()):
         current = path.read_text(encoding="utf-8") if path.is_file() else None
         if current != text:
             changed.append(path)
             if not check:
-                path.write_text(text, encoding="utf-8", newline="\n")
-    return changed
+                _write_atomically(path, text)
+    for path in stale:
+        changed.append(path)
+        if not check:
+            path.unlink()
+    return sorted(changed)

@@ -9,7 +9,7 @@ import pytest
 from symattn import examples
 from symattn.cli import main
 from symattn.derivation import Derivation, derive, regenerate
-from symattn.errors import InputError, MissingFileError
+from symattn.errors import InputError, MissingFileError, RaggedMatrixError
 from symattn.render import steps as st
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -378,3 +378,29 @@ def test_output_does_not_depend_on_the_hash_seed():
     }
     assert len(outputs) == 1
     assert r"\frac{" in outputs.pop()
+
+
+def test_files_of_a_removed_spec_are_stale(copy):
+    regenerate(copy)
+    (copy / "old.en.md").write_text("left over\n", encoding="utf-8")
+    (copy / "notes.md").write_text("not generated\n", encoding="utf-8")
+    assert regenerate(copy, check=True) == [copy / "old.en.md"]
+    assert (copy / "old.en.md").exists()
+    assert regenerate(copy) == [copy / "old.en.md"]
+    assert sorted(p.name for p in copy.iterdir()) == [
+        "notes.md",
+        "reference.en.md",
+        "reference.en.tex",
+        "reference.toml",
+        "reference.zh.md",
+        "reference.zh.tex",
+    ]
+
+
+def test_an_invalid_spec_writes_nothing(copy):
+    (copy / "bad.toml").write_text("X = [[1, 0], [0]]\n", encoding="utf-8")
+    with pytest.raises(
+        RaggedMatrixError, match=rf"^{copy / 'bad.toml'}: X: row 2 has 1 entry but row 1 has 2$"
+    ):
+        regenerate(copy)
+    assert sorted(p.name for p in copy.iterdir()) == ["bad.toml", "reference.toml"]
