@@ -93,8 +93,22 @@ def _display_name(name: str) -> str:
 class DocumentState:
     """The bindings of one document and the findings made so far.
 
-    Args:
+    Attributes:
+        env: each name's :class:`~symattn.verify.values.Binding` (both worlds).
+        findings: the findings of the formula being read (the driver collects them).
         position: maps an offset inside the current formula to (line, column).
+        inputs: names whose binding came from printed numbers (``X = [...]``).
+        uses: for each computed name, the names it was computed from (a new
+            example that redefines an input forgets what used it).
+        deferred: number-free definitions waiting for a name defined later.
+
+    >>> from symattn.latexparse import parse_formula
+    >>> state = DocumentState()
+    >>> for text in ("a = 2", "b = a + 1 = 4"):
+    ...     for chain in parse_formula(text).chains:
+    ...         state.run_chain(chain, lambda index: "")
+    >>> [(f.claimed, f.status, f.kind) for f in state.findings]
+    [('2', 'unverified', 'input'), ('1', 'unverified', 'operand'), ('4', 'wrong', 'slip')]
     """
 
     def __init__(self) -> None:
@@ -150,7 +164,15 @@ class DocumentState:
     # --- chains -------------------------------------------------------------
 
     def run_chain(self, chain: Chain, subject_of: Callable[[int], str]) -> None:
-        """Judge one chain and update the bindings."""
+        """Judge one chain ``e0 = e1 = ...`` and update the bindings.
+
+        Args:
+            chain: a parsed statement (its ``error`` set when it did not parse).
+            subject_of: the display text of element ``i`` (for findings).
+
+        Every problem (unknown names, 1/0, huge powers, shapes) ends up as an
+        unverified finding on the numbers concerned; nothing is raised.
+        """
         if chain.error is not None:
             self.unverified(list(chain.numbers), "unparsed", f"cannot parse: {chain.error}")
             return
