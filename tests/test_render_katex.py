@@ -91,3 +91,15 @@ def test_wide_attention_renders(tmp_path):
     code, report = run_katex([doc])
     assert report["errors"] == []
     assert code == 0
+
+
+def test_chinese_labels_render(tmp_path):
+    from symattn.derivation import derive
+    from symattn.pipeline import attention
+
+    att = attention([[1, 0], [0, 1], [1, 1]], labels=["我", "爱", "猫_1"])
+    doc = tmp_path / "zh.md"
+    doc.write_text(derive(att, lang="zh").to_markdown(), encoding="utf-8")
+    code, report = run_katex([doc])
+    assert report["errors"] == []
+    assert code == 0

@@ -101,3 +101,12 @@ def test_wide_attention_compiles(tmp_path):
     assert "Undefined control sequence" not in log
     assert code == 0, log[-2000:]
     assert "Overfull \\hbox" not in log
+
+
+def test_chinese_labels_compile_with_xelatex(tmp_path):
+    from symattn.pipeline import attention
+
+    att = attention([[1, 0], [0, 1], [1, 1]], labels=["我", "爱", "猫_1"])
+    code, log = compile_tex(derive(att, lang="zh").to_latex(standalone=True), "zh", tmp_path)
+    assert "Undefined control sequence" not in log
+    assert code == 0, log[-2000:]
