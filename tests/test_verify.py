@@ -405,3 +405,14 @@ def test_a_spent_budget_lists_the_remaining_formulas_as_unverified() -> None:
     assert {(f.status, f.reason) for f in report.findings} == {
         ("unverified", "not checked: the time for the document ran out")
     }
+
+
+def test_tex_verbatim_and_verb_are_code() -> None:
+    tex = (
+        "\\begin{document}\n\\begin{verbatim}\n$x = 1 = 2$\n\\end{verbatim}\n"
+        "Code \\verb|$y = 1 = 3$| and 50\\% of $z = 1 + 1 = 2$.\n\\end{document}\n"
+    )
+    report = verify_document(tex)
+    assert [(f.line, f.claimed, f.status) for f in report.findings if f.status != "unverified"] == [
+        (5, "2", "ok")
+    ]

@@ -163,8 +163,18 @@ _TEX_MATH = re.compile(
 )
 
 
+_TEX_CODE = re.compile(
+    r"\\begin\{(verbatim\*?|lstlisting|minted|Verbatim)\}.*?\\end\{\1\}|\\verb\*?(.).*?\2|\\lstinline(.).*?\3",
+    re.DOTALL,
+)
+
+
+def _blank(match: re.Match[str]) -> str:
+    return re.sub(r"[^\n]", " ", match.group())
+
+
 def _tex_spans(source: str) -> list[Span]:
-    blanked = _TEX_COMMENT.sub(lambda m: " " * len(m.group()), source)
+    blanked = _TEX_CODE.sub(_blank, _TEX_COMMENT.sub(_blank, source))
     begin = blanked.find("\\begin{document}")
     spans = []
     for match in _TEX_MATH.finditer(blanked, begin if begin >= 0 else 0):
