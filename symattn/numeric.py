@@ -124,19 +124,22 @@ def exact_products(
     >>> S.numer.entries(), S.den, V.entries()
     ([1], 16, [1/4])
     """
-    source = X if X_kv is None else X_kv
-    for left, right, names in (
-        (X, W_Q, "X and W_Q"),
-        (source, W_K, "X_kv and W_K"),
-        (source, W_V, "X_kv and W_V"),
+    source, source_name = (X, "X") if X_kv is None else (X_kv, "X_kv")
+    for left, left_name, right, right_name in (
+        (X, "X", W_Q, "W_Q"),
+        (source, source_name, W_K, "W_K"),
+        (source, source_name, W_V, "W_V"),
     ):
         if left.ncols() != right.nrows():
             raise ShapeError(
-                f"{names} do not fit: {left.nrows()}×{left.ncols()} times {right.nrows()}×{right.ncols()}"
+                f"{right_name} has {right.nrows()} rows but {left_name} has {left.ncols()} columns "
+                f"({left_name} is {left.nrows()}×{left.ncols()}, {right_name} is {right.nrows()}×{right.ncols()})"
             )
     (x, dx), (s, ds), (q, dq), (k, dk), (v, dv) = (m.numer_denom() for m in (X, source, W_Q, W_K, W_V))
     if W_Q.ncols() != W_K.ncols():
-        raise ShapeError(f"W_Q has {W_Q.ncols()} columns but W_K has {W_K.ncols()}")
+        raise ShapeError(
+            f"W_Q has {W_Q.ncols()} columns but W_K has {W_K.ncols()}; queries and keys need the same d_k"
+        )
     scores = IntegerScores((x * q) * (s * k).transpose(), int(dx * dq * ds * dk))
     return scores, flint.fmpq_mat(s * v) / (ds * dv)
 

@@ -306,9 +306,31 @@ def test_methods_agree_at_scale_with_skipped_exponentials(seed):
     assert _row_balls(scores, sympy.Rational(1, 4), None, V, 128, method="sparse").evaluated < n * n // 4
 
 
-def test_exact_products_shape_error():
+ONE = flint.fmpq_mat([[1]])
+ROW = flint.fmpq_mat([[1, 2]])
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "message"),
+    [
+        pytest.param(
+            (ROW, ONE, ONE, ONE), {}, "W_Q has 1 rows but X has 2 columns (X is 1×2, W_Q is 1×1)", id="W_Q"
+        ),
+        pytest.param(
+            (ONE, ONE, ONE, ONE),
+            {"X_kv": ROW},
+            "W_K has 1 rows but X_kv has 2 columns (X_kv is 1×2, W_K is 1×1)",
+            id="cross-W_K",
+        ),
+        pytest.param(
+            (ONE, ONE, ROW, ONE),
+            {},
+            "W_Q has 1 columns but W_K has 2; queries and keys need the same d_k",
+            id="d_k",
+        ),
+    ],
+)
+def test_exact_products_shape_errors(args, kwargs, message):
     with pytest.raises(ShapeError) as err:
-        exact_products(
-            flint.fmpq_mat([[1, 2]]), flint.fmpq_mat([[1]]), flint.fmpq_mat([[1]]), flint.fmpq_mat([[1]])
-        )
-    assert str(err.value) == "X and W_Q do not fit: 1×2 times 1×1"
+        exact_products(*args, **kwargs)
+    assert str(err.value) == message
