@@ -416,3 +416,18 @@ def test_tex_verbatim_and_verb_are_code() -> None:
     assert [(f.line, f.claimed, f.status) for f in report.findings if f.status != "unverified"] == [
         (5, "2", "ok")
     ]
+
+
+def test_a_result_computed_from_rounded_numbers_is_carried_from_the_rounding() -> None:
+    text = (
+        "$$X = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\\\ 1 & 1 \\end{bmatrix}$$\n\n"
+        "$$S = \\frac{X X^T}{\\sqrt{2}} \\approx \\begin{bmatrix} 0.7 & 0 & 0.7 \\\\ 0 & 0.7 & 0.7 \\\\ "
+        "0.7 & 0.7 & 1.4 \\end{bmatrix}$$\n\n"
+        "$$\\text{softmax}([0.7, 0, 0.7]) \\approx [0.4005, 0.1989, 0.4005]$$\n"
+    )
+    report = verify_document(text)
+    assert [(f.claimed, f.value, f.kind, f.carried_from) for f in report.wrong] == [
+        ("0.4005", "0.4011121", "carried", 3),
+        ("0.1989", "0.1977758", "carried", 3),
+        ("0.4005", "0.4011121", "carried", 3),
+    ]

@@ -4,8 +4,9 @@ World (a) holds the document's own earlier numbers, world (b) the true values
 computed exactly from the document's inputs.  A printed number is
 
 * ``ok`` when it holds against the true value;
-* ``carried`` when it holds in (a), fails in (b), and its value depends on an
-  earlier wrong number (``carried_from`` is the earliest such line);
+* ``carried`` when it holds in (a) and fails in (b): its value depends on an
+  earlier printed number that differs from the truth (``carried_from`` is the
+  earliest wrong one, or the earliest rounded one when none is wrong);
 * ``rounding`` when it is the true value truncated toward zero at its places;
 * ``slip`` when it also fails against the document's own numbers and those
   are exact rationals (an arithmetic mistake);
@@ -24,7 +25,7 @@ import sympy
 
 from symattn.exact import certified_decimal, claim_holds, claim_kind, parse_claim
 
-__all__ = ["Finding", "Judgement", "exact_text", "judge"]
+__all__ = ["Finding", "Judgement", "carried_line", "exact_text", "judge"]
 
 #: Longest closed form printed in a report.
 MAX_EXACT_CHARS = 240
@@ -98,14 +99,25 @@ def _holds(text: str, value: Any) -> bool:
     return claim_holds(text, value)
 
 
-def judge(text: str, world_a: Any, world_b: Any, deps: frozenset[int], *, arith: bool = True) -> Judgement:
+def carried_line(deps: frozenset[tuple[int, bool]]) -> int:
+    """The line a carried error comes from: the earliest wrong number, or, when
+    only rounded numbers lie upstream, the earliest of those."""
+    wrong = [line for line, is_wrong in deps if is_wrong]
+    return min(wrong) if wrong else min(line for line, _ in deps)
+
+
+def judge(
+    text: str, world_a: Any, world_b: Any, deps: frozenset[tuple[int, bool]], *, arith: bool = True
+) -> Judgement:
     """Judge the printed number ``text`` against its value in both worlds.
 
     Args:
         text: the printed literal, e.g. ``"0.3"``.
         world_a: the value computed from the document's own earlier numbers.
         world_b: the true value.
-        deps: lines of earlier wrong numbers that ``world_a`` depends on.
+        deps: ``(line, wrong)`` of the earlier printed numbers that ``world_a``
+            depends on and that differ from their true values (wrong ones, and
+            correct roundings).
         arith: ``world_a`` was built by exact arithmetic from printed numbers
             (no softmax, exp or roots), so a miss there is an arithmetic slip.
 
@@ -116,7 +128,7 @@ def judge(text: str, world_a: Any, world_b: Any, deps: frozenset[int], *, arith:
         NotNumericError, ValueTooLargeError, UndecidedRoundingError: from
         :mod:`symattn.exact` when a value cannot be decided.
 
-    >>> judge("0.3", sympy.Rational(3, 10), sympy.Rational(1, 5), frozenset({7})).kind
+    >>> judge("0.3", sympy.Rational(3, 10), sympy.Rational(1, 5), frozenset({(7, True)})).kind
     'carried'
     """
     claim = parse_claim(text)
@@ -130,7 +142,7 @@ def judge(text: str, world_a: Any, world_b: Any, deps: frozenset[int], *, arith:
         return Judgement("ok", "ok", value, exact, None)
     ok_a = _holds(text, world_a)
     if ok_a and deps:
-        return Judgement("wrong", "carried", value, exact, min(deps))
+        return Judgement("wrong", "carried", value, exact, carried_line(deps))
     if world_b not in (sympy.oo, -sympy.oo) and claim_kind(claim, world_b) == "rounding":
         return Judgement("wrong", "rounding", value, exact, None)
     if not ok_a and arith and getattr(world_a, "is_Rational", False):

@@ -53,7 +53,7 @@ from symattn.latexparse import (
     literals,
     scalar_value,
 )
-from symattn.verify.claims import Finding, exact_text, judge
+from symattn.verify.claims import Finding, carried_line, exact_text, judge
 from symattn.verify.shapes import (
     has_matrix,
     is_claim_shape,
@@ -142,7 +142,15 @@ class DocumentState:
             self._add(num, status="unverified", kind=kind, reason=reason)
 
     def _judge(
-        self, num: Num, a: Any, b: Any, deps: frozenset[int], *, cell: Any, reason: str, arith: bool = True
+        self,
+        num: Num,
+        a: Any,
+        b: Any,
+        deps: frozenset[tuple[int, bool]],
+        *,
+        cell: Any,
+        reason: str,
+        arith: bool = True,
     ) -> bool:
         try:
             verdict = judge(num.text, a, b, deps, arith=arith)
@@ -160,6 +168,12 @@ class DocumentState:
             reason=reason,
         )
         return verdict.status == "ok"
+
+    def _source(self, num: Num, ok: bool, printed: Any, true: Any) -> frozenset[tuple[int, bool]]:
+        """``{(line, wrong)}`` when a printed number differs from its true value."""
+        if ok and getattr(true, "is_Rational", False) and true == printed:
+            return frozenset()
+        return frozenset({(self.position(num.offset)[0], not ok)})
 
     # --- chains -------------------------------------------------------------
 
@@ -377,8 +391,7 @@ class DocumentState:
             if printed == NEG_INF:
                 return Val(printed, b, ref.deps)
             ok = self._judge(node, a, b, ref.deps, cell=cell, reason="claimed value", arith=ref.arith)  # type: ignore[arg-type]
-            deps = ref.deps if ok else ref.deps | {self.position(node.offset)[0]}
-            return Val(printed, b, deps)
+            return Val(printed, b, ref.deps | self._source(node, ok, printed, b))
         if isinstance(node, Matrix):
             return self._claim_matrix(node, ref)
         if isinstance(node, Transpose) and is_matrix(ref.a):
@@ -441,7 +454,7 @@ class DocumentState:
         if holds_b:
             status, kind, carried = "ok", "ok", None
         elif holds_a and ref.deps:
-            status, kind, carried = "wrong", "carried", min(ref.deps)
+            status, kind, carried = "wrong", "carried", carried_line(ref.deps)
         else:
             status, kind, carried = (
                 "wrong",
@@ -459,8 +472,7 @@ class DocumentState:
                 carried_from=carried,
                 reason="part of a printed computation",
             )
-        deps = ref.deps if status == "ok" else ref.deps | {self.position(nums[0].offset)[0]}
-        return Val(value, b, deps)
+        return Val(value, b, ref.deps | self._source(nums[0], status == "ok", value, b))
 
     def _scaled_claim(self, node: Node) -> bool:
         if not isinstance(node, Mul):

@@ -53,7 +53,7 @@ class Val:
 
     a: Any
     b: Any
-    deps: frozenset[int] = frozenset()
+    deps: frozenset[tuple[int, bool]] = frozenset()
     terms: tuple[Val, ...] | None = None
     arith: bool = True  # built by exact arithmetic (no softmax, exp, roots) from printed numbers
 
@@ -64,7 +64,7 @@ class Binding:
 
     a: Any
     b: Any
-    deps: frozenset[int]
+    deps: frozenset[tuple[int, bool]]
     arith: bool = True
 
 
