@@ -504,13 +504,13 @@ class DocumentState:
             parts = tuple(self.literal_value(t) for t in node.terms)
             total = add_values([p.a for p in parts])
             return Val(total, total, frozenset(), parts)
-        return self._eval(node, record=False)
+        return self._value_of(node, record=False)
 
     def evaluate(self, node: Node) -> Val:
         """Evaluate a computation in both worlds, tying restated numbers."""
-        return self._eval(node, record=True)
+        return self._value_of(node, record=True)
 
-    def _eval(self, node: Node, record: bool) -> Val:
+    def _value_of(self, node: Node, record: bool) -> Val:
         if isinstance(node, Num):
             value = parse_claim(node.text).value
             if record:
@@ -521,13 +521,13 @@ class DocumentState:
         if isinstance(node, Name):
             return self._lookup(node.name)
         if isinstance(node, Neg):
-            inner = self._eval(node.arg, record)
+            inner = self._value_of(node.arg, record)
             return Val(scale(inner.a, -1), scale(inner.b, -1), inner.deps, arith=inner.arith)
         if isinstance(node, Matrix):
             return self._matrix(node, record)
         if isinstance(node, Sum):
             tied = self._weighted_sum(node) if record else None
-            parts = tied or tuple(self._eval(t, record) for t in node.terms)
+            parts = tied or tuple(self._value_of(t, record) for t in node.terms)
             return Val(
                 add_values([p.a for p in parts]),
                 add_values([p.b for p in parts]),
@@ -536,9 +536,9 @@ class DocumentState:
                 all(p.arith for p in parts),
             )
         if isinstance(node, Mul):
-            return self._product([self._eval(f, record) for f in node.factors])
+            return self._product([self._value_of(f, record) for f in node.factors])
         if isinstance(node, Div):
-            num, den = self._eval(node.num, record), self._eval(node.den, record)
+            num, den = self._value_of(node.num, record), self._value_of(node.den, record)
             if is_matrix(den.a):
                 raise Unverifiable("division by a matrix")
             if den.a == 0 or den.b == 0:
@@ -550,14 +550,14 @@ class DocumentState:
                 arith=num.arith and den.arith,
             )
         if isinstance(node, Sqrt):
-            arg = self._scalar(self._eval(node.arg, record), "a square root")
-            index = self._scalar(self._eval(node.index, record), "a root") if node.index else Val(2, 2)
+            arg = self._scalar(self._value_of(node.arg, record), "a square root")
+            index = self._scalar(self._value_of(node.index, record), "a root") if node.index else Val(2, 2)
             return Val(
                 sympy.root(arg.a, index.a), sympy.root(arg.b, index.b), arg.deps | index.deps, arith=False
             )
         if isinstance(node, Pow):
-            base = self._eval(node.base, record)
-            exponent = self._scalar(self._eval(node.exponent, record), "an exponent")
+            base = self._value_of(node.base, record)
+            exponent = self._scalar(self._value_of(node.exponent, record), "an exponent")
             if is_matrix(base.a):
                 raise Unverifiable("a power of a matrix")
             where = self.subject or "power"
@@ -567,7 +567,7 @@ class DocumentState:
                 base.deps | exponent.deps,
             )
         if isinstance(node, Transpose):
-            inner = self._eval(node.arg, record)
+            inner = self._value_of(node.arg, record)
             if not is_matrix(inner.a):
                 return inner
             return Val(stages.transpose(inner.a), stages.transpose(inner.b), inner.deps, arith=inner.arith)
@@ -597,7 +597,7 @@ class DocumentState:
 
     def _call(self, node: Call, record: bool) -> Val:
         name = node.name.lower()
-        args = [self._eval(arg, record) for arg in node.args]
+        args = [self._value_of(arg, record) for arg in node.args]
         deps = frozenset().union(*(arg.deps for arg in args))
         if name == "softmax" and len(args) == 1:
             arg = args[0]
@@ -650,7 +650,7 @@ class DocumentState:
             tie = self._find_tie(ImmutableMatrix(printed))
             if tie is not None:
                 return self._tied(node, tie)
-        cells = [[self._eval(cell, record) for cell in row] for row in node.rows]
+        cells = [[self._value_of(cell, record) for cell in row] for row in node.rows]
         for row in cells:
             for cell in row:
                 if is_matrix(cell.a):
@@ -726,7 +726,7 @@ class DocumentState:
                     finally:
                         self.subject = saved
                     return tuple(
-                        self._product([w, *(self._eval(f, True) for f in term.factors[1:])])
+                        self._product([w, *(self._value_of(f, True) for f in term.factors[1:])])
                         for w, term in zip(tied, node.terms, strict=True)
                     )
         return None
