@@ -74,6 +74,7 @@ class AttentionSpec:
     claims: dict[str, Any] = field(default_factory=dict)
     title: str | None = None
     source: str | None = None
+    key_lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def options(self) -> dict[str, Any]:
@@ -108,7 +109,10 @@ class AttentionSpec:
         except SymattnError as error:
             if self.source is None:
                 raise
-            raise type(error)(f"{self.source}: {error}") from None
+            named = re.match(r"(\w+)[\[:]", str(error))
+            line = self.key_lines.get(named.group(1)) if named else None
+            place = f"{self.source}:{line}" if line else self.source
+            raise type(error)(f"{place}: {error}") from None
 
 
 def _line_of(text: str, key: str) -> int | None:
@@ -206,6 +210,7 @@ def parse_spec(text: str, source: str = "<spec>") -> AttentionSpec:
         claims=dict(claims),
         title=title,
         source=source,
+        key_lines={key: line for key in data if (line := _line_of(text, key)) is not None},
     )
 
 

@@ -222,7 +222,7 @@ def test_derive_rejects_bad_options(kwargs, message):
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        pytest.param("X = [[1, 0], [0]]\n", "{path}: X: row 2 has 1 entry but row 1 has 2", id="ragged"),
+        pytest.param("X = [[1, 0], [0]]\n", "{path}:1: X: row 2 has 1 entry but row 1 has 2", id="ragged"),
         pytest.param(
             "X = [[1]]\nfoo = 1\n",
             "{path}:2: unknown key 'foo' in the spec (known keys: title, labels, kv_labels, X, X_kv, W_Q, W_K, W_V, "
@@ -400,7 +400,7 @@ def test_files_of_a_removed_spec_are_stale(copy):
 def test_an_invalid_spec_writes_nothing(copy):
     (copy / "bad.toml").write_text("X = [[1, 0], [0]]\n", encoding="utf-8")
     with pytest.raises(
-        RaggedMatrixError, match=rf"^{copy / 'bad.toml'}: X: row 2 has 1 entry but row 1 has 2$"
+        RaggedMatrixError, match=rf"^{copy / 'bad.toml'}:1: X: row 2 has 1 entry but row 1 has 2$"
     ):
         regenerate(copy)
     assert sorted(p.name for p in copy.iterdir()) == ["bad.toml", "reference.toml"]
