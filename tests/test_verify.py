@@ -4,6 +4,7 @@ bad input, limits, and the JSON contract."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import threading
 import tomllib
@@ -431,3 +432,20 @@ def test_a_result_computed_from_rounded_numbers_is_carried_from_the_rounding() -
         ("0.1989", "0.1977758", "carried", 3),
         ("0.4005", "0.4011121", "carried", 3),
     ]
+
+
+def test_a_worker_that_dies_is_replaced(monkeypatch: pytest.MonkeyPatch) -> None:
+    original = evaluate.DocumentState.run_chain
+
+    def die_on_boom(self, chain, subject_of):  # the forked worker inherits this patch
+        if any(isinstance(e, Name) and e.name == "boom" for e in chain.elements):
+            os._exit(3)
+        return original(self, chain, subject_of)
+
+    monkeypatch.setattr(evaluate.DocumentState, "run_chain", die_on_boom)
+    text = "$$a = 2$$\n\n$$\\text{boom} = 1$$\n\n$$b = a + 1 = 4$$\n"
+    report = verify_document(text)
+    assert [(f.line, f.reason) for f in report.findings if f.line == 3] == [
+        (3, "not checked: the worker process stopped")
+    ]
+    assert [(f.line, f.claimed, f.kind) for f in report.wrong] == [(5, "4", "slip")]

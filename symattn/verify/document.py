@@ -141,14 +141,15 @@ class _Worker:
         self.process.start()
         child_conn.close()
 
-    def run(self, index: int, timeout: float) -> tuple[list[Finding], dict[str, Binding]] | None:
-        self.conn.send(index)
-        if not self.conn.poll(timeout):
-            return None
+    def run(self, index: int, timeout: float) -> tuple[list[Finding], dict[str, Binding]] | str:
+        """The findings and bindings after formula ``index``, or why there are none."""
         try:
+            self.conn.send(index)
+            if not self.conn.poll(timeout):
+                return f"not checked: took longer than {timeout:g} s"
             return self.conn.recv()
-        except EOFError:
-            return None
+        except (EOFError, OSError):
+            return "not checked: the worker process stopped"
 
     def stop(self, kill: bool = False) -> None:
         if kill:
@@ -194,11 +195,9 @@ def _check(spans: list[Span], locator: Locator, options: VerifyOptions) -> list[
                 )
                 continue
             answer = worker.run(index, min(options.timeout, left))
-            if answer is None:
+            if isinstance(answer, str):
                 worker.stop(kill=True)
-                findings.extend(
-                    _skipped(spans[index], locator, f"not checked: took longer than {options.timeout:g} s")
-                )
+                findings.extend(_skipped(spans[index], locator, answer))
                 worker = _Worker(spans, locator, env)
                 continue
             new_findings, env = answer
