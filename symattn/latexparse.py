@@ -102,7 +102,8 @@ _DROP = {
     r"\left", r"\right", r"\middle", r"\big", r"\Big", r"\bigg", r"\Bigg", r"\bigl", r"\bigr", r"\Bigl",
     r"\Bigr", r"\biggl", r"\biggr", r"\Biggl", r"\Biggr", r"\textstyle", r"\displaystyle",
     r"\scriptstyle", r"\limits", r"\nolimits", r"\nonumber", r"\notag", r"\,", r"\;", r"\:", r"\!",
-    r"\ ", r"\quad*", r"\hfill", r"\phantom*", r"\mathstrut", r"\strut",
+    r"\ ", r"\quad*", r"\hfill", r"\phantom*", r"\mathstrut", r"\strut", r"\hline", r"\midrule",
+    r"\toprule", r"\bottomrule",
 }  # fmt: skip
 _DROP_WITH_ARG = {
     r"\tag",
@@ -113,6 +114,7 @@ _DROP_WITH_ARG = {
     r"\phantom",
     r"\hphantom",
     r"\vphantom",
+    r"\cline",
     r"\color",  # \color{red} x and \textcolor{red}{x}: the colour goes, the math stays
     r"\textcolor",
 }

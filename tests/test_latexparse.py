@@ -136,6 +136,11 @@ def test_statements(latex: str, chains: int) -> None:
         pytest.param("\\begin{vmatrix} 1 & 2 \\\\[2pt] 3 & 4 \\end{vmatrix}", (2, 2), id="spaced-row-break"),
         pytest.param("[1, 2, 3]", (1, 3), id="row-vector"),
         pytest.param(
+            "\\begin{array}{c|c} \\hline 1 & 0 \\\\ \\hline 0 & 1 \\\\ \\cline{1-2} \\end{array}",
+            (2, 2),
+            id="array-rules",
+        ),
+        pytest.param(
             "\\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}"
             "\\begin{matrix} \\leftarrow \\text{Time} \\\\ \\leftarrow \\text{flies} \\end{matrix}",
             (2, 2),
