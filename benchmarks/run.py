@@ -38,7 +38,7 @@ from benchmarks import startup  # noqa: E402
 from benchmarks.certified import Check, certified_attention, check_numpy, fmpq_inputs  # noqa: E402
 from benchmarks.inputs import make_case  # noqa: E402
 from benchmarks.numpy_ref import attention_float64, case_arrays  # noqa: E402
-from symattn.numeric import attention_decimals, exact_products  # noqa: E402
+from symattn.numeric import DENSE_SHARE, attention_decimals, exact_products  # noqa: E402
 
 REFERENCE_DOC = ROOT / "tests" / "docs" / "reference_zh.md"
 SEED_DOC = Path("/work/shared/seed/000_353ac04a18db8a6f.txt")
@@ -367,8 +367,8 @@ def write_results(report: list[str], *, quick: bool, argv: list[str] | None) -> 
         "How the certified path gets its speed (symattn/numeric.py): exact products in python-flint; each "
         "softmax row shifted by one of its exact scores; with the `sparse` method (shift: the largest score), an exponential whose "
         "shifted exponent is below -(prec + 16)·ln 2 is not evaluated but enclosed in [0, 2^-(prec+16)] and "
-        "equal gaps share one evaluation; with the `dense` method (chosen when a sample of rows shows few "
-        "skippable entries) every exponential is evaluated and the row sums and E·V are arb_mat products in C. "
+        "equal gaps share one evaluation; with the `dense` method (chosen when, on a sample of rows, over "
+        f"{DENSE_SHARE} of the entries must be evaluated) every exponential is evaluated and the row sums and E·V are arb_mat products in C. "
         "The `unit` kind is the dense worst case: every one of the n² exponentials must be evaluated "
         "(see the cost of one arb exponential below); the table states its distance from the budget.",
         "",
