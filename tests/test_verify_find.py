@@ -1,0 +1,89 @@
+"""Finding math in Markdown and LaTeX, with exact lines and columns."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from symattn.verify.document import read_document
+from symattn.verify.find import Locator, find_math
+
+
+def _where(source: str, tex: bool = False) -> list[tuple[str, int, int]]:
+    """(text, line, column) of the first character of each span."""
+    locator = Locator(source)
+    return [
+        (s.text.strip(), *locator.position(s.source_offset(len(s.text) - len(s.text.lstrip()))))
+        for s in find_math(source, tex=tex)
+    ]
+
+
+MARKDOWN = [
+    pytest.param("Let $d_k = 2$.", [("d_k = 2", 1, 6)], id="inline"),
+    pytest.param("中文 $x = 1$ 文字", [("x = 1", 1, 5)], id="chinese-columns"),
+    pytest.param("a\n\n$$\ny = 2\n$$\n", [("y = 2", 4, 1)], id="display-own-lines"),
+    pytest.param("1. item\n\n   $$z = 3$$\n", [("z = 3", 3, 6)], id="indented-in-list"),
+    pytest.param("see \\(u = 4\\) and \\[v = 5\\]", [("u = 4", 1, 7), ("v = 5", 1, 21)], id="brackets"),
+    pytest.param("`$no = 1$` and\n\n```\n$$no = 2$$\n```\n\n    $$no = 3$$\n", [], id="code-skipped"),
+    pytest.param("> quote $q = 6$", [("q = 6", 1, 10)], id="blockquote"),
+    pytest.param(
+        "\\begin{align}\na &= 1\n\\end{align}\n",
+        [("\\begin{align}\na &= 1\n\\end{align}", 1, 1)],
+        id="amsmath",
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "expected"), MARKDOWN)
+def test_markdown_spans_and_positions(source: str, expected: list[tuple[str, int, int]]) -> None:
+    assert _where(source) == expected
+
+
+TEX = [
+    pytest.param("\\begin{document}\n$a = 1$\n\\end{document}", [("a = 1", 2, 2)], id="dollar"),
+    pytest.param(
+        "\\begin{document}\n\\begin{equation*}\nb = 2\n\\end{equation*}\n\\end{document}",
+        [("b = 2", 3, 1)],
+        id="equation-star",
+    ),
+    pytest.param(
+        "\\begin{document}\n% $c = 3$\n\\[ d = 4 \\]\n\\end{document}",
+        [("d = 4", 3, 4)],
+        id="comment-and-brackets",
+    ),
+    pytest.param(
+        "\\begin{document}\n50\\% of \\(e = 5\\)\n\\end{document}", [("e = 5", 2, 11)], id="escaped-percent"
+    ),
+    pytest.param(
+        "\\begin{document}\n\\begin{gather}\nf = 6\n\\end{gather}\n\\end{document}",
+        [("f = 6", 3, 1)],
+        id="gather",
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "expected"), TEX)
+def test_tex_spans_and_positions(source: str, expected: list[tuple[str, int, int]]) -> None:
+    assert _where(source, tex=True) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "is_tex"),
+    [
+        pytest.param("doc.md", False, id="md"),
+        pytest.param("doc.txt", False, id="txt"),
+        pytest.param("doc.tex", True, id="tex"),
+    ],
+)
+def test_read_document_by_suffix(tmp_path: Path, name: str, is_tex: bool) -> None:
+    path = tmp_path / name
+    path.write_text("$x = 1$\n", encoding="utf-8")
+    assert read_document(path) == (str(path), "$x = 1$\n", is_tex)
+    assert read_document(str(path)) == (str(path), "$x = 1$\n", is_tex)
+
+
+def test_text_is_read_as_markdown_unless_it_is_a_latex_document() -> None:
+    assert read_document("$x = 1$") == ("<text>", "$x = 1$", False)
+    latex = "\\documentclass{article}\n\\begin{document}\n$x = 1$\n\\end{document}\n"
+    assert read_document(latex)[2] is True
