@@ -449,3 +449,16 @@ def test_a_worker_that_dies_is_replaced(monkeypatch: pytest.MonkeyPatch) -> None
         (3, "not checked: the worker process stopped")
     ]
     assert [(f.line, f.claimed, f.kind) for f in report.wrong] == [(5, "4", "slip")]
+
+
+def test_a_new_example_may_give_q_and_k_directly_in_another_shape() -> None:
+    text = (
+        "$$X = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}, \\quad Q = K = X$$\n\n"
+        "$$A = \\text{softmax}(Q K^T) \\approx \\begin{bmatrix} 0.7311 & 0.2689 \\\\ 0.2689 & 0.7311 \\end{bmatrix}$$\n\n"
+        "$$Q = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\\\ 1 & 1 \\end{bmatrix}, \\quad "
+        "K = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\\\ 1 & 1 \\end{bmatrix}$$\n\n"
+        "$$A = \\text{softmax}(Q K^T) \\approx \\begin{bmatrix} 0.4223 & 0.1554 & 0.4223 \\\\ "
+        "0.1554 & 0.4223 & 0.4223 \\\\ 0.1554 & 0.1554 & 0.6892 \\end{bmatrix}$$\n"
+    )
+    report = verify_document(text)
+    assert [(f.line, f.claimed, f.value) for f in report.wrong] == [(7, "0.5762", "0.5761169")]

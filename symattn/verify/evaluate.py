@@ -206,8 +206,13 @@ class DocumentState:
             len(values) == 1
             and is_claim_shape(values[0])
             and any(n in self.env for n in names)
-            and all(n in self.inputs for n in names if n in self.env)
-            and not self._restates(names, values[0])
+            and (
+                (
+                    all(n in self.inputs for n in names if n in self.env)
+                    and not self._restates(names, values[0])
+                )
+                or self._reshapes(names, values[0])
+            )
         ):
             self._forget(names)  # a new example gives its inputs again: a redefinition, not a claim
         self.defined_by_input = False
@@ -346,6 +351,20 @@ class DocumentState:
         except (Unverifiable, SymattnError):
             return False
         return all(equal(self.env[n].a, printed) is True for n in names if n in self.env)
+
+    def _reshapes(self, names: list[str], node: Node) -> bool:
+        """Whether printed numbers have another shape than a bound name (a new
+        example that gives Q, K, V directly)."""
+        try:
+            printed = self.literal_value(node).a
+        except (Unverifiable, SymattnError):
+            return False
+        shape = printed.shape if is_matrix(printed) else None
+        return any(
+            (self.env[n].a.shape if is_matrix(self.env[n].a) else None) != shape
+            for n in names
+            if n in self.env
+        )
 
     def _forget(self, names: list[str]) -> None:
         """Drop bindings of ``names`` and of everything computed from them."""
