@@ -458,7 +458,7 @@ def test_a_new_example_may_give_q_and_k_directly_in_another_shape() -> None:
         "$$Q = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\\\ 1 & 1 \\end{bmatrix}, \\quad "
         "K = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\\\ 1 & 1 \\end{bmatrix}$$\n\n"
         "$$A = \\text{softmax}(Q K^T) \\approx \\begin{bmatrix} 0.4223 & 0.1554 & 0.4223 \\\\ "
-        "0.1554 & 0.4223 & 0.4223 \\\\ 0.1554 & 0.1554 & 0.6892 \\end{bmatrix}$$\n"
+        "0.1554 & 0.4223 & 0.4223 \\\\ 0.2119 & 0.2119 & 0.5762 \\end{bmatrix}$$\n"
     )
     report = verify_document(text)
     assert [(f.line, f.claimed, f.value) for f in report.wrong] == [(7, "0.5762", "0.5761169")]
