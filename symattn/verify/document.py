@@ -41,7 +41,8 @@ class VerifyOptions:
         budget: seconds for all formulas of a document; formulas still
             waiting when it is spent are listed as unverified.
         use_worker: run formulas in a forked worker process (needed for the
-            timeout); without it formulas run in this process, unbounded.
+            timeout); without it (or where fork does not exist) formulas run
+            in this process, without a time limit.
     """
 
     timeout: float = 5.0
@@ -179,7 +180,7 @@ def _check(spans: list[Span], locator: Locator, options: VerifyOptions) -> list[
             findings.extend(_skipped(span, locator, "not checked: the formula is too long"))
         else:
             runnable.append(index)
-    if not options.use_worker:
+    if not options.use_worker or "fork" not in multiprocessing.get_all_start_methods():
         state = DocumentState()
         for index in runnable:
             _run_span(state, spans[index], locator)
