@@ -597,7 +597,7 @@ class _Parser:
             self.pos = end
             return inner
         if token.kind == "num" and len(token.text) > 1 and "." not in token.text:
-            # x^23 means x^2 3; keep it simple: one digit
+            # TeX reads x^23 as x^{2} 3: the script takes one digit
             self.tokens.insert(self.pos, Token("num", token.text[1:], token.offset + 1))
             return [Token("num", token.text[0], token.offset)]
         if token.kind == "cmd" and token.text in (r"\sqrt", r"\frac"):
