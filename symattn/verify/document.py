@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import pickle
 import re
 import time
 from dataclasses import dataclass
@@ -24,7 +25,6 @@ from symattn.verify.claims import Finding
 from symattn.verify.evaluate import DocumentState
 from symattn.verify.find import Locator, Span, find_math
 from symattn.verify.report import Report
-from symattn.verify.values import Binding
 
 __all__ = ["VerifyOptions", "read_document", "verify_document"]
 
@@ -122,27 +122,33 @@ def _skipped(span: Span, locator: Locator, reason: str) -> list[Finding]:
     return state.findings
 
 
-def _child(conn: Any, spans: list[Span], locator: Locator, env: dict[str, Binding]) -> None:
+def _child(conn: Any, spans: list[Span], locator: Locator, saved: dict[str, bytes]) -> None:
+    """The worker loop: judge formula ``index``, send back the findings and the
+    bindings that changed (so a replacement worker can start from them)."""
     state = DocumentState()
-    state.env = env
+    state.env = {name: pickle.loads(data) for name, data in saved.items()}
+    sent = dict(state.env)
     while True:
         index = conn.recv()
         if index is None:
             return
         state.findings = []
         _run_span(state, spans[index], locator)
-        conn.send((state.findings, state.env))
+        changed = {name: pickle.dumps(b) for name, b in state.env.items() if sent.get(name) is not b}
+        removed = [name for name in sent if name not in state.env]
+        sent = dict(state.env)
+        conn.send((state.findings, changed, removed))  # bindings stay bytes until a restart needs them
 
 
 class _Worker:
-    def __init__(self, spans: list[Span], locator: Locator, env: dict[str, Binding]) -> None:
+    def __init__(self, spans: list[Span], locator: Locator, env: dict[str, bytes]) -> None:
         context = multiprocessing.get_context("fork")
         self.conn, child_conn = context.Pipe()
         self.process = context.Process(target=_child, args=(child_conn, spans, locator, env), daemon=True)
         self.process.start()
         child_conn.close()
 
-    def run(self, index: int, timeout: float) -> tuple[list[Finding], dict[str, Binding]] | str:
+    def run(self, index: int, timeout: float) -> tuple[list[Finding], dict[str, bytes], list[str]] | str:
         """The findings and bindings after formula ``index``, or why there are none."""
         try:
             self.conn.send(index)
@@ -167,7 +173,7 @@ class _Worker:
 
 def _check(spans: list[Span], locator: Locator, options: VerifyOptions) -> list[Finding]:
     findings: list[Finding] = []
-    env: dict[str, Binding] = {}
+    env: dict[str, bytes] = {}  # the bindings so far, pickled by the worker
     runnable = []
     for index, span in enumerate(spans):
         if not re.search(r"\d", span.text):
@@ -201,8 +207,11 @@ def _check(spans: list[Span], locator: Locator, options: VerifyOptions) -> list[
                 findings.extend(_skipped(spans[index], locator, answer))
                 worker = _Worker(spans, locator, env)
                 continue
-            new_findings, env = answer
+            new_findings, changed, removed = answer
             findings.extend(new_findings)
+            for name in removed:
+                env.pop(name, None)
+            env.update(changed)
     finally:
         worker.stop()
     return findings
