@@ -365,6 +365,15 @@ def to_matrix(rows: Any, *, name: str, allow_infinite: bool = False) -> sympy.Im
 # --- enclosures -----------------------------------------------------------------
 
 
+def _as_expr(value: Any) -> Any:
+    """ints and Fractions as SymPy numbers (never through sympify)."""
+    if isinstance(value, int):
+        return sympy.Integer(value)
+    if isinstance(value, Fraction):
+        return Rational(value.numerator, value.denominator)
+    return value
+
+
 def enclose(expr: Any, prec: int) -> flint.arb:
     """A rigorous arb ball containing the value of a constant expression.
 
@@ -383,7 +392,7 @@ def enclose(expr: Any, prec: int) -> flint.arb:
     >>> round_ball(enclose(sympy.sqrt(2), 64), 10)
     '1.4142135624'
     """
-    expr = sympy.sympify(expr) if isinstance(expr, (int, Fraction)) else expr
+    expr = _as_expr(expr)
     if getattr(expr, "free_symbols", None):
         names = ", ".join(sorted(str(s) for s in expr.free_symbols))
         raise NotNumericError(f"{expr} has free symbols ({names}) and no decimal value")
@@ -535,7 +544,7 @@ def certified_decimal(expr: Any, places: int) -> str:
     >>> certified_decimal(sympy.Rational(1, 4), 1), certified_decimal(sympy.sqrt(2), 6)
     ('0.3', '1.414214')
     """
-    expr = sympy.sympify(expr) if isinstance(expr, (int, Fraction)) else expr
+    expr = _as_expr(expr)
     if expr == -sympy.oo:
         return "-inf"
     if expr.is_Rational:
@@ -628,7 +637,7 @@ def claim_holds(claimed: Claim | str | int, true_value: Any) -> bool:
     (True, True)
     """
     claim = _as_claim(claimed)
-    true_value = sympy.sympify(true_value) if isinstance(true_value, (int, Fraction)) else true_value
+    true_value = _as_expr(true_value)
     if claim.places is None:
         return _is_exactly(true_value, claim.value)
     return Rational(certified_decimal(true_value, claim.places)) == claim.value
@@ -636,7 +645,7 @@ def claim_holds(claimed: Claim | str | int, true_value: Any) -> bool:
 
 def truncated_decimal(expr: Any, places: int) -> str:
     """The value cut (toward zero) to ``places`` digits, certified."""
-    expr = sympy.sympify(expr) if isinstance(expr, (int, Fraction)) else expr
+    expr = _as_expr(expr)
     if expr.is_Rational:
         scaled = Fraction(int(expr.p), int(expr.q)) * 10**places
         return _format_scaled(math.trunc(scaled), places)
