@@ -351,6 +351,10 @@ def to_matrix(rows: Any, *, name: str, allow_infinite: bool = False) -> sympy.Im
             raise RaggedMatrixError(
                 f"{name}: row {index} has {length} {'entry' if length == 1 else 'entries'} but row 1 has {lengths[0]}"
             )
+    if all(type(entry) is int for row in rows for entry in row):
+        fast = _integer_matrix(rows, lengths[0])
+        if fast is not None:
+            return fast
     return sympy.ImmutableMatrix(
         [
             [
@@ -360,6 +364,17 @@ def to_matrix(rows: Any, *, name: str, allow_infinite: bool = False) -> sympy.Im
             for i, row in enumerate(rows, start=1)
         ]
     )
+
+
+def _integer_matrix(rows: list, cols: int) -> sympy.ImmutableMatrix | None:
+    """A matrix of Python ints stored over ZZ directly (fast for n in the hundreds)."""
+    from sympy.polys.matrices import DomainMatrix
+
+    try:
+        rep = DomainMatrix([[sympy.ZZ(v) for v in row] for row in rows], (len(rows), cols), sympy.ZZ)
+        return sympy.ImmutableMatrix._fromrep(rep.to_sparse())
+    except (AttributeError, TypeError):  # a SymPy without RepMatrix._fromrep
+        return None
 
 
 # --- enclosures -----------------------------------------------------------------

@@ -245,11 +245,12 @@ class Attention:
 
     @cached_property
     def _flint_products(self):
-        """(scores, V) as python-flint fmpq_mat, without building SymPy matrices."""
-        X, W_Q, W_K, W_V, source = (
-            stages.to_fmpq_mat(m) for m in (self.X, self.W_Q, self.W_K, self.W_V, self._source)
-        )
-        return (X * W_Q) * (source * W_K).transpose(), source * W_V
+        """(scores, V) in python-flint, without building SymPy matrices."""
+        from symattn.numeric import exact_products
+
+        X, W_Q, W_K, W_V = (stages.to_fmpq_mat(m) for m in (self.X, self.W_Q, self.W_K, self.W_V))
+        X_kv = stages.to_fmpq_mat(self.X_kv) if self.X_kv is not None else None
+        return exact_products(X, W_Q, W_K, W_V, X_kv=X_kv)
 
     @property
     def _source_name(self) -> str:
@@ -300,14 +301,16 @@ class Attention:
     @cached_property
     def is_numeric(self) -> bool:
         """No free symbols anywhere in the inputs or the scale."""
+        if self.is_rational:
+            return True
         parts = [self.X, self.W_Q, self.W_K, self.W_V, self._source]
         return not self.factor.free_symbols and not any(m.free_symbols for m in parts)
 
     @cached_property
     def is_rational(self) -> bool:
-        """Rational inputs: the products are exact rationals (fast path)."""
+        """Rational inputs and a constant scale: the products are exact rationals (fast path)."""
         parts = [self.X, self.W_Q, self.W_K, self.W_V, self._source]
-        return self.is_numeric and all(stages.is_rational(m) for m in parts)
+        return not self.factor.free_symbols and all(stages.is_rational(m) for m in parts)
 
     # --- decimals ---------------------------------------------------------------
 
@@ -332,24 +335,23 @@ class Attention:
         if places < 0:
             raise InputError(f"places must be 0 or more, not {places}")
         if name in ("weights", "output") and self.is_rational:
-            fast = self._fast_decimals(name, places)
-            if fast is not None:
-                return fast
+            return self._fast_decimals(name, places)
         return _matrix_decimals(name, self.matrix(name), places)
 
-    def _fast_decimals(self, name: str, places: int) -> list[list[str]] | None:
-        try:
+    def _fast_decimals(self, name: str, places: int) -> list[list[str]]:
+        """Weights and output from the arb fast path, both at once, cached per places."""
+        cache = self.__dict__.setdefault("_fast_cache", {})
+        if places not in cache:
             from symattn import numeric
-        except ImportError:  # the fast path is optional
-            return None
-        keep = None
-        if self.mask is not None:
-            keep = [[self.mask[i, j] == 0 for j in range(self.mask.cols)] for i in range(self.mask.rows)]
-        scores, V = self._flint_products
-        result = numeric.attention_decimals(
-            scores, self.factor, keep, V, places, want=(name,), progress=self.X.rows >= 256
-        )
-        return result[name]
+
+            keep = None
+            if self.mask is not None:
+                keep = [[self.mask[i, j] == 0 for j in range(self.mask.cols)] for i in range(self.mask.rows)]
+            scores, V = self._flint_products
+            cache[places] = numeric.attention_decimals(
+                scores, self.factor, keep, V, places, progress=self.X.rows >= 256
+            )
+        return cache[places][name]
 
     # --- claims -----------------------------------------------------------------
 

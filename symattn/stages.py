@@ -13,7 +13,7 @@ from typing import Any
 
 import flint
 import sympy
-from sympy import ImmutableMatrix
+from sympy import QQ, ZZ, ImmutableMatrix
 
 from symattn.errors import (
     DivisionByZeroError,
@@ -55,12 +55,18 @@ def identity(n: int) -> ImmutableMatrix:
 
 
 def is_rational(matrix: ImmutableMatrix) -> bool:
-    """Whether every entry is a rational number."""
-    return all(entry.is_Rational for entry in matrix)
+    """Whether every entry is a rational number (read through DomainMatrix: fast)."""
+    return matrix.to_DM().domain in (ZZ, QQ)
 
 
 def to_fmpq_mat(matrix: ImmutableMatrix) -> flint.fmpq_mat:
     """A rational SymPy matrix as a python-flint ``fmpq_mat``."""
+    dm = matrix.to_DM()
+    if dm.domain in (ZZ, QQ):
+        try:  # SymPy's flint-backed dense matrices: no per-entry Python work
+            return dm.convert_to(QQ).to_dfm().rep
+        except (ImportError, NotImplementedError, ValueError):
+            pass
     entries = [flint.fmpq(int(e.p), int(e.q)) for e in matrix]
     return flint.fmpq_mat(matrix.rows, matrix.cols, entries)
 
