@@ -10,12 +10,11 @@ everything succeeded, through a temporary file and a rename.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 from symattn import __version__
+from symattn.files import write_atomically
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -111,14 +110,7 @@ def _emit(text: str, output: str | None) -> None:
         from symattn.errors import MissingFileError
 
         raise MissingFileError(f"{output}: directory {directory} does not exist")
-    fd, temp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(temp, target)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    write_atomically(target, text)
 
 
 def _run_derive(args: argparse.Namespace) -> int:

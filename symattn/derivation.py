@@ -13,9 +13,7 @@ checked-in files of ``derivations/`` from their TOML specs.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from dataclasses import dataclass, fields, is_dataclass, replace
 from functools import cached_property
 from pathlib import Path
@@ -27,6 +25,7 @@ from sympy import ImmutableMatrix
 from symattn import stages
 from symattn.errors import InputError
 from symattn.exact import certified_decimal, claim_holds, enclose
+from symattn.files import write_atomically
 from symattn.pipeline import Attention, Comparison, MultiHead
 from symattn.render import steps as st
 
@@ -395,18 +394,6 @@ def _outputs(spec_path: Path) -> dict[Path, str]:
 _GENERATED = re.compile(r"^(?P<stem>.+)\.(?:en|zh)\.(?:md|tex)$")
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    """Write via a temporary file in the same folder and a rename."""
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
 def regenerate(directory: str | Path = "derivations", check: bool = False) -> list[Path]:
     """Rewrite (or only compare) the generated files of every spec in ``directory``.
 
@@ -446,7 +433,7 @@ def regenerate(directory: str | Path = "derivations", check: bool = False) -> li
         if current != text:
             changed.append(path)
             if not check:
-                _write_atomically(path, text)
+                write_atomically(path, text)
     for path in stale:
         changed.append(path)
         if not check:

@@ -9,21 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from symattn.render.blocks import Block, Bullets, Display, Heading, Math, Paragraph, Part, Strong, Table
+from symattn.render.mathtex import escape_text
 
 __all__ = ["PREAMBLES", "escape", "inline", "to_latex"]
 
-_SPECIALS = {
-    "\\": r"\textbackslash{}",
-    "{": r"\{",
-    "}": r"\}",
-    "$": r"\$",
-    "&": r"\&",
-    "%": r"\%",
-    "#": r"\#",
-    "_": r"\_",
-    "^": r"\^{}",
-    "~": r"\~{}",
-}
 
 PREAMBLES = {
     "en": (
@@ -44,7 +33,7 @@ def escape(text: str) -> str:
     >>> escape("50% of x_1")
     '50\\\\% of x\\\\_1'
     """
-    return "".join(_SPECIALS.get(char, char) for char in text)
+    return escape_text(text)
 
 
 def inline(parts: Sequence[Part]) -> str:

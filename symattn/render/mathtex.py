@@ -69,7 +69,7 @@ _TEXT_SPECIALS = {
 
 
 def escape_text(text: str) -> str:
-    """Escape user text (a token label) for ``\\text{...}`` in math mode.
+    """Escape LaTeX's special characters in text (running text, or a label in ``\\text{...}``).
 
     >>> escape_text("x_1 & y")
     'x\\\\_1 \\\\& y'
