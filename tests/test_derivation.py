@@ -5,6 +5,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import WIDE_X
 
 from symattn import examples
 from symattn.cli import main
@@ -308,18 +309,7 @@ def test_derivation_is_frozen(reference):
 # --- layout of wide inputs -------------------------------------------------------------------------
 
 WIDE = dict(
-    X=[
-        [1, 0, 2],
-        [0, 1, 1],
-        [1, 1, 0],
-        [2, 0, 1],
-        [0, 2, 1],
-        [1, 0, 0],
-        [0, 0, 1],
-        [1, 2, 1],
-        [2, 1, 0],
-        [1, 1, 1],
-    ],
+    X=WIDE_X,
     mask="causal",
     scale="1/2",
     temperature=2,

@@ -70,22 +70,11 @@ def test_escaped_dollars_are_text(tmp_path):
     assert (code, report) == (0, {"formulas": 1, "errors": []})
 
 
-def test_wide_attention_renders(tmp_path):
+def test_wide_attention_renders(tmp_path, wide_x):
     from symattn.derivation import derive
     from symattn.pipeline import attention
 
-    X = [
-        [1, 0, 2],
-        [0, 1, 1],
-        [1, 1, 0],
-        [2, 0, 1],
-        [0, 2, 1],
-        [1, 0, 0],
-        [0, 0, 1],
-        [1, 2, 1],
-        [2, 1, 0],
-        [1, 1, 1],
-    ]
+    X = wide_x
     doc = tmp_path / "wide.md"
     doc.write_text(derive(attention(X, mask="causal"), lang="zh").to_markdown(), encoding="utf-8")
     code, report = run_katex([doc])

@@ -81,21 +81,10 @@ def test_a_broken_document_is_caught(tmp_path):
     assert "Undefined control sequence" in log
 
 
-def test_wide_attention_compiles(tmp_path):
+def test_wide_attention_compiles(tmp_path, wide_x):
     from symattn.pipeline import attention
 
-    X = [
-        [1, 0, 2],
-        [0, 1, 1],
-        [1, 1, 0],
-        [2, 0, 1],
-        [0, 2, 1],
-        [1, 0, 0],
-        [0, 0, 1],
-        [1, 2, 1],
-        [2, 1, 0],
-        [1, 1, 1],
-    ]
+    X = wide_x
     text = derive(attention(X, mask="causal")).to_latex(standalone=True)
     code, log = compile_tex(text, "en", tmp_path)
     assert "Undefined control sequence" not in log
