@@ -309,7 +309,9 @@ def test_syntax_error_at_end_of_document_names_a_line() -> None:
 @pytest.mark.parametrize(
     ("name", "error", "message"),
     [
-        pytest.param("ragged.toml", RaggedMatrixError, ":2: X: row 2 has 1 entry but row 1 has 2", id="ragged"),
+        pytest.param(
+            "ragged.toml", RaggedMatrixError, ":2: X: row 2 has 1 entry but row 1 has 2", id="ragged"
+        ),
         pytest.param(
             "fully_masked.toml",
             FullyMaskedRowError,

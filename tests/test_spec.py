@@ -147,7 +147,9 @@ def test_mask_forms_agree_with_the_api(mask) -> None:
 
 def test_toml_nan_in_a_matrix_is_refused() -> None:
     spec = parse_spec("X = [[nan, 1]]\n", "n.toml")
-    with pytest.raises(symattn.SymattnError, match=r"^n\.toml:1: X\[1,1\]: 'nan' is not a finite real number$"):
+    with pytest.raises(
+        symattn.SymattnError, match=r"^n\.toml:1: X\[1,1\]: 'nan' is not a finite real number$"
+    ):
         spec.run()
 
 
