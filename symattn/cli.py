@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 from symattn import __version__
 from symattn.files import write_atomically
@@ -19,9 +20,16 @@ from symattn.files import write_atomically
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with usage errors as one ``symattn: error:`` line and exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_ERROR, f"symattn: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="symattn",
         description="Derive transformer self-attention exactly, and check the numbers documents print about it.",
     )
@@ -104,12 +112,14 @@ def _emit(text: str, output: str | None) -> None:
     if output is None:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return
+    from symattn.errors import InputError, MissingFileError
+
     target = Path(output)
     directory = target.parent if str(target.parent) else Path(".")
     if not directory.is_dir():
-        from symattn.errors import MissingFileError
-
         raise MissingFileError(f"{output}: directory {directory} does not exist")
+    if target.is_dir():
+        raise InputError(f"{output}: is a directory; name a file to write")
     write_atomically(target, text)
 
 
@@ -138,11 +148,18 @@ def _run_compute(args: argparse.Namespace) -> int:
         names += ["concat", "output"]
     else:
         names = [name for name in result.stage_names if not name.startswith("W_") and name != "X"]
+    from symattn.errors import NotNumericError
+
     lines = []
     for name in names:
-        lines.append(f"{name}:")
-        for row in result.decimals(name, args.digits):
-            lines.append("  [" + ", ".join(row) + "]")
+        heading = name
+        try:
+            rows = result.decimals(name, args.digits)
+        except NotNumericError:  # symbolic entries: the exact closed forms instead
+            rows = [[str(entry) for entry in row] for row in result.matrix(name).tolist()]
+            heading = f"{name} (exact; symbolic entries have no decimals)"
+        lines.append(f"{heading}:")
+        lines.extend("  [" + ", ".join(row) + "]" for row in rows)
     _emit("\n".join(lines), None)
     return EXIT_OK
 
@@ -150,6 +167,8 @@ def _run_compute(args: argparse.Namespace) -> int:
 def _run_verify(args: argparse.Namespace) -> int:
     from symattn.errors import MissingFileError
 
+    if Path(args.document).is_dir():
+        raise MissingFileError(f"{args.document}: is a directory, not a document")
     if not Path(args.document).is_file():
         raise MissingFileError(f"{args.document}: no such file")
     from symattn.verify import verify_document
@@ -171,6 +190,8 @@ def _run_regen(args: argparse.Namespace) -> int:
 
     if not Path(args.directory).is_dir():
         raise MissingFileError(f"{args.directory}: no such directory")
+    if not any(Path(args.directory).glob("*.toml")):
+        raise MissingFileError(f"{args.directory}: no *.toml specs to regenerate")
     changed = regenerate(args.directory, check=args.check)
     verb = "differs from a fresh generation" if args.check else "written"
     for path in changed:

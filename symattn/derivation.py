@@ -367,11 +367,11 @@ def derive(spec_or_attention: Any, lang: str = "en", digits: int = 4) -> Derivat
     if isinstance(spec_or_attention, (str, Path)):
         spec_or_attention = load_spec(spec_or_attention)
     if isinstance(spec_or_attention, AttentionSpec):
-        result = spec_or_attention.run()
-        claims, title = spec_or_attention.claims, spec_or_attention.title
-    else:
-        result, claims, title = spec_or_attention, None, None
-    return Derivation(title, build_steps(result, claims, digits), lang, digits)
+        with spec_or_attention.errors_located():
+            result = spec_or_attention.run()
+            steps = build_steps(result, spec_or_attention.claims, digits)
+        return Derivation(spec_or_attention.title, steps, lang, digits)
+    return Derivation(None, build_steps(spec_or_attention, None, digits), lang, digits)
 
 
 # --- derivations/ -----------------------------------------------------------------

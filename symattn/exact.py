@@ -49,11 +49,15 @@ __all__ = [
 ]
 
 #: Largest exact integer power we build: |exponent| * log2|base| bits.
-MAX_POWER_BITS = 1 << 17
+MAX_POWER_BITS = 3_000
 #: Largest decimal exponent accepted in "1e5"-style literals.
-MAX_DECIMAL_EXPONENT = 10_000
+MAX_DECIMAL_EXPONENT = 900
+#: Most digits a number literal may have.
+MAX_LITERAL_DIGITS = 900
+#: Deepest nesting of parentheses and signs in an entry.
+MAX_NESTING = 100
 #: A value whose magnitude exceeds 2**MAX_MAGNITUDE_BITS is not printed.
-MAX_MAGNITUDE_BITS = 40_000
+MAX_MAGNITUDE_BITS = 3_000
 #: exp(x) with x above this bound is refused before it is evaluated.
 MAX_EXP_ARGUMENT = 2**64
 #: Precision limits (bits) for certification.
@@ -108,6 +112,7 @@ class _Parser:
         self.text = text
         self.where = where
         self.allow_infinite = allow_infinite
+        self.depth = 0
         self.tokens = _tokenize(text, where)
         self.pos = 0
 
@@ -160,9 +165,15 @@ class _Parser:
                 value = value / right
         return value
 
+    def nest(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise InputError(f"{self.where}: {self.text[:20]!r}... is nested too deeply")
+
     def unary(self) -> sympy.Expr:
         if self.peek() in ("+", "-"):
             op = self.take()[1]
+            self.nest()
             operand = self.unary()
             return -operand if op == "-" else operand
         return self.power()
@@ -195,6 +206,7 @@ class _Parser:
                 return sympy.oo
             return sympy.Symbol(value, real=True)
         if value == "(":
+            self.nest()
             inner = self.expr()
             self.expect(")")
             return inner
@@ -205,6 +217,8 @@ def _decimal_text(text: str, where: str) -> Rational:
     _, _, exponent = text.lower().partition("e")
     if exponent and abs(int(exponent)) > MAX_DECIMAL_EXPONENT:
         raise ValueTooLargeError(f"{where}: {text!r} has too large an exponent")
+    if sum(char.isdigit() for char in text) > MAX_LITERAL_DIGITS:
+        raise ValueTooLargeError(f"{where}: a number with more than {MAX_LITERAL_DIGITS} digits")
     fraction = Fraction(text)
     return Rational(fraction.numerator, fraction.denominator)
 
@@ -508,9 +522,9 @@ def _magnitude_check(ball: flint.arb) -> None:
         raise ValueTooLargeError("the value is too large to evaluate")
     upper = ball.abs_upper()
     if upper > flint.arb(2) ** MAX_MAGNITUDE_BITS:
-        raise ValueTooLargeError(
-            f"the value is too large to print (about 10^{int(upper.log_base(10).mid().floor())})"
-        )
+        man, exp = upper.mid().man_exp()
+        digits = int((int(exp) + int(man).bit_length()) * 0.30103)
+        raise ValueTooLargeError(f"the value is too large to print (about 10^{digits})")
 
 
 def round_ball(ball: flint.arb, places: int) -> str | None:
@@ -563,6 +577,10 @@ def certified_decimal(expr: Any, places: int) -> str:
     if expr == -sympy.oo:
         return "-inf"
     if expr.is_Rational:
+        if int(expr.p).bit_length() - int(expr.q).bit_length() > MAX_MAGNITUDE_BITS:
+            raise ValueTooLargeError(
+                f"the value is too large to print (about 10^{len(str(int(expr.q)))} or more)"
+            )
         return _format_scaled(_round_half_away(Fraction(int(expr.p), int(expr.q)) * 10**places), places)
     prec = START_PREC + int(places * 3.33)
     while prec <= MAX_PREC:

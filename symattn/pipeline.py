@@ -169,7 +169,7 @@ def compare_matrix(
     claims = _claims_matrix(claimed, name)
     if (len(claims), len(claims[0])) != true.shape:
         raise ShapeError(
-            f"the claimed {name} is {len(claims)}×{len(claims[0])} but {name} is {true.rows}×{true.cols}"
+            f"claims.{name} is {len(claims)}×{len(claims[0])} but the true {name} matrix is {true.rows}×{true.cols}"
         )
     rows = []
     for i, claim_row in enumerate(claims):

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -99,17 +101,28 @@ class AttentionSpec:
             SymattnError: as :func:`~symattn.pipeline.attention`, with the
                 spec's file named in the message.
         """
-        from symattn.errors import SymattnError
         from symattn.pipeline import attention, multihead
 
-        try:
+        with self.errors_located():
             if self.heads is not None:
                 return multihead(self.X, self.heads, self.W_O, **self.options)
             return attention(self.X, self.W_Q, self.W_K, self.W_V, **self.options)
+
+    @contextmanager
+    def errors_located(self) -> Iterator[None]:
+        """Prefix a SymattnError raised inside with the spec's ``file:line``.
+
+        The line is the one of the key the message starts with (``X[2,1]: ...``,
+        ``claims.weights ...``), or the file alone.
+        """
+        from symattn.errors import SymattnError
+
+        try:
+            yield
         except SymattnError as error:
-            if self.source is None:
+            if self.source is None or str(error).startswith(f"{self.source}:"):
                 raise
-            named = re.match(r"(\w+)[\[:]", str(error))
+            named = re.match(r"(?:claims\.(?:head\d+\.)?)?(\w+)[\[:\s]", str(error))
             line = self.key_lines.get(named.group(1)) if named else None
             place = f"{self.source}:{line}" if line else self.source
             raise type(error)(f"{place}: {error}") from None
@@ -188,6 +201,8 @@ def parse_spec(text: str, source: str = "<spec>") -> AttentionSpec:
     claims = _flatten_head_claims(claims)
     allowed = _CLAIM_KEYS if heads is None else _head_claim_keys(len(heads))
     _check_keys(claims, allowed, source, text, "[claims]")
+    for key, matrix in claims.items():
+        _check_claim_matrix(key, matrix, _where(source, text, key.rpartition(".")[2]))
     mask = data.get("mask")
     if isinstance(mask, list):
         mask = [[_mask_entry(v) for v in row] if isinstance(row, list) else row for row in mask]
@@ -210,8 +225,30 @@ def parse_spec(text: str, source: str = "<spec>") -> AttentionSpec:
         claims=dict(claims),
         title=title,
         source=source,
-        key_lines={key: line for key in data if (line := _line_of(text, key)) is not None},
+        key_lines={
+            key: line
+            for key in [*data, *(k.rpartition(".")[2] for k in claims)]
+            if (line := _line_of(text, key)) is not None
+        },
     )
+
+
+def _check_claim_matrix(key: str, matrix: Any, place: str) -> None:
+    """Claims are matrices of printed numbers: rows of equal length."""
+    from symattn.exact import parse_claim
+
+    if not isinstance(matrix, list) or not matrix or not all(isinstance(row, list) for row in matrix):
+        raise SpecError(f"{place}: claims.{key} must be a matrix such as [[0.4, 0.6]]")
+    for i, row in enumerate(matrix, start=1):
+        if len(row) != len(matrix[0]):
+            raise SpecError(
+                f"{place}: claims.{key}: row {i} has {len(row)} entries but row 1 has {len(matrix[0])}"
+            )
+        for j, value in enumerate(row, start=1):
+            try:
+                parse_claim(str(value))
+            except InputError as error:
+                raise SpecError(f"{place}: claims.{key}[{i},{j}]: {error}") from None
 
 
 def _flatten_head_claims(claims: dict) -> dict:
@@ -253,6 +290,8 @@ def load_spec(path: str | Path) -> AttentionSpec:
     >>> spec = load_spec("derivations/reference.toml")  # doctest: +SKIP
     """
     path = Path(path)
+    if path.is_dir():
+        raise MissingFileError(f"{path}: is a directory, not a spec file")
     if not path.is_file():
         raise MissingFileError(f"{path}: no such file")
     try:

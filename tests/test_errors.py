@@ -315,7 +315,7 @@ def test_syntax_error_at_end_of_document_names_a_line() -> None:
         pytest.param(
             "fully_masked.toml",
             FullyMaskedRowError,
-            ": mask row 2 ('b') removes every key, so its softmax is undefined",
+            ":4: mask row 2 ('b') removes every key, so its softmax is undefined",
             id="fully-masked",
         ),
         pytest.param(
