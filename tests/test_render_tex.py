@@ -99,3 +99,14 @@ def test_chinese_labels_compile_with_xelatex(tmp_path):
     code, log = compile_tex(derive(att, lang="zh").to_latex(standalone=True), "zh", tmp_path)
     assert "Undefined control sequence" not in log
     assert code == 0, log[-2000:]
+
+
+def test_english_with_chinese_labels_switches_to_xelatex(tmp_path):
+    from symattn.pipeline import attention
+
+    att = attention([[1, 0], [0, 1], [1, 1]], labels=["我", "爱", "猫"])
+    tex = derive(att, lang="en").to_latex(standalone=True)
+    assert tex.startswith("% Chinese text inside: compile with xelatex.\n\\documentclass{ctexart}")
+    code, log = compile_tex(tex, "zh", tmp_path)
+    assert "Undefined control sequence" not in log
+    assert code == 0, log[-2000:]

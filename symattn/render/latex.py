@@ -6,6 +6,7 @@ Only packages of texlive-latex-base are used (amsmath, amssymb, geometry).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from symattn.render.blocks import Block, Bullets, Display, Heading, Math, Paragraph, Part, Strong, Table
@@ -13,6 +14,8 @@ from symattn.render.mathtex import escape_text
 
 __all__ = ["PREAMBLES", "escape", "inline", "to_latex"]
 
+
+_CJK = re.compile("[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
 
 PREAMBLES = {
     "en": (
@@ -88,4 +91,7 @@ def to_latex(blocks: Sequence[Block], *, lang: str = "en", standalone: bool = Fa
     body = "\n\n".join(_block(block) for block in blocks) + "\n"
     if not standalone:
         return body
-    return PREAMBLES[lang] + "\n\\begin{document}\n\n" + body + "\n\\end{document}\n"
+    preamble = PREAMBLES[lang]
+    if lang == "en" and _CJK.search(body):  # Chinese labels or titles: pdflatex cannot set them
+        preamble = "% Chinese text inside: compile with xelatex.\n" + PREAMBLES["zh"]
+    return preamble + "\n\\begin{document}\n\n" + body + "\n\\end{document}\n"
