@@ -33,7 +33,7 @@ from sympy import ImmutableMatrix
 
 from symattn import stages
 from symattn.errors import DivisionByZeroError, LatexParseError, ShapeError, SymattnError
-from symattn.exact import parse_claim, safe_power
+from symattn.exact import certified_decimal, parse_claim, safe_power
 from symattn.latexparse import (
     Call,
     Chain,
@@ -86,6 +86,16 @@ __all__ = ["DocumentState"]
 _CELL = re.compile(r"^(.+?)_\{(?:(\d+|:),(\d+|:)|(\d\d))\}$")
 
 
+#: Q, K, V by the standard convention Q = X W_Q, K = X W_K, V = X W_V, used
+#: when a document gives X and the weights but never prints Q, K or V.
+_PROJECTIONS = {"Q": "W_{Q}", "K": "W_{K}", "V": "W_{V}"}
+#: Names of the identity matrix when it stands for a weight (``W_Q = I``).
+_IDENTITY = ("I", "\\mathbf{I}", "\\mathrm{I}")
+#: Names read as attention weights softmax(QKᵀ/√d_k) when printed as numbers
+#: and never defined otherwise (see docs/verify.md, "Conventions").
+_WEIGHT_NAMES = ("A",)
+
+
 def _display_name(name: str) -> str:
     return name.replace("{", "").replace("}", "")
 
@@ -124,6 +134,7 @@ class DocumentState:
         self.defined_by_input = False
         self.element_text = ""
         self.retrying = False
+        self.chain_start_offset = 0
 
     # --- findings ------------------------------------------------------------
 
@@ -165,9 +176,14 @@ class DocumentState:
             status=verdict.status,
             kind=verdict.kind,
             carried_from=verdict.carried_from,
-            reason=reason,
+            reason=self._slip_reason(num, a) if verdict.kind == "slip" else reason,
         )
         return verdict.status == "ok"
+
+    def _slip_reason(self, num: Num, a: Any) -> str:
+        """A slip's reason names the value the document's own numbers give."""
+        places = parse_claim(num.text).places or 0
+        return f"by the document's numbers: {certified_decimal(a, places + 3)}"
 
     def _source(self, num: Num, ok: bool, printed: Any, true: Any) -> frozenset[tuple[int, bool]]:
         """``{(line, wrong)}`` when a printed number differs from its true value."""
@@ -199,6 +215,7 @@ class DocumentState:
                 reason = "not part of an equation, so there is nothing to compare it with"
             self.unverified(literals(element), "no-claim", reason)
             return
+        self.chain_start_offset = chain.elements[0].offset
         names = [e.name for e in chain.elements if isinstance(e, Name)]
         self.subject = next((_display_name(n) for n in names), subject_of(0))
         values = [e for e in chain.elements if not isinstance(e, Name)]
@@ -216,7 +233,7 @@ class DocumentState:
         ):
             self._forget(names)  # a new example gives its inputs again: a redefinition, not a claim
         self.defined_by_input = False
-        ref: Val | None = None
+        ref: Val | None = self._weights_by_convention(names, values)
         last: Val | None = None
         last_is_claim = False
         failure: str | None = None
@@ -282,6 +299,8 @@ class DocumentState:
             if element.name in self.env:
                 binding = self.env[element.name]
                 return Val(binding.a, binding.b, binding.deps, arith=binding.arith), False
+            if element.name in _IDENTITY and ref is None and defines and self._named_before(element):
+                return self._identity(), False  # W_Q = W_K = W_V = I
             return self._cell(element.name), False
         if is_claim_shape(element) and ref is not None:
             return self.claim(element, ref), True
@@ -612,7 +631,66 @@ class DocumentState:
         cell = self._cell(name)
         if cell is not None:
             return cell
+        if name in _IDENTITY:
+            return self._identity()
+        if name in _PROJECTIONS and "X" in self.env and _PROJECTIONS[name] in self.env:
+            return self._product([self._lookup("X"), self._lookup(_PROJECTIONS[name])])
         raise Unverifiable(f"{_display_name(name)} is not defined in the document")
+
+    def _identity(self) -> Val:
+        """``I`` as a weight matrix: the identity of X's width."""
+        x = self.env.get("X")
+        if x is None or not is_matrix(x.a):
+            raise Unverifiable("I is not defined in the document (no X gives its size)")
+        eye = ImmutableMatrix(sympy.eye(x.a.cols))
+        return Val(eye, eye)
+
+    def _named_before(self, element: Name) -> bool:
+        """Whether ``element`` follows the first element of the current chain."""
+        return element.offset > self.chain_start_offset
+
+    def _weights_by_convention(self, names: list[str], values: list[Node]) -> Val | None:
+        """The true attention weights for ``A = [numbers]`` when the document
+        never defines A otherwise (the convention of docs/verify.md).
+
+        Applies only when the one name is an attention-weights name, Q, K and
+        d_k are known, the printed block is n_q × n_k with no zero cell (a zero
+        means a mask), and every printed row sums to 1 within its rounding.
+        """
+        if len(names) != 1 or names[0] not in _WEIGHT_NAMES or names[0] in self.env:
+            return None
+        if len(values) != 1 or not isinstance(values[0], Matrix):
+            return None
+        block = values[0]
+        if not all(isinstance(cell, Num) for row in block.rows for cell in row):
+            return None
+        try:
+            q, k, d_k = self._lookup("Q"), self._lookup("K"), self._lookup("d_{k}")
+        except (Unverifiable, SymattnError):
+            return None
+        if not (is_matrix(q.a) and is_matrix(k.a)) or is_matrix(d_k.a) or q.a.cols != k.a.cols:
+            return None
+        if not (getattr(d_k.a, "is_positive", False) and getattr(d_k.b, "is_positive", False)):
+            return None
+        if len(block.rows) != q.a.rows or any(len(row) != k.a.rows for row in block.rows):
+            return None
+        for row in block.rows:
+            claims = [parse_claim(cell.text) for cell in row]  # type: ignore[union-attr]
+            if any(c.value == 0 for c in claims):
+                return None
+            slack = sum(sympy.Rational(1, 2 * 10 ** (c.places or 0)) for c in claims if c.places)
+            if abs(sum(c.value for c in claims) - 1) > slack:
+                return None
+        try:
+            scores = self._product([q, Val(stages.transpose(k.a), stages.transpose(k.b), k.deps)])
+            scaled = Val(
+                scale(scores.a, 1 / sympy.sqrt(d_k.a)),
+                scale(scores.b, 1 / sympy.sqrt(d_k.b)),
+                scores.deps | d_k.deps,
+            )
+            return Val(stages.softmax_rows(scaled.a), stages.softmax_rows(scaled.b), scaled.deps, arith=False)
+        except (Unverifiable, SymattnError):
+            return None
 
     def _call(self, node: Call, record: bool) -> Val:
         name = node.name.lower()

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from symattn.verify.claims import Finding
-from symattn.verify.text import kind_text, label
+from symattn.verify.text import kind_text, label, reason_text
 
 __all__ = ["SCHEMA", "Report"]
 
@@ -72,15 +72,24 @@ class Report:
             (label("true", lang), finding.value or "-"),
             (label("exact", lang), finding.exact or "-"),
             (label("kind", lang), kind),
+            *(
+                [(label("reason", lang), reason_text(finding.reason, lang))]
+                if finding.kind == "slip" and finding.reason
+                else []
+            ),
         ]
 
-    def _unverified_groups(self) -> list[tuple[str, int]]:
-        counts = Counter(f.reason for f in self.findings if f.status == "unverified")
+    def _unverified_groups(self, lang: str = "en") -> list[tuple[str, int]]:
+        counts = Counter(
+            reason_text(f.reason, lang, f.kind) for f in self.findings if f.status == "unverified"
+        )
         return sorted(counts.items(), key=lambda item: -item[1])
 
     def _verdict(self, lang: str) -> str:
         if self.exit_code:
             return label("verdict_wrong", lang, wrong=len(self.wrong))
+        if not self.summary["ok"]:
+            return label("verdict_none", lang)
         return label("verdict_ok", lang)
 
     def to_text(self, lang: str = "en") -> str:
@@ -93,7 +102,7 @@ class Report:
                 lines.extend(f"    {key}: {value}" for key, value in self._details(finding, lang))
         else:
             lines.append(label("none_wrong", lang))
-        groups = self._unverified_groups()
+        groups = self._unverified_groups(lang)
         if groups:
             lines += ["", label("unverified_heading", lang)]
             lines.extend("    " + label("unverified_line", lang, count=n, reason=r) for r, n in groups)
@@ -116,7 +125,7 @@ class Report:
                 lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
         else:
             lines.append(label("none_wrong", lang))
-        groups = self._unverified_groups()
+        groups = self._unverified_groups(lang)
         if groups:
             lines += ["", f"## {label('unverified_heading', lang)}", ""]
             lines.extend("- " + label("unverified_line", lang, count=n, reason=r) for r, n in groups)

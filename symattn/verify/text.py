@@ -5,7 +5,9 @@ Renderers look every sentence up here by key, so a translation is one table.
 
 from __future__ import annotations
 
-__all__ = ["KIND_TEXT", "LABELS", "kind_text", "label"]
+import re
+
+__all__ = ["KIND_TEXT", "LABELS", "REASONS_ZH", "UNVERIFIED_KIND_TEXT", "kind_text", "label", "reason_text"]
 
 LABELS: dict[str, dict[str, str]] = {
     "en": {
@@ -23,6 +25,7 @@ LABELS: dict[str, dict[str, str]] = {
         "summary": "{claims} numbers: {ok} ok, {wrong} wrong, {unverified} not checked.",
         "unverified_line": "{count} × {reason}",
         "verdict_ok": "Result: every checked number holds.",
+        "verdict_none": "Result: no number could be checked.",
         "verdict_wrong": "Result: {wrong} wrong number(s).",
         "location": "location",
     },
@@ -41,6 +44,7 @@ LABELS: dict[str, dict[str, str]] = {
         "summary": "共 {claims} 个数字：{ok} 个正确，{wrong} 个错误，{unverified} 个未核验。",
         "unverified_line": "{count} 个：{reason}",
         "verdict_ok": "结论：所有核验过的数字都成立。",
+        "verdict_none": "结论：没有任何数字能够核验。",
         "verdict_wrong": "结论：有 {wrong} 个数字错误。",
         "location": "位置",
     },
@@ -72,3 +76,96 @@ def kind_text(kind: str, lang: str = "en", carried_from: int | None = None) -> s
     """A reader's description of a kind of wrong number."""
     table = KIND_TEXT.get(lang, KIND_TEXT["en"])
     return table.get(kind, kind).format(line=carried_from)
+
+
+#: The kinds of unverified numbers (docs/verify.md), used when a reason has no
+#: translation of its own: the Chinese kind, then the English detail.
+UNVERIFIED_KIND_TEXT: dict[str, str] = {
+    "input": "作为输入给出",
+    "operand": "计算中使用的数字",
+    "no-claim": "没有与之对应的量",
+    "unparsed": "无法解析",
+    "bad-input": "输入有误",
+    "unverifiable": "无法核验",
+    "formula": "不含数字的一般公式",
+    "undecided": "无法确定舍入",
+    "error": "内部错误",
+    "skipped": "未核验（超出限制）",
+}
+
+#: Chinese for each reason the verifier gives: (English pattern, Chinese
+#: template with the pattern's groups).  Nested reasons are translated inside.
+REASONS_ZH: tuple[tuple[str, str], ...] = (
+    (r"given as an input", "作为输入给出"),
+    (r"a number used in a computation", "计算中使用的数字"),
+    (r"no earlier quantity to compare with", "前面没有可以比较的量"),
+    (r"a number not tied to a named quantity", "没有对应到有名字的量"),
+    (r"not part of an equation, so there is nothing to compare it with", "不在等式中，没有可比较的对象"),
+    (r"claimed value", "文中给出的值"),
+    (r"part of a printed computation", "文中算式的一部分"),
+    (r"restates (.+)", "重述 {0}"),
+    (r"by the document's numbers: (.+)", "按文中数字：{0}"),
+    (r"compared with something that could not be checked \((.+)\)", "与无法核验的量比较（{0}）"),
+    (r"I is not defined in the document \(no X gives its size\)", "文中没有定义 I（没有 X 给出它的大小）"),
+    (r"the function (.+) is not defined in the document", "文中没有定义函数 {0}"),
+    (r"(.+) is not defined in the document", "文中没有定义 {0}"),
+    (r"cannot parse: (.+)", "无法解析：{0}"),
+    (r"cannot parse \((.+)\)", "无法解析（{0}）"),
+    (r"cannot evaluate (.+)", "无法计算 {0}"),
+    (r"uses (.+)", "使用了{0}"),
+    (r"a primed name", "带撇号的名字"),
+    (r"a subscript on an expression", "表达式上的下标"),
+    (r"an ellipsis \(…\)", "省略号（…）"),
+    (r"the construct (.+)", "结构 {0}"),
+    (r"a tuple", "元组"),
+    (r"an absolute value or determinant", "绝对值或行列式"),
+    (r"(.+) \(read by latex2sympy2_extended\)", "{0}（由 latex2sympy2_extended 读取）"),
+    (
+        r"\\log without a base \(natural or base 10 is ambiguous\)",
+        "没有底数的 \\log（自然对数还是以 10 为底不明确）",
+    ),
+    (r"(.+) \(not part of the attention grammar\)", "{0}（不属于注意力公式的语法）"),
+    (r"a single number is compared with a (.+) matrix", "单个数字与 {0} 矩阵比较"),
+    (r"a (.+) matrix is compared with a scalar", "{0} 矩阵与标量比较"),
+    (
+        r"a computation of printed numbers that does not line up with the one before it",
+        "文中数字的算式与前一项对不上",
+    ),
+    (r"cannot decide whether the printed computation matches", "无法确定文中算式是否相符"),
+    (r"the factor in front of the printed matrix is not a nonzero number", "矩阵前的系数不是非零数"),
+    (r"division by a matrix", "除以矩阵"),
+    (r"a power of a matrix", "矩阵的幂"),
+    (r"(.+) of a matrix", "对矩阵取 {0}"),
+    (r"a matrix inside a matrix", "矩阵中嵌套矩阵"),
+    (r"0 times infinity", "0 乘以无穷大"),
+    (r"not checked: took longer than (.+) s", "未核验：用时超过 {0} 秒"),
+    (r"not checked: the worker process stopped", "未核验：工作进程意外停止"),
+    (r"not checked: the document has too many formulas", "未核验：文档中的公式太多"),
+    (r"not checked: the formula is too long", "未核验：公式太长"),
+    (r"not checked: the time for the document ran out", "未核验：文档的核验时间已用完"),
+    (r"could not be checked \((.+)\)", "无法核验（{0}）"),
+    (r"a general formula without numbers", "不含数字的一般公式"),
+)
+
+
+def _translate(reason: str) -> str | None:
+    for pattern, template in REASONS_ZH:
+        match = re.fullmatch(pattern, reason)
+        if match:
+            return template.format(*(_translate(g) or g for g in match.groups()))
+    return None
+
+
+def reason_text(reason: str, lang: str = "en", kind: str = "") -> str:
+    """A reason in ``lang``: translated by :data:`REASONS_ZH`, or, for a reason
+    with no entry (an error message), the Chinese kind followed by the detail.
+
+    >>> reason_text("compared with something that could not be checked (Q is not defined in the document)", "zh")
+    '与无法核验的量比较（文中没有定义 Q）'
+    """
+    if lang != "zh" or not reason:
+        return reason
+    translated = _translate(reason)
+    if translated is not None:
+        return translated
+    return f"{UNVERIFIED_KIND_TEXT.get(kind, '无法核验')}：{reason}"
