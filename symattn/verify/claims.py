@@ -24,6 +24,7 @@ from typing import Any
 import sympy
 
 from symattn.exact import certified_decimal, claim_holds, claim_kind, parse_claim
+from symattn.verify.finding import Finding
 
 __all__ = ["Finding", "Judgement", "carried_line", "exact_text", "judge"]
 
@@ -31,42 +32,6 @@ __all__ = ["Finding", "Judgement", "carried_line", "exact_text", "judge"]
 MAX_EXACT_CHARS = 240
 #: Sums with at most this many operations are shown over one denominator.
 MAX_TOGETHER_OPS = 40
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One printed number and what the verifier concluded about it.
-
-    Attributes mirror the JSON contract ``symattn.verify/1`` (see docs/verify.md).
-    """
-
-    line: int
-    column: int
-    subject: str
-    cell: tuple[int, int] | None
-    claimed: str
-    value: str | None
-    exact: str | None
-    status: str
-    kind: str
-    carried_from: int | None
-    reason: str
-
-    def as_dict(self) -> dict[str, Any]:
-        """The finding as a JSON-ready dict (keys in contract order)."""
-        return {
-            "line": self.line,
-            "column": self.column,
-            "subject": self.subject,
-            "cell": list(self.cell) if self.cell else None,
-            "claimed": self.claimed,
-            "value": self.value,
-            "exact": self.exact,
-            "status": self.status,
-            "kind": self.kind,
-            "carried_from": self.carried_from,
-            "reason": self.reason,
-        }
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass
 
-from symattn.verify.claims import Finding
+from symattn.verify.finding import Finding
 from symattn.verify.text import kind_text, label, reason_text
 
 __all__ = ["SCHEMA", "Report"]
