@@ -21,11 +21,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
-
-import sympy
+from typing import TYPE_CHECKING, Any
 
 from symattn.errors import LatexParseError
+
+if TYPE_CHECKING:  # SymPy is imported only where a scalar formula needs it
+    import sympy
 
 __all__ = [
     "Call",
@@ -126,6 +127,8 @@ _NAME_CMDS = {
     r"\text", r"\mathrm", r"\operatorname", r"\operatorname*", r"\textrm", r"\textbf", r"\texttt",
     r"\textit", r"\mathsf", r"\mathtt", r"\textsf", r"\mbox",
 }  # fmt: skip
+#: Accents that make a new name of a letter: \tilde{S}, \hat{A}, \bar{x}.
+_ACCENTS = {r"\tilde", r"\hat", r"\bar", r"\widetilde", r"\widehat", r"\overline"}
 _FRACS = {r"\frac", r"\dfrac", r"\tfrac", r"\cfrac"}
 _RELATIONS = {"=", r"\approx", r"\simeq", r"\equiv", r"\doteq", r"\eqqcolon", r"\coloneqq"}
 _SEPARATORS = {r"\quad", r"\qquad", r"\Rightarrow", r"\implies", r"\Longrightarrow", r"\iff", r"\text{sep}"}
@@ -236,6 +239,12 @@ def normalise(tokens: list[Token]) -> list[Token]:  # noqa: PLR0915 - one branch
                     out.append(Token("name", inner, token.offset))
                 index = end
             continue
+        if text in _ACCENTS and index + 1 < len(tokens) and tokens[index + 1].text == "{":
+            end = _group_end(tokens, index + 1)
+            inner = "".join(t.text for t in tokens[index + 2 : end - 1]).strip()
+            out.append(Token("name", f"{text}{{{inner}}}", token.offset))  # \tilde{S}: one name
+            index = end
+            continue
         if text in _FRACS:
             out.append(Token("cmd", r"\frac", token.offset))
             index += 1
@@ -245,7 +254,12 @@ def normalise(tokens: list[Token]) -> list[Token]:  # noqa: PLR0915 - one branch
             if name in _MATRIX_ENVS and text == r"\begin":
                 end = _matching_end(tokens, index)
                 inner = tokens[after:end]
-                if any(t.text in _ARROWS for t in inner):  # a label matrix: drop it all
+                if any(t.text in _ARROWS for t in inner) or (  # a label matrix: drop it all
+                    name == "matrix"
+                    and out
+                    and out[-1].kind == "end"
+                    and any(t.text == r"\vphantom" for t in inner)
+                ):  # (row labels x_1 ... beside a matrix, aligned with \vphantom)
                     index = _env_name(tokens, end + 1)[1]
                     continue
                 if name == "array" and after < len(tokens) and tokens[after].text == "{":
@@ -912,6 +926,8 @@ def scalar_latex(text: str) -> sympy.Expr:
     >>> scalar_latex(r"\frac{0.1}{2} + 1")
     21/20
     """
+    import sympy
+
     from symattn.exact import parse_claim
 
     latex2sympy, config = _converter()
@@ -946,6 +962,7 @@ def scalar_value(text: str, known: dict[str, Any]) -> tuple[sympy.Expr, set[str]
     Raises:
         LatexParseError: unreadable, or a name the document does not define.
 
+    >>> import sympy
     >>> scalar_value(r"\ln(d_k) + 1", {"d_{k}": sympy.Integer(1)})
     (1, {'d_{k}'})
     """
