@@ -1,7 +1,10 @@
 """Verify a whole document: read it, find its math, judge every number.
 
-Each formula is parsed and evaluated in a worker process (forked, so nothing
-is imported again).  The parent waits for each formula's answer with a time
+Each formula is parsed and evaluated in a worker process (forked).  The
+worker is started as soon as the document is read and imports SymPy and the
+evaluator itself, while this process finds the math with markdown-it; this
+process never imports SymPy (findings come back as plain tuples), so the two
+imports overlap.  The parent waits for each formula's answer with a time
 limit; when a formula takes too long the worker is killed, the formula's
 numbers are reported as unverified, and a fresh worker continues from the
 bindings made so far.  No signals are used, so this also works off the main
@@ -11,20 +14,24 @@ thread.
 from __future__ import annotations
 
 import contextlib
+import gc
 import multiprocessing
 import pickle
 import re
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from symattn.errors import MissingFileError, NotTextError
 from symattn.latexparse import Num, parse_formula, tokenize
-from symattn.verify.claims import Finding
-from symattn.verify.evaluate import DocumentState
 from symattn.verify.find import Locator, Span, find_math
+from symattn.verify.finding import Finding
 from symattn.verify.report import Report
+
+if TYPE_CHECKING:  # imported by the worker (SymPy), not by this process
+    from symattn.verify.evaluate import DocumentState
 
 __all__ = ["VerifyOptions", "read_document", "verify_document"]
 
@@ -116,18 +123,58 @@ def _numbers(text: str) -> list[Num]:
 
 
 def _skipped(span: Span, locator: Locator, reason: str) -> list[Finding]:
-    state = DocumentState()
-    state.position = lambda offset: locator.position(span.source_offset(offset))
-    state.unverified(_numbers(span.text), "skipped", reason)
-    return state.findings
+    """Every number of a formula that was not checked, listed as ``skipped``."""
+    findings = []
+    for num in _numbers(span.text):
+        line, column = locator.position(span.source_offset(num.offset))
+        findings.append(
+            Finding(
+                line=line,
+                column=column,
+                subject="",
+                cell=None,
+                claimed=num.text,
+                value=None,
+                exact=None,
+                status="unverified",
+                kind="skipped",
+                carried_from=None,
+                reason=reason,
+            )
+        )
+    return findings
 
 
-def _child(conn: Any, spans: list[Span], locator: Locator, saved: dict[str, bytes]) -> None:
-    """The worker loop: judge formula ``index``, send back the findings and the
-    bindings that changed (so a replacement worker can start from them)."""
-    state = DocumentState()
+def _new_state() -> DocumentState:
+    """An empty :class:`DocumentState`, importing the evaluator (and SymPy) on
+    first use.  The import makes many objects and no garbage, so the cyclic
+    collector is paused for it and what it made is frozen afterwards."""
+    if "symattn.verify.evaluate" not in sys.modules:
+        gc.disable()
+        try:
+            import symattn.verify.evaluate  # noqa: F401
+        finally:
+            gc.freeze()
+            gc.enable()
+    from symattn.verify.evaluate import DocumentState
+
+    return DocumentState()
+
+
+_READY = "ready"
+_OUT_OF_TIME = "not checked: the time for the document ran out"
+
+
+def _child(conn: Any, saved: dict[str, bytes]) -> None:
+    """The worker loop: import the evaluator, say ready, receive the spans,
+    then judge formula ``index`` after formula ``index`` and send back the
+    findings and the bindings that changed (so a replacement worker can start
+    from them)."""
+    state = _new_state()
     state.env = {name: pickle.loads(data) for name, data in saved.items()}
     sent = dict(state.env)
+    conn.send(_READY)
+    spans, locator = conn.recv()
     while True:
         index = conn.recv()
         if index is None:
@@ -141,12 +188,34 @@ def _child(conn: Any, spans: list[Span], locator: Locator, saved: dict[str, byte
 
 
 class _Worker:
-    def __init__(self, spans: list[Span], locator: Locator, env: dict[str, bytes]) -> None:
+    """A forked worker; it imports SymPy itself unless this process has already."""
+
+    def __init__(self, env: dict[str, bytes]) -> None:
         context = multiprocessing.get_context("fork")
         self.conn, child_conn = context.Pipe()
-        self.process = context.Process(target=_child, args=(child_conn, spans, locator, env), daemon=True)
+        self.process = context.Process(target=_child, args=(child_conn, env), daemon=True)
         self.process.start()
         child_conn.close()
+        self.ready = False
+
+    def give(self, spans: list[Span], locator: Locator) -> None:
+        """Send the document's formulas (read while the worker imports)."""
+        with contextlib.suppress(OSError):
+            self.conn.send((spans, locator))
+
+    def wait_ready(self, timeout: float) -> str | None:
+        """Wait until the worker has imported what it needs; None, or why not."""
+        if self.ready:
+            return None
+        try:
+            if not self.conn.poll(timeout):
+                return _OUT_OF_TIME
+            if self.conn.recv() != _READY:
+                return "not checked: the worker process stopped"
+        except (EOFError, OSError):
+            return "not checked: the worker process stopped"
+        self.ready = True
+        return None
 
     def run(self, index: int, timeout: float) -> tuple[list[Finding], dict[str, bytes], list[str]] | str:
         """The findings and bindings after formula ``index``, or why there are none."""
@@ -159,7 +228,7 @@ class _Worker:
             return "not checked: the worker process stopped"
 
     def stop(self, kill: bool = False) -> None:
-        if kill:
+        if kill or not self.ready:  # a worker still importing has nothing to finish
             self.process.kill()
         else:
             with contextlib.suppress(OSError):
@@ -171,7 +240,13 @@ class _Worker:
         self.conn.close()
 
 
-def _check(spans: list[Span], locator: Locator, options: VerifyOptions) -> list[Finding]:
+def _forks(options: VerifyOptions) -> bool:
+    return options.use_worker and "fork" in multiprocessing.get_all_start_methods()
+
+
+def _check(
+    spans: list[Span], locator: Locator, options: VerifyOptions, worker: _Worker | None
+) -> list[Finding]:
     findings: list[Finding] = []
     env: dict[str, bytes] = {}  # the bindings so far, pickled by the worker
     runnable = []
@@ -186,26 +261,34 @@ def _check(spans: list[Span], locator: Locator, options: VerifyOptions) -> list[
             findings.extend(_skipped(span, locator, "not checked: the formula is too long"))
         else:
             runnable.append(index)
-    if not options.use_worker or "fork" not in multiprocessing.get_all_start_methods():
-        state = DocumentState()
+    if worker is None:
+        state = _new_state()
         for index in runnable:
             _run_span(state, spans[index], locator)
         return findings + state.findings
-    worker = _Worker(spans, locator, env)
+    worker.give(spans, locator)
     deadline = time.monotonic() + options.budget
     try:
         for index in runnable:
             left = deadline - time.monotonic()
             if left <= 0:
-                findings.extend(
-                    _skipped(spans[index], locator, "not checked: the time for the document ran out")
-                )
+                findings.extend(_skipped(spans[index], locator, _OUT_OF_TIME))
                 continue
-            answer = worker.run(index, min(options.timeout, left))
+            answer = worker.wait_ready(left)
+            left = deadline - time.monotonic()
+            if answer is None and left <= 0:  # the import took what was left of the budget
+                answer = _OUT_OF_TIME
+            if answer == _OUT_OF_TIME:
+                findings.extend(_skipped(spans[index], locator, answer))
+                continue
+            if answer is None:
+                answer = worker.run(index, min(options.timeout, left))
             if isinstance(answer, str):
                 worker.stop(kill=True)
                 findings.extend(_skipped(spans[index], locator, answer))
-                worker = _Worker(spans, locator, env)
+                _new_state()  # import here once, so that replacements start at once
+                worker = _Worker(env)
+                worker.give(spans, locator)
                 continue
             new_findings, changed, removed = answer
             findings.extend(new_findings)
@@ -238,7 +321,14 @@ def verify_document(path_or_text: str | Path, options: VerifyOptions | None = No
     """
     options = options or VerifyOptions()
     name, text, tex = read_document(path_or_text)
-    spans = find_math(text, tex=tex)
-    findings = _check(spans, Locator(text), options)
+    worker = _Worker({}) if _forks(options) else None  # imports SymPy while the math is found
+    try:
+        spans = find_math(text, tex=tex)
+        locator = Locator(text)
+    except BaseException:
+        if worker is not None:
+            worker.stop()
+        raise
+    findings = _check(spans, locator, options, worker)
     findings.sort(key=lambda f: (f.line, f.column))
     return Report(name, tuple(findings))
