@@ -154,3 +154,48 @@ def test_chinese_reports_have_no_english_reasons(text: str) -> None:
     for reason in reasons:
         head = re.split(r"[：（]", reason)[0]
         assert re.search(r"[\u4e00-\u9fff]", head), reason
+
+
+# --- row labels and accented names (the layout of our own derivations) ----------
+
+LABELS = (
+    "$$X = \\begin{bmatrix} 1 & 0 \\\\ 1 & 1 \\end{bmatrix}"
+    "\\begin{matrix} \\vphantom{10}x_{1} \\\\ \\vphantom{11}x_{2} \\end{matrix}$$\n\n"
+    "$$S = X X^T = \\begin{bmatrix} 1 & 1 \\\\ 1 & {s22} \\end{bmatrix}"
+    "\\begin{matrix} \\vphantom{11}x_{1} \\\\ \\vphantom{12}x_{2} \\end{matrix}$$\n\n"
+    "$$\\tilde{S} = \\frac{S}{\\sqrt{2}} \\approx \\begin{bmatrix} 0.7071 & 0.7071 \\\\ 0.7071 & {t22} \\end{bmatrix}$$\n\n"
+    "$$\\hat{A} = \\begin{bmatrix} 0.5 & 0.5 \\\\ 0.25 & 0.75 \\end{bmatrix}, \\quad "
+    "\\hat{A} X = \\begin{bmatrix} 1 & 0.5 \\\\ 1 & {o22} \\end{bmatrix}$$\n"
+)
+
+
+def _labels(s22: str = "2", t22: str = "1.4142", o22: str = "0.75") -> str:
+    return LABELS.replace("{s22}", s22).replace("{t22}", t22).replace("{o22}", o22)
+
+
+LABEL_CASES = [
+    pytest.param(_labels(), 0, [], id="all-right"),
+    pytest.param(_labels(s22="3"), 1, [(3, "3", "slip")], id="label-matrix-after-a-product"),
+    pytest.param(_labels(t22="1.4143"), 1, [(5, "1.4143", "wrong")], id="tilde-name"),
+    pytest.param(_labels(o22="0.6"), 1, [(7, "0.6", "slip")], id="hat-name"),
+    pytest.param(
+        "$$y = \\begin{bmatrix} 1 & 2 \\end{bmatrix}\\begin{matrix} 3 \\\\ 4 \\end{matrix} = 12$$\n",
+        1,
+        [(1, "12", "slip")],
+        id="a-matrix-without-vphantom-is-still-a-factor",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "exit_code", "wrong"), LABEL_CASES)
+def test_row_labels_and_accents(text: str, exit_code: int, wrong: list[tuple[int, str, str]]) -> None:
+    report = verify_document(text)
+    assert [(f.line, f.claimed, f.kind) for f in report.wrong] == wrong
+    assert report.exit_code == exit_code
+
+
+def test_every_number_of_the_labelled_document_is_checked_or_an_input() -> None:
+    report = verify_document(_labels())
+    kinds = {(f.line, f.kind) for f in report.findings if f.status == "unverified"}
+    assert kinds == {(1, "input"), (5, "operand"), (7, "input")}
+    assert report.summary["ok"] == 12
