@@ -101,11 +101,16 @@ def wants_scalar_reader(node: Any) -> bool:
         return node.scalar
     if isinstance(node, Matrix):
         return False
+    return any(wants_scalar_reader(child) for child in _children(node))
+
+
+def _children(node: Any) -> tuple:
+    """The sub-nodes of a tuple or a parse node (its position is not a child)."""
     if isinstance(node, tuple):
-        return any(wants_scalar_reader(item) for item in node)
+        return node
     if isinstance(node, Node):
-        return any(wants_scalar_reader(getattr(node, f)) for f in node.__dataclass_fields__ if f != "offset")
-    return False
+        return tuple(getattr(node, f) for f in node.__dataclass_fields__ if f != "offset")
+    return ()
 
 
 def literals_of(chain: Chain) -> list[Num]:
@@ -116,8 +121,4 @@ def literals_of(chain: Chain) -> list[Num]:
 def has_matrix(node: Any) -> bool:
     if isinstance(node, Matrix):
         return True
-    if isinstance(node, tuple):
-        return any(has_matrix(item) for item in node)
-    if isinstance(node, Node):
-        return any(has_matrix(getattr(node, f)) for f in node.__dataclass_fields__ if f != "offset")
-    return False
+    return any(has_matrix(child) for child in _children(node))
