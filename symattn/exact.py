@@ -60,6 +60,8 @@ MAX_NESTING = 100
 MAX_MAGNITUDE_BITS = 3_000
 #: exp(x) with x above this bound is refused before it is evaluated.
 MAX_EXP_ARGUMENT = 2**64
+#: Entries longer than this many tokens are refused while tokenizing (bounds the parse's time).
+MAX_TOKENS = 10_000
 #: Precision limits (bits) for certification.
 START_PREC = 64
 MAX_PREC = 1 << 15
@@ -86,18 +88,21 @@ def _tokenize(text: str, where: str) -> list[tuple[str, str]]:
     tokens: list[tuple[str, str]] = []
     pos = 0
     text = text.replace("\u2212", "-")  # the Unicode minus sign
-    while pos < len(text):
-        if text[pos:].strip() == "":
-            break
+    end = len(text.rstrip())  # computed once: no copy of the rest per token (linear, not quadratic)
+    while pos < end:
         match = _TOKEN.match(text, pos)
         if match is None or match.end() == pos:
-            bad = text[pos:].strip()[:20]
+            bad = text[pos : pos + 200].strip()[:20]
             raise UnknownTokenError(
                 f"{where}: cannot read {text!r}: unexpected {bad!r} "
                 "(expected numbers, names, + - * / ^ and sqrt/exp/log)"
             )
         kind = match.lastgroup
         assert kind is not None
+        if len(tokens) == MAX_TOKENS:
+            raise ValueTooLargeError(
+                f"{where}: an entry of more than {MAX_TOKENS} tokens is too long to read ({len(text)} characters)"
+            )
         tokens.append((kind, match.group(kind)))
         pos = match.end()
     return tokens
