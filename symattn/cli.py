@@ -53,6 +53,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--digits", type=_places, default=4, metavar="N", help="decimal places shown (default: 4)"
     )
     derive.add_argument("--standalone", action="store_true", help="with --format tex: a complete document")
+    derive.add_argument(
+        "--full",
+        action="store_true",
+        help="derive a spec larger than the size policy allows (more than 16 tokens or columns, 8 heads)",
+    )
     derive.set_defaults(run=_run_derive)
 
     compute = sub.add_parser(
@@ -100,11 +105,11 @@ def _places(text: str) -> int:
     return value
 
 
-def _load(spec_path: str | None):
+def _load(spec_path: str | None, lang: str = "en"):
     from symattn.examples import reference
     from symattn.spec import load_spec
 
-    return reference() if spec_path is None else load_spec(spec_path)
+    return reference(lang=lang) if spec_path is None else load_spec(spec_path)
 
 
 def _emit(text: str, output: str | None) -> None:
@@ -120,13 +125,21 @@ def _emit(text: str, output: str | None) -> None:
         raise MissingFileError(f"{output}: directory {directory} does not exist")
     if target.is_dir():
         raise InputError(f"{output}: is a directory; name a file to write")
-    write_atomically(target, text)
+    try:
+        write_atomically(target, text)
+    except OSError as error:  # name the target, not the temporary file beside it
+        raise InputError(f"{output}: cannot write ({error.strerror or error})") from None
 
 
 def _run_derive(args: argparse.Namespace) -> int:
     from symattn.derivation import derive
+    from symattn.errors import InputError
 
-    derivation = derive(_load(args.spec), lang=args.lang, digits=args.digits)
+    if args.standalone and args.format != "tex":
+        raise InputError(
+            f"--standalone needs --format tex (a {args.format} derivation is always a whole document)"
+        )
+    derivation = derive(_load(args.spec, lang=args.lang), lang=args.lang, digits=args.digits, full=args.full)
     if args.format == "md":
         text = derivation.to_markdown()
     elif args.format == "tex":
@@ -203,9 +216,10 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code (0 ok, 1 findings, 2 errors)."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
-        return EXIT_OK
+    if args.command is None:  # argparse's convention: usage on stderr, exit 2
+        parser.print_usage(sys.stderr)
+        print(f"{parser.prog}: error: a command is required (see {parser.prog} --help)", file=sys.stderr)
+        return EXIT_ERROR
     from symattn.errors import SymattnError
 
     try:

@@ -29,9 +29,103 @@ from symattn.files import write_atomically
 from symattn.pipeline import Attention, Comparison, MultiHead
 from symattn.render import steps as st
 
-__all__ = ["LANGUAGES", "Derivation", "build_steps", "derive", "regenerate"]
+__all__ = [
+    "LANGUAGES",
+    "MAX_COLUMNS",
+    "MAX_HEADS",
+    "MAX_TOKENS",
+    "Derivation",
+    "DerivationTooLargeError",
+    "build_steps",
+    "check_size",
+    "derive",
+    "regenerate",
+]
 
 LANGUAGES = ("en", "zh")
+
+#: The size policy: a derivation is written in full only up to these sizes
+#: (about 1 MB of Markdown and 2 s at the limit); above them derive() refuses
+#: before any work, unless ``full=True`` (``symattn derive --full``).
+MAX_TOKENS = 16  # query tokens, and key tokens
+MAX_COLUMNS = 16  # columns of every input matrix
+MAX_HEADS = 8
+
+
+class DerivationTooLargeError(InputError):
+    """A spec is larger than a derivation shows in full (see :data:`MAX_TOKENS`)."""
+
+
+# --- the size policy ------------------------------------------------------------
+
+
+def _shape(matrix: Any) -> tuple[int, int]:
+    """Rows and (widest) columns of a matrix as read or as computed, without reading its entries."""
+    if matrix is None:
+        return 0, 0
+    if isinstance(matrix, sympy.MatrixBase):
+        return matrix.rows, matrix.cols
+    if not isinstance(matrix, (list, tuple)):
+        return 0, 0
+    return len(matrix), max((len(row) for row in matrix if isinstance(row, (list, tuple))), default=0)
+
+
+def _too_large(matrices: dict[str, Any], n_heads: int) -> str | None:
+    """What exceeds the size policy, in words, or None."""
+    for name in ("X", "X_kv"):
+        rows, _ = _shape(matrices.get(name))
+        if rows > MAX_TOKENS:
+            return f"{name} has {rows} tokens, more than the {MAX_TOKENS} a derivation shows in full"
+    for name, matrix in matrices.items():
+        _, cols = _shape(matrix)
+        if cols > MAX_COLUMNS:
+            return f"{name} has {cols} columns, more than the {MAX_COLUMNS} a derivation shows in full"
+    if n_heads > MAX_HEADS:
+        return f"the spec has {n_heads} heads, more than the {MAX_HEADS} a derivation shows in full"
+    return None
+
+
+def check_size(spec_or_result: Any) -> None:
+    """Refuse, before any work, what is too large to derive in full.
+
+    Args:
+        spec_or_result: an AttentionSpec, or an Attention / MultiHead.
+
+    Raises:
+        DerivationTooLargeError: more than :data:`MAX_TOKENS` query or key
+            tokens, a matrix wider than :data:`MAX_COLUMNS`, or more than
+            :data:`MAX_HEADS` heads.  The message names the spec and points
+            to ``symattn compute`` and ``--full``.
+    """
+    from symattn.spec import AttentionSpec
+
+    source = None
+    if isinstance(spec_or_result, AttentionSpec):
+        spec = spec_or_result
+        source = spec.source
+        matrices = {"X": spec.X, "X_kv": spec.X_kv, "W_O": spec.W_O}
+        heads = spec.heads if spec.heads is not None else ((spec.W_Q, spec.W_K, spec.W_V),)
+    elif isinstance(spec_or_result, MultiHead):
+        first = spec_or_result.heads[0]
+        matrices = {"X": first.X, "X_kv": first.X_kv, "W_O": spec_or_result.W_O}
+        heads = tuple((h.W_Q, h.W_K, h.W_V) for h in spec_or_result.heads)
+    else:
+        matrices = {"X": spec_or_result.X, "X_kv": spec_or_result.X_kv}
+        heads = ((spec_or_result.W_Q, spec_or_result.W_K, spec_or_result.W_V),)
+    for k, triple in enumerate(heads, start=1):
+        prefix = f"head {k} " if len(heads) > 1 else ""
+        matrices.update(
+            {f"{prefix}{name}": m for name, m in zip(("W_Q", "W_K", "W_V"), triple, strict=False)}
+        )
+    problem = _too_large(matrices, len(heads))
+    if problem is None:
+        return
+    place = f"{source}: " if source else ""
+    target = f" {source}" if source else ""
+    raise DerivationTooLargeError(
+        f"{place}{problem}; `symattn compute{target}` prints every stage's certified decimals,"
+        f" and `symattn derive --full` (derive(..., full=True)) writes the whole derivation anyway"
+    )
 
 
 # --- steps ----------------------------------------------------------------------
@@ -339,7 +433,7 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def derive(spec_or_attention: Any, lang: str = "en", digits: int = 4) -> Derivation:
+def derive(spec_or_attention: Any, lang: str = "en", digits: int = 4, *, full: bool = False) -> Derivation:
     """Derive an attention step by step.
 
     Args:
@@ -348,12 +442,16 @@ def derive(spec_or_attention: Any, lang: str = "en", digits: int = 4) -> Derivat
             TOML spec.
         lang: "en" or "zh".
         digits: places of the certified decimals.
+        full: derive even what is larger than the size policy allows
+            (:data:`MAX_TOKENS`, :data:`MAX_COLUMNS`, :data:`MAX_HEADS`).
 
     Returns:
         A :class:`Derivation`.
 
     Raises:
         InputError: an unknown language or negative digits.
+        DerivationTooLargeError: the spec is too large and ``full`` is False
+            (decided from the shapes, before any work).
         SymattnError: from loading or running the spec.
 
     >>> from symattn.examples import reference
@@ -366,6 +464,8 @@ def derive(spec_or_attention: Any, lang: str = "en", digits: int = 4) -> Derivat
         raise InputError(f"unknown language {lang!r} (expected en or zh)")
     if isinstance(spec_or_attention, (str, Path)):
         spec_or_attention = load_spec(spec_or_attention)
+    if not full:
+        check_size(spec_or_attention)
     if isinstance(spec_or_attention, AttentionSpec):
         with spec_or_attention.errors_located():
             result = spec_or_attention.run()

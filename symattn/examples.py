@@ -13,8 +13,15 @@ from symattn.spec import AttentionSpec
 __all__ = ["reference"]
 
 
-def reference() -> AttentionSpec:
-    """The reference example with its document's claims.
+#: The built-in example's title in each language of the derivations.
+TITLES = {
+    "en": "Self-attention on three tokens (the textbook example)",
+    "zh": "三个词元上的自注意力（教科书示例）",
+}
+
+
+def reference(lang: str = "en") -> AttentionSpec:
+    """The reference example with its document's claims (titled in ``lang``, "en" or "zh").
 
     X = [[1,0],[0,1],[1,1]], W_Q = W_K = W_V = I, scale 1/√2; claimed weights
     [[0.4,0.2,0.4],[0.2,0.4,0.4],[0.3,0.3,0.4]] and outputs
@@ -25,7 +32,7 @@ def reference() -> AttentionSpec:
     """
     identity = [[1, 0], [0, 1]]
     return AttentionSpec(
-        title="Self-attention on three tokens (the textbook example)",
+        title=TITLES.get(lang, TITLES["en"]),
         X=[[1, 0], [0, 1], [1, 1]],
         W_Q=identity,
         W_K=identity,
