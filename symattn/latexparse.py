@@ -911,17 +911,121 @@ def _converter() -> tuple[Any, Any]:
 
 _PLACEHOLDER = re.compile(r"(?<!_)(?<!_\{)\d+(?:\.\d+)?")  # not subscripts (d_1, W_{2})
 
+#: Largest integer argument of factorial, binomial and gamma on the scalar path.
+MAX_FACTORIAL_ARGUMENT = 1000
+
+
+@lru_cache(maxsize=1)
+def _scalar_functions() -> frozenset[type]:
+    """SymPy functions whose automatic evaluation is bounded once their
+    arguments are (sizes of powers, exp and factorials are checked apart)."""
+    import sympy
+
+    return frozenset(
+        {
+            sympy.log, sympy.sin, sympy.cos, sympy.tan, sympy.cot, sympy.sec, sympy.csc, sympy.asin,
+            sympy.acos, sympy.atan, sympy.acot, sympy.sinh, sympy.cosh, sympy.tanh, sympy.coth,
+            sympy.asinh, sympy.acosh, sympy.atanh, sympy.Abs, sympy.sign, sympy.floor, sympy.ceiling,
+            sympy.Min, sympy.Max,
+        }
+    )  # fmt: skip
+
+
+def _exp_bound(argument: sympy.Expr) -> Any:
+    """An arb ball holding |re(argument)|, or None when it cannot be had."""
+    import sympy
+
+    from symattn.errors import SymattnError
+    from symattn.exact import enclose
+
+    for value in (argument, sympy.re(argument)):
+        try:
+            return abs(enclose(value, 64))
+        except (SymattnError, ValueError, TypeError):
+            continue
+    return None
+
+
+def _guarded(node: sympy.Basic, args: list[Any], where: str) -> sympy.Basic:
+    """``node`` rebuilt from ``args`` (already rebuilt), refusing what would be
+    too large to build: big powers, exp of a big argument, big factorials."""
+    import sympy
+
+    from symattn.errors import ValueTooLargeError
+    from symattn.exact import MAX_POWER_BITS, safe_power
+
+    if node.is_Pow:
+        return safe_power(args[0], args[1], where)
+    if isinstance(node, sympy.exp):
+        (argument,) = args
+        if argument.is_number:  # exp(n log 2) is built as 2**n: bound n first
+            bound = _exp_bound(argument)
+            if bound is None or not bound <= MAX_POWER_BITS:
+                raise ValueTooLargeError(f"{where}: exp({argument}) is too large to build")
+        return sympy.exp(argument)
+    if isinstance(node, sympy.factorial | sympy.binomial | sympy.gamma):
+        if any(a.is_Integer and abs(a) > MAX_FACTORIAL_ARGUMENT for a in args):
+            raise ValueTooLargeError(f"{where}: {node.func.__name__} of more than {MAX_FACTORIAL_ARGUMENT}")
+        return node.func(*args)
+    return node.func(*args)
+
+
+def _readable(node: sympy.Basic) -> bool:
+    import sympy
+
+    return (
+        node.is_Add
+        or node.is_Mul
+        or node.is_Pow
+        or isinstance(node, sympy.exp | sympy.factorial | sympy.binomial | sympy.gamma)
+        or node.func in _scalar_functions()
+    )
+
+
+def _rebuild(expr: sympy.Basic, values: dict[str, Any], where: str) -> sympy.Basic:
+    """``expr`` with the symbols named in ``values`` replaced, built bottom-up
+    through :func:`_guarded` (an ``xreplace`` would evaluate ``10**(10**9)``)."""
+    done: dict[sympy.Basic, sympy.Basic] = {}
+
+    def walk(node: sympy.Basic) -> sympy.Basic:
+        if node in done:
+            return done[node]
+        if node.is_Symbol:
+            result = values.get(node.name, node)
+        elif not node.args or node.is_Atom:
+            result = node
+        elif not _readable(node):
+            raise LatexParseError(f"cannot evaluate {node.func.__name__} (not read on the scalar path)")
+        else:
+            result = _guarded(node, [walk(arg) for arg in node.args], where)
+        done[node] = result
+        return result
+
+    try:
+        return walk(expr)
+    except RecursionError:
+        raise LatexParseError(f"{where}: the formula is nested too deeply") from None
+
+
+def _where(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= 60 else text[:57] + "..."
+
 
 def scalar_latex(text: str) -> sympy.Expr:
     r"""Read a scalar LaTeX formula outside the attention grammar, exactly.
 
     Every numeric literal is replaced by a placeholder symbol before
     latex2sympy2_extended sees the text (so ``0.1`` never becomes a binary
-    float) and substituted back as an exact rational afterwards.  Each call
-    builds a fresh converter, so no assignment leaks into the next formula.
+    float) and put back as an exact rational afterwards, bottom-up, with every
+    power, exponential and factorial checked for size before it is built
+    (``10^{10^{9}}`` is refused, not computed).  Each call builds a fresh
+    converter, so no assignment leaks into the next formula.
 
     Raises:
         LatexParseError: the text is not a formula latex2sympy2_extended reads.
+        ValueTooLargeError: a power, exponential or factorial too large to build.
+        DivisionByZeroError: a division by zero.
 
     >>> scalar_latex(r"\frac{0.1}{2} + 1")
     21/20
@@ -931,11 +1035,11 @@ def scalar_latex(text: str) -> sympy.Expr:
     from symattn.exact import parse_claim
 
     latex2sympy, config = _converter()
-    values: dict[sympy.Symbol, sympy.Rational] = {}
+    values: dict[str, sympy.Rational] = {}
 
     def place(match: re.Match[str]) -> str:
         name = f"symattnliteral{len(values)}"
-        values[sympy.Symbol(name)] = parse_claim(match.group()).value
+        values[name] = parse_claim(match.group()).value
         return f" \\text{{{name}}} "
 
     masked = _PLACEHOLDER.sub(place, text)
@@ -945,8 +1049,7 @@ def scalar_latex(text: str) -> sympy.Expr:
         raise LatexParseError(f"cannot read {text!r}: {type(err).__name__}") from None
     if not isinstance(result, sympy.Expr):
         raise LatexParseError(f"{text!r} is not a scalar formula")
-    by_name = {symbol.name: value for symbol, value in values.items()}
-    return result.xreplace({s: by_name[s.name] for s in result.free_symbols if s.name in by_name})
+    return _rebuild(result, values, _where(text))
 
 
 def scalar_value(text: str, known: dict[str, Any]) -> tuple[sympy.Expr, set[str]]:
@@ -961,6 +1064,7 @@ def scalar_value(text: str, known: dict[str, Any]) -> tuple[sympy.Expr, set[str]
 
     Raises:
         LatexParseError: unreadable, or a name the document does not define.
+        ValueTooLargeError: a power, exponential or factorial too large to build.
 
     >>> import sympy
     >>> scalar_value(r"\ln(d_k) + 1", {"d_{k}": sympy.Integer(1)})
@@ -975,5 +1079,5 @@ def scalar_value(text: str, known: dict[str, Any]) -> tuple[sympy.Expr, set[str]
         if key not in plain:
             raise LatexParseError(f"{symbol.name} is not defined in the document")
         used.add(plain[key])
-        substitutions[symbol] = known[plain[key]]
-    return expr.xreplace(substitutions), used
+        substitutions[symbol.name] = known[plain[key]]
+    return _rebuild(expr, substitutions, _where(text)), used
