@@ -26,6 +26,7 @@ _EXPORTS = {
     "derive": "symattn.derivation",
     "Derivation": "symattn.derivation",
     "verify_document": "symattn.verify",
+    "verify_text": "symattn.verify",
     "SymattnError": "symattn.errors",
     "certified_decimal": "symattn.exact",
     "to_exact": "symattn.exact",
@@ -46,6 +47,7 @@ __all__ = [
     "multihead",
     "to_exact",
     "verify_document",
+    "verify_text",
 ]
 
 

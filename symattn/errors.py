@@ -12,6 +12,7 @@ from __future__ import annotations
 
 __all__ = [
     "DivisionByZeroError",
+    "DocumentTooLargeError",
     "EmptyMatrixError",
     "FormulaTimeoutError",
     "FullyMaskedRowError",
@@ -121,6 +122,10 @@ class MissingFileError(SymattnError):
 
 class NotTextError(SymattnError):
     """A file is not UTF-8 text."""
+
+
+class DocumentTooLargeError(SymattnError):
+    """A document is larger than the size symattn reads (``VerifyOptions.max_document_bytes``)."""
 
 
 # --- LaTeX ----------------------------------------------------------------------

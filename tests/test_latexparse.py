@@ -22,7 +22,7 @@ from symattn.latexparse import (
     parse_formula,
     scalar_latex,
 )
-from symattn.verify import verify_document
+from symattn.verify import verify_text
 
 
 def _chain(text: str, index: int = 0):
@@ -262,7 +262,7 @@ NOTATIONS = [
 
 @pytest.mark.parametrize(("formula", "ok"), NOTATIONS)
 def test_notations_verify_alike(formula: str, ok: int) -> None:
-    report = verify_document(X + formula + "\n")
+    report = verify_text(X + formula + "\n")
     assert report.exit_code == 0
     assert sum(f.status == "ok" for f in report.findings if f.line == 3) == ok
 
@@ -271,7 +271,7 @@ def test_notations_verify_alike(formula: str, ok: int) -> None:
 def test_a_changed_last_number_is_caught_in_every_notation(formula: str, ok: int) -> None:
     start, text = literals_in(formula)[-1]
     changed = formula[:start] + str(int(text.split(".")[0]) + 7) + formula[start + len(text) :]
-    report = verify_document(X + changed + "\n")
+    report = verify_text(X + changed + "\n")
     assert report.exit_code == 1, changed
 
 

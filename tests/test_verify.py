@@ -15,7 +15,7 @@ import pytest
 
 from symattn.errors import MissingFileError, NotTextError
 from symattn.latexparse import Name
-from symattn.verify import Report, VerifyOptions, evaluate, verify_document
+from symattn.verify import Report, VerifyOptions, evaluate, verify_document, verify_text
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT.parent / "shared" / "seed" / "000_353ac04a18db8a6f.txt"
@@ -152,7 +152,7 @@ CASES = [
 
 @pytest.mark.parametrize(("text", "exit_code", "wrong"), CASES)
 def test_small_documents(text: str, exit_code: int, wrong: list[tuple[int, str, str]]) -> None:
-    report = verify_document(text)
+    report = verify_text(text)
     assert report.exit_code == exit_code
     assert [(f.line, f.claimed, f.kind) for f in report.wrong] == wrong
 
@@ -163,7 +163,7 @@ def test_general_formulas_are_unverified_not_wrong() -> None:
         "$$s = z_1 + \\ldots + z_n = 1.5$$\n\n"
         "The weight is $0.25$ here.\n"
     )
-    report = verify_document(text)
+    report = verify_text(text)
     assert report.exit_code == 0
     assert [(f.line, f.claimed, f.status) for f in report.findings] == [
         (1, "", "unverified"),
@@ -197,7 +197,7 @@ BROKEN = [
 @pytest.mark.parametrize(("formula", "reason"), BROKEN)
 def test_broken_formula_is_reported_on_its_line_and_the_rest_is_checked(formula: str, reason: str) -> None:
     text = f"$$a = 2$$\n\n{formula}\n\n$$b = a + 1 = 4$$\n"
-    report = verify_document(text)
+    report = verify_text(text)
     on_line = [f for f in report.findings if f.line == 3]
     assert on_line and all(f.status == "unverified" for f in on_line)
     assert reason in {f.reason for f in on_line}
@@ -212,8 +212,7 @@ def test_tex_document_finds_environments_and_skips_comments() -> None:
         "\\[ z = \\dfrac{x}{4} = 0.4 \\]\n"
         "\\end{document}\n"
     )
-    path_text = tex
-    report = verify_document(path_text)
+    report = verify_text(tex, tex=True)
     assert [(f.line, f.claimed, f.status) for f in report.findings if f.status != "unverified"] == [
         (7, "3", "ok"),
         (9, "0.4", "wrong"),
@@ -242,16 +241,20 @@ def test_not_text(tmp_path: Path) -> None:
 
 def test_a_formula_over_its_time_limit_is_unverified_and_the_rest_runs() -> None:
     text = "$$a = 2$$\n\n$$b = a + 1 = 4$$\n"
-    report = verify_document(text, VerifyOptions(timeout=0))
+    report = verify_text(text, options=VerifyOptions(timeout=0))
     assert report.exit_code == 0
-    assert {f.reason for f in report.findings} == {"not checked: took longer than 0 s"}
+    assert [(f.line, f.reason) for f in report.findings] == [
+        (1, "not checked: took longer than 0 s (1 number)"),
+        (3, "not checked: took longer than 0 s (2 numbers)"),
+    ]
 
 
 def test_work_is_bounded_on_a_huge_document() -> None:
     text = "$$x = 3 = 3$$\n\n" * 30
-    report = verify_document(text, VerifyOptions(max_formulas=10))
+    report = verify_text(text, options=VerifyOptions(max_formulas=10))
     skipped = [f for f in report.findings if f.kind == "skipped"]
-    assert len(skipped) == 2 * 20
+    assert len(skipped) == 20  # one finding per skipped formula
+    assert {f.reason for f in skipped} == {"not checked: the document has too many formulas (2 numbers)"}
     assert report.summary["ok"] == 1 + 9 * 2  # x is an input once, then both 3s are claims
 
 
@@ -310,7 +313,7 @@ FINDING_KEYS = [
 
 
 def test_json_contract() -> None:
-    report = verify_document("$$a = 2$$\n\n$$b = a + 1 = 4$$\n")
+    report = verify_text("$$a = 2$$\n\n$$b = a + 1 = 4$$\n")
     data = json.loads(report.to_json())
     assert list(data) == ["schema", "document", "summary", "findings"]
     assert data["schema"] == "symattn.verify/1"
@@ -333,7 +336,7 @@ def test_json_contract() -> None:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_text_and_markdown_name_place_value_and_kind(lang: str) -> None:
-    report = verify_document("$$s = \\sqrt{2} = 1.5$$\n")
+    report = verify_text("$$s = \\sqrt{2} = 1.5$$\n")
     for rendered in (report.to_text(lang=lang), report.to_markdown(lang=lang)):
         assert "<text>:1:18" in rendered
         assert "1.4142" in rendered
@@ -362,11 +365,9 @@ def test_a_hanging_formula_is_killed_and_the_next_worker_keeps_the_bindings(
 
     monkeypatch.setattr(evaluate.DocumentState, "run_chain", hang_on_slow)
     text = "$$a = 2$$\n\n$$\\text{slow} = 1 + 1 = 2$$\n\n$$b = a + 1 = 4$$\n"
-    report = verify_document(text, VerifyOptions(timeout=1))
-    assert [(f.line, f.claimed, f.kind) for f in report.findings if f.line == 3] == [
-        (3, "1", "skipped"),
-        (3, "1", "skipped"),
-        (3, "2", "skipped"),
+    report = verify_text(text, options=VerifyOptions(timeout=1))
+    assert [(f.line, f.claimed, f.kind, f.reason) for f in report.findings if f.line == 3] == [
+        (3, "1", "skipped", "not checked: took longer than 1 s (3 numbers)"),
     ]
     assert [(f.line, f.claimed, f.kind) for f in report.wrong] == [(5, "4", "slip")]
 
@@ -377,7 +378,7 @@ def test_cells_of_a_named_matrix_are_checked() -> None:
         "$$A = \\text{softmax}(X)$$\n\n"
         "So $A_{1,2} = 0.2689$, $A_{11} = 0.7311$ and $A_{2,1} = 0.2698$.\n"
     )
-    report = verify_document(text)
+    report = verify_text(text)
     assert [(f.claimed, f.status, f.value) for f in report.findings if f.line == 5] == [
         ("0.2689", "ok", "0.2689414"),
         ("0.7311", "ok", "0.7310586"),
@@ -393,7 +394,7 @@ def test_a_second_example_redefines_its_inputs_and_forgets_what_depended_on_them
         "$$A \\approx \\begin{bmatrix} 0.8808 & 0.1192 \\\\ 0.1192 & 0.8808 \\end{bmatrix}$$\n\n"
         "$$A = \\text{softmax}(X) \\approx \\begin{bmatrix} 0.8808 & 0.1192 \\\\ 0.1192 & 0.8809 \\end{bmatrix}$$\n"
     )
-    report = verify_document(text)
+    report = verify_text(text)
     assert {f.status for f in report.findings if f.line == 7} == {
         "unverified"
     }  # A was computed from the old X
@@ -401,11 +402,12 @@ def test_a_second_example_redefines_its_inputs_and_forgets_what_depended_on_them
 
 
 def test_a_spent_budget_lists_the_remaining_formulas_as_unverified() -> None:
-    report = verify_document("$$a = 2$$\n\n$$b = a + 1 = 4$$\n", VerifyOptions(budget=0))
+    report = verify_text("$$a = 2$$\n\n$$b = a + 1 = 4$$\n", options=VerifyOptions(budget=0))
     assert report.exit_code == 0
-    assert {(f.status, f.reason) for f in report.findings} == {
-        ("unverified", "not checked: the time for the document ran out")
-    }
+    assert [(f.line, f.status, f.reason) for f in report.findings] == [
+        (1, "unverified", "not checked: the time for the document ran out (1 number)"),
+        (3, "unverified", "not checked: the time for the document ran out (2 numbers)"),
+    ]
 
 
 def test_tex_verbatim_and_verb_are_code() -> None:
@@ -413,7 +415,7 @@ def test_tex_verbatim_and_verb_are_code() -> None:
         "\\begin{document}\n\\begin{verbatim}\n$x = 1 = 2$\n\\end{verbatim}\n"
         "Code \\verb|$y = 1 = 3$| and 50\\% of $z = 1 + 1 = 2$.\n\\end{document}\n"
     )
-    report = verify_document(tex)
+    report = verify_text(tex, tex=True)
     assert [(f.line, f.claimed, f.status) for f in report.findings if f.status != "unverified"] == [
         (5, "2", "ok")
     ]
@@ -426,7 +428,7 @@ def test_a_result_computed_from_rounded_numbers_is_carried_from_the_rounding() -
         "0.7 & 0.7 & 1.4 \\end{bmatrix}$$\n\n"
         "$$\\text{softmax}([0.7, 0, 0.7]) \\approx [0.4005, 0.1989, 0.4005]$$\n"
     )
-    report = verify_document(text)
+    report = verify_text(text)
     assert [(f.claimed, f.value, f.kind, f.carried_from) for f in report.wrong] == [
         ("0.4005", "0.4011121", "carried", 3),
         ("0.1989", "0.1977758", "carried", 3),
@@ -444,9 +446,9 @@ def test_a_worker_that_dies_is_replaced(monkeypatch: pytest.MonkeyPatch) -> None
 
     monkeypatch.setattr(evaluate.DocumentState, "run_chain", die_on_boom)
     text = "$$a = 2$$\n\n$$\\text{boom} = 1$$\n\n$$b = a + 1 = 4$$\n"
-    report = verify_document(text)
+    report = verify_text(text)
     assert [(f.line, f.reason) for f in report.findings if f.line == 3] == [
-        (3, "not checked: the worker process stopped")
+        (3, "not checked: the worker process stopped (1 number)")
     ]
     assert [(f.line, f.claimed, f.kind) for f in report.wrong] == [(5, "4", "slip")]
 
@@ -460,5 +462,5 @@ def test_a_new_example_may_give_q_and_k_directly_in_another_shape() -> None:
         "$$A = \\text{softmax}(Q K^T) \\approx \\begin{bmatrix} 0.4223 & 0.1554 & 0.4223 \\\\ "
         "0.1554 & 0.4223 & 0.4223 \\\\ 0.2119 & 0.2119 & 0.5762 \\end{bmatrix}$$\n"
     )
-    report = verify_document(text)
+    report = verify_text(text)
     assert [(f.line, f.claimed, f.value) for f in report.wrong] == [(7, "0.5762", "0.5761169")]

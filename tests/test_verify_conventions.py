@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from symattn.verify import verify_document
+from symattn.verify import verify_text
 
 # X = diag(2, 1), identity projections, d_k = 2: scaled scores diag(2√2, 1/√2).
 # True weights: row 1 [0.944193, 0.055807], row 2 [0.330238, 0.669762].
@@ -97,20 +97,20 @@ CASES = [
 
 @pytest.mark.parametrize(("text", "exit_code", "wrong"), CASES)
 def test_conventions(text: str, exit_code: int, wrong: list[tuple[int, str, str]]) -> None:
-    report = verify_document(text)
+    report = verify_text(text)
     assert [(f.line, f.claimed, f.kind) for f in report.wrong] == wrong
     assert report.exit_code == exit_code
 
 
 def test_identity_weights_are_checked_not_skipped() -> None:
-    report = verify_document(_doc("I", "0.3302 & 0.6698 & 0"))
+    report = verify_text(_doc("I", "0.3302 & 0.6698 & 0"))
     assert report.exit_code == 0
     assert report.summary["ok"] == 9
     assert report.to_text().endswith("Result: every checked number holds.\n")
 
 
 def test_a_correct_output_after_wrong_weights_is_not_a_slip() -> None:
-    report = verify_document(WEIGHTS_PLANTED)
+    report = verify_text(WEIGHTS_PLANTED)
     output = [f for f in report.findings if f.subject == "Output"]
     assert [(f.claimed, f.status) for f in output] == [
         ("1.8884", "ok"),
@@ -121,7 +121,7 @@ def test_a_correct_output_after_wrong_weights_is_not_a_slip() -> None:
 
 
 def test_a_slip_shows_the_value_by_the_documents_numbers() -> None:
-    report = verify_document(
+    report = verify_text(
         INPUTS + "$$A = \\begin{bmatrix} 0.9442 & 0.0558 \\\\ 0.3302 & 0.6698 \\end{bmatrix}$$\n\n"
         "$$a = A_{12} = 0.0585$$\n"
     )
@@ -132,7 +132,7 @@ def test_a_slip_shows_the_value_by_the_documents_numbers() -> None:
 
 
 def test_nothing_checked_is_said_plainly() -> None:
-    report = verify_document("$$X = \\begin{bmatrix} 1 & 2 \\end{bmatrix}$$\n\nand then $0.5$.\n")
+    report = verify_text("$$X = \\begin{bmatrix} 1 & 2 \\end{bmatrix}$$\n\nand then $0.5$.\n")
     assert report.exit_code == 0
     assert report.to_text().endswith("Result: no number could be checked.\n")
     assert report.to_markdown(lang="zh").endswith("**结论：没有任何数字能够核验。**\n")
@@ -147,7 +147,7 @@ def test_nothing_checked_is_said_plainly() -> None:
     ],
 )
 def test_chinese_reports_have_no_english_reasons(text: str) -> None:
-    lines = verify_document(text).to_text(lang="zh").splitlines()
+    lines = verify_text(text).to_text(lang="zh").splitlines()
     start = lines.index("未核验") + 1
     reasons = [line.split("：", 1)[1] for line in lines[start:] if line.startswith("    ")]
     assert reasons
@@ -189,13 +189,13 @@ LABEL_CASES = [
 
 @pytest.mark.parametrize(("text", "exit_code", "wrong"), LABEL_CASES)
 def test_row_labels_and_accents(text: str, exit_code: int, wrong: list[tuple[int, str, str]]) -> None:
-    report = verify_document(text)
+    report = verify_text(text)
     assert [(f.line, f.claimed, f.kind) for f in report.wrong] == wrong
     assert report.exit_code == exit_code
 
 
 def test_every_number_of_the_labelled_document_is_checked_or_an_input() -> None:
-    report = verify_document(_labels())
+    report = verify_text(_labels())
     kinds = {(f.line, f.kind) for f in report.findings if f.status == "unverified"}
     assert kinds == {(1, "input"), (5, "operand"), (7, "input")}
     assert report.summary["ok"] == 12

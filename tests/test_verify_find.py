@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from symattn.errors import MissingFileError
 from symattn.verify.document import read_document
 from symattn.verify.find import Locator, find_math
 
@@ -83,7 +84,6 @@ def test_read_document_by_suffix(tmp_path: Path, name: str, is_tex: bool) -> Non
     assert read_document(str(path)) == (str(path), "$x = 1$\n", is_tex)
 
 
-def test_text_is_read_as_markdown_unless_it_is_a_latex_document() -> None:
-    assert read_document("$x = 1$") == ("<text>", "$x = 1$", False)
-    latex = "\\documentclass{article}\n\\begin{document}\n$x = 1$\n\\end{document}\n"
-    assert read_document(latex)[2] is True
+def test_read_document_never_takes_text_for_a_file() -> None:  # text goes to verify_text (issue 10)
+    with pytest.raises(MissingFileError, match=r"^\$x = 1\$: no such file$"):
+        read_document("$x = 1$")

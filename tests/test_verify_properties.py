@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from symattn.pipeline import attention
-from symattn.verify import verify_document
+from symattn.verify import verify_text
 
 ENVS = ("bmatrix", "pmatrix")
 TRANSPOSES = ("^T", "^\\top", "^{\\top}", "^{T}", "^\\intercal")
@@ -60,7 +60,7 @@ def documents(draw: st.DrawFn) -> tuple[str, int]:
 @given(documents())
 def test_documents_printed_from_certified_decimals_verify_clean(doc: tuple[str, int]) -> None:
     text, _ = doc
-    report = verify_document(text)
+    report = verify_text(text)
     assert report.exit_code == 0, [(f.line, f.claimed, f.value) for f in report.wrong]
     assert report.summary["ok"] > 0
 
@@ -75,5 +75,5 @@ def test_a_changed_weight_is_found_on_its_line(doc: tuple[str, int], data: st.Da
     old = target.group()
     new = old[:-1] + str((int(old[-1]) + data.draw(st.integers(2, 8))) % 10)
     lines[line - 1] = lines[line - 1][: target.start()] + new + lines[line - 1][target.end() :]
-    report = verify_document("\n".join(lines))
+    report = verify_text("\n".join(lines))
     assert [(f.line, f.column, f.claimed) for f in report.wrong] == [(line, target.start() + 1, new)]

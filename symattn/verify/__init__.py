@@ -1,11 +1,14 @@
 """Verify the numbers a document prints about attention.
 
->>> from symattn.verify import verify_document
->>> verify_document("$$a = 2$$\\n\\n$$b = a + 1 = 4$$\\n").exit_code
+>>> from symattn.verify import verify_text
+>>> verify_text("$$a = 2$$\\n\\n$$b = a + 1 = 4$$\\n").exit_code
 1
+
+``verify_document(path)`` reads a file; ``verify_text(text)`` never touches
+the file system.
 """
 
-from symattn.verify.document import VerifyOptions, verify_document
+from symattn.verify.document import VerifyOptions, verify_document, verify_text
 from symattn.verify.report import Report
 
-__all__ = ["Report", "VerifyOptions", "verify_document"]
+__all__ = ["Report", "VerifyOptions", "verify_document", "verify_text"]

@@ -9,6 +9,20 @@ limit; when a formula takes too long the worker is killed, the formula's
 numbers are reported as unverified, and a fresh worker continues from the
 bindings made so far.  No signals are used, so this also works off the main
 thread.
+
+The worker never outlives this process: on Linux it asks the kernel to kill
+it when its parent dies (``PR_SET_PDEATHSIG``), and everywhere a thread of
+the worker waits on the pipe multiprocessing keeps to the parent and exits
+the worker when that pipe closes.  It ignores Ctrl-C (the parent handles it
+and kills the worker).
+
+Where a worker cannot or should not be forked (inside a daemonic process such
+as a ``multiprocessing.Pool`` worker, when the program chose another start
+method than fork, on macOS, or with ``use_worker=False``) the formulas run in
+this process: *safe mode*.  Every formula is still bounded by the size limits
+(literal digits, power sizes, formula length, document size), and formulas
+that would start after the document's budget is spent are skipped; only the
+per-formula time limit needs the worker.
 """
 
 from __future__ import annotations
@@ -16,15 +30,19 @@ from __future__ import annotations
 import contextlib
 import gc
 import multiprocessing
+import multiprocessing.connection
+import os
 import pickle
 import re
+import signal
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from symattn.errors import MissingFileError, NotTextError
+from symattn.errors import DocumentTooLargeError, MissingFileError, NotTextError
 from symattn.latexparse import Num, parse_formula, tokenize
 from symattn.verify.find import Locator, Span, find_math
 from symattn.verify.finding import Finding
@@ -33,7 +51,10 @@ from symattn.verify.report import Report
 if TYPE_CHECKING:  # imported by the worker (SymPy), not by this process
     from symattn.verify.evaluate import DocumentState
 
-__all__ = ["VerifyOptions", "read_document", "verify_document"]
+__all__ = ["MAX_DOCUMENT_BYTES", "VerifyOptions", "read_document", "verify_document", "verify_text"]
+
+#: Documents larger than this (UTF-8 bytes) are refused before they are read.
+MAX_DOCUMENT_BYTES = 4_000_000
 
 
 @dataclass(frozen=True)
@@ -41,51 +62,74 @@ class VerifyOptions:
     """Limits of one verification (every default in one place).
 
     Attributes:
-        timeout: seconds allowed to parse and evaluate one formula.
+        timeout: seconds allowed to parse and evaluate one formula (needs the
+            worker; in safe mode a formula cannot be interrupted, and it is
+            bounded by the size limits instead).
         max_formulas: formulas evaluated per document; later ones are listed
             as unverified (this bounds the work on huge inputs).
         max_formula_chars: longer formulas are not parsed.
         budget: seconds for all formulas of a document; formulas still
             waiting when it is spent are listed as unverified.
+        max_document_bytes: larger documents (UTF-8 bytes) are refused with
+            :class:`~symattn.errors.DocumentTooLargeError`.
         use_worker: run formulas in a forked worker process (needed for the
-            timeout); without it (or where fork does not exist) formulas run
-            in this process, without a time limit.
+            timeout); without it, or where a worker cannot be forked (see the
+            module docstring), formulas run in this process (safe mode).
     """
 
     timeout: float = 5.0
     max_formulas: int = 2000
     max_formula_chars: int = 20_000
     budget: float = 120.0
+    max_document_bytes: int = MAX_DOCUMENT_BYTES
     use_worker: bool = True
 
 
-def read_document(path_or_text: str | Path) -> tuple[str, str, bool]:
-    """Return (name, text, is_tex) for a path or for document text itself.
+_TEX_SUFFIXES = (".tex", ".latex", ".ltx")
 
-    A :class:`~pathlib.Path`, or a one-line string naming a file, is read as a
-    file; any other string is the document text (Markdown).
+
+def _too_large(name: str, size: int, limit: int) -> DocumentTooLargeError:
+    return DocumentTooLargeError(
+        f"{name}: {size} bytes is more than the {limit} bytes a document may have "
+        "(VerifyOptions.max_document_bytes)"
+    )
+
+
+def read_document(path: str | Path, max_bytes: int = MAX_DOCUMENT_BYTES) -> tuple[str, str, bool]:
+    """Return (name, text, is_tex) of the file at ``path``.
+
+    ``path`` is always a file name, never document text (use
+    :func:`verify_text` for text).  ``.tex``, ``.latex`` and ``.ltx`` files are
+    LaTeX; anything else is Markdown.
 
     Raises:
         MissingFileError: the file does not exist.
         NotTextError: the file is not UTF-8 text.
+        DocumentTooLargeError: the file has more than ``max_bytes`` bytes.
     """
-    is_path = isinstance(path_or_text, Path) or (
-        "\n" not in path_or_text and "$" not in path_or_text and len(path_or_text) < 4096
-    )
-    if not is_path:
-        text = str(path_or_text)
-        return "<text>", text, "\\begin{document}" in text
-    path = Path(path_or_text)
+    if not isinstance(path, str | Path):
+        raise TypeError(f"read_document takes a path (str or Path), not {type(path).__name__}")
+    path = Path(path)
     if not path.is_file():
-        raise MissingFileError(f"{path}: no such file")
-    data = path.read_bytes()
+        raise MissingFileError(f"{_quoted(str(path))}: no such file")
+    with path.open("rb") as handle:
+        data = handle.read(max_bytes + 1)  # never more than the limit, whatever the file's size
+    if len(data) > max_bytes:
+        raise _too_large(str(path), max(path.stat().st_size, len(data)), max_bytes)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise NotTextError(f"{path}: not UTF-8 text (byte {err.start} is {data[err.start]:#04x})") from None
     if "\x00" in text:
         raise NotTextError(f"{path}: not text (it contains NUL bytes)")
-    return str(path), text, path.suffix.lower() in (".tex", ".latex", ".ltx")
+    return str(path), text, path.suffix.lower() in _TEX_SUFFIXES
+
+
+def _quoted(name: str) -> str:
+    """A file name for a one-line message (text passed by mistake stays short)."""
+    if "\n" in name or len(name) > 200:
+        return repr(name[:60] + "...") + " (to check text, call verify_text)"
+    return name
 
 
 def _subject(span: Span, start: int, end: int) -> str:
@@ -122,27 +166,45 @@ def _numbers(text: str) -> list[Num]:
     return [Num(t.offset, t.text) for t in tokenize(text) if t.kind == "num"]
 
 
+#: A number token of :func:`~symattn.latexparse.tokenize`, or a command (whose
+#: letters or one character, as in ``\1``, are not numbers).
+_NUMBER_OR_COMMAND = re.compile(r"(\d+(?:\.\d+)?|\.\d+)|\\(?:[A-Za-z]+\*?|.)", re.DOTALL)
+
+
+def _count_numbers(text: str) -> tuple[int, Num | None]:
+    """How many numbers a formula prints, and the first of them, without
+    building a token list (a skipped formula may be megabytes long)."""
+    count, first = 0, None
+    for match in _NUMBER_OR_COMMAND.finditer(text):
+        if match.group(1) is not None:
+            if first is None:
+                first = Num(match.start(), match.group(1))
+            count += 1
+    return count, first
+
+
 def _skipped(span: Span, locator: Locator, reason: str) -> list[Finding]:
-    """Every number of a formula that was not checked, listed as ``skipped``."""
-    findings = []
-    for num in _numbers(span.text):
-        line, column = locator.position(span.source_offset(num.offset))
-        findings.append(
-            Finding(
-                line=line,
-                column=column,
-                subject="",
-                cell=None,
-                claimed=num.text,
-                value=None,
-                exact=None,
-                status="unverified",
-                kind="skipped",
-                carried_from=None,
-                reason=reason,
-            )
+    """One ``skipped`` finding for a formula that was not checked, at its first
+    number, with the count of its numbers in the reason (none without numbers)."""
+    count, first = _count_numbers(span.text)
+    if first is None:
+        return []
+    line, column = locator.position(span.source_offset(first.offset))
+    return [
+        Finding(
+            line=line,
+            column=column,
+            subject="",
+            cell=None,
+            claimed=first.text,
+            value=None,
+            exact=None,
+            status="unverified",
+            kind="skipped",
+            carried_from=None,
+            reason=f"{reason} ({count} number{'' if count == 1 else 's'})",
         )
-    return findings
+    ]
 
 
 def _new_state() -> DocumentState:
@@ -163,13 +225,43 @@ def _new_state() -> DocumentState:
 
 _READY = "ready"
 _OUT_OF_TIME = "not checked: the time for the document ran out"
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
 
-def _child(conn: Any, saved: dict[str, bytes]) -> None:
+def _die_with_parent() -> None:
+    """Linux: ask the kernel to SIGKILL this process when its parent dies."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def _exit_when_closed(sentinel: int) -> None:
+    multiprocessing.connection.wait([sentinel])  # readable only at EOF: the parent is gone
+    os._exit(1)
+
+
+def _watch_parent() -> None:
+    """Everywhere: a thread that ends this process when the pipe to the parent
+    (kept by multiprocessing, written by nobody) closes."""
+    parent = multiprocessing.parent_process()
+    if parent is not None and parent.sentinel is not None:
+        threading.Thread(target=_exit_when_closed, args=(parent.sentinel,), daemon=True).start()
+
+
+def _child(conn: Any, saved: dict[str, bytes], parent_pid: int) -> None:
     """The worker loop: import the evaluator, say ready, receive the spans,
     then judge formula ``index`` after formula ``index`` and send back the
     findings and the bindings that changed (so a replacement worker can start
     from them)."""
+    with contextlib.suppress(ValueError, OSError):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    _die_with_parent()
+    _watch_parent()
+    if os.getppid() != parent_pid:  # the parent died before the watch began
+        os._exit(1)
     state = _new_state()
     state.env = {name: pickle.loads(data) for name, data in saved.items()}
     sent = dict(state.env)
@@ -193,9 +285,11 @@ class _Worker:
     def __init__(self, env: dict[str, bytes]) -> None:
         context = multiprocessing.get_context("fork")
         self.conn, child_conn = context.Pipe()
-        self.process = context.Process(target=_child, args=(child_conn, env), daemon=True)
-        self.process.start()
-        child_conn.close()
+        self.process = context.Process(target=_child, args=(child_conn, env, os.getpid()), daemon=True)
+        try:
+            self.process.start()
+        finally:
+            child_conn.close()
         self.ready = False
 
     def give(self, spans: list[Span], locator: Locator) -> None:
@@ -228,6 +322,7 @@ class _Worker:
             return "not checked: the worker process stopped"
 
     def stop(self, kill: bool = False) -> None:
+        """End the worker (at once with ``kill``), wait for it and free its pipes."""
         if kill or not self.ready:  # a worker still importing has nothing to finish
             self.process.kill()
         else:
@@ -238,17 +333,44 @@ class _Worker:
             self.process.kill()
             self.process.join()
         self.conn.close()
+        self.process.close()  # its pipe to this process too: no later fork inherits it
 
 
-def _forks(options: VerifyOptions) -> bool:
-    return options.use_worker and "fork" in multiprocessing.get_all_start_methods()
+def safe_mode_reason(options: VerifyOptions) -> str | None:
+    """Why formulas would run in this process (safe mode), or None when a
+    worker is forked.
+
+    >>> safe_mode_reason(VerifyOptions(use_worker=False))
+    'use_worker is False'
+    """
+    if not options.use_worker:
+        return "use_worker is False"
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return "this platform cannot fork"
+    if sys.platform == "darwin":
+        return "fork is unsafe on macOS"
+    if multiprocessing.current_process().daemon:
+        return "a daemonic process (such as a multiprocessing.Pool worker) cannot have children"
+    method = multiprocessing.get_start_method(allow_none=True)
+    if method not in (None, "fork"):
+        return f"the program chose the {method!r} start method"
+    return None
 
 
-def _check(
-    spans: list[Span], locator: Locator, options: VerifyOptions, worker: _Worker | None
-) -> list[Finding]:
+def _start_worker(options: VerifyOptions, env: dict[str, bytes] | None = None) -> _Worker | None:
+    """A worker starting from the bindings ``env``, or None for safe mode (also
+    when the fork itself fails)."""
+    if safe_mode_reason(options) is not None:
+        return None
+    try:
+        return _Worker(env or {})
+    except (OSError, AssertionError):  # out of processes, or a daemon after all
+        return None
+
+
+def _split(spans: list[Span], locator: Locator, options: VerifyOptions) -> tuple[list[Finding], list[int]]:
+    """The formulas to run, and one ``skipped`` finding per formula over a limit."""
     findings: list[Finding] = []
-    env: dict[str, bytes] = {}  # the bindings so far, pickled by the worker
     runnable = []
     for index, span in enumerate(spans):
         if not re.search(r"\d", span.text):
@@ -261,13 +383,38 @@ def _check(
             findings.extend(_skipped(span, locator, "not checked: the formula is too long"))
         else:
             runnable.append(index)
-    if worker is None:
-        state = _new_state()
-        for index in runnable:
-            _run_span(state, spans[index], locator)
-        return findings + state.findings
-    worker.give(spans, locator)
+    return findings, runnable
+
+
+def _check_here(
+    spans: list[Span],
+    locator: Locator,
+    runnable: list[int],
+    deadline: float,
+    env: dict[str, bytes] | None = None,
+) -> list[Finding]:
+    """Safe mode: the formulas in this process, from the bindings ``env``; none
+    is started after the ``deadline`` (``time.monotonic()``)."""
+    findings: list[Finding] = []
+    state = _new_state()
+    state.env = {name: pickle.loads(data) for name, data in (env or {}).items()}
+    for index in runnable:
+        if time.monotonic() >= deadline:
+            findings.extend(_skipped(spans[index], locator, _OUT_OF_TIME))
+            continue
+        _run_span(state, spans[index], locator)
+    return findings + state.findings
+
+
+def _check(
+    spans: list[Span], locator: Locator, options: VerifyOptions, worker: _Worker | None
+) -> list[Finding]:
+    findings, runnable = _split(spans, locator, options)
     deadline = time.monotonic() + options.budget
+    if worker is None:
+        return findings + _check_here(spans, locator, runnable, deadline)
+    env: dict[str, bytes] = {}  # the bindings so far, pickled by the worker
+    worker.give(spans, locator)
     try:
         for index in runnable:
             left = deadline - time.monotonic()
@@ -287,7 +434,13 @@ def _check(
                 worker.stop(kill=True)
                 findings.extend(_skipped(spans[index], locator, answer))
                 _new_state()  # import here once, so that replacements start at once
-                worker = _Worker(env)
+                replacement = _start_worker(options, env)
+                if replacement is None:  # no new worker: the rest in safe mode
+                    rest = runnable[runnable.index(index) + 1 :]
+                    worker = None
+                    findings.extend(_check_here(spans, locator, rest, deadline, env))
+                    break
+                worker = replacement
                 worker.give(spans, locator)
                 continue
             new_findings, changed, removed = answer
@@ -295,17 +448,43 @@ def _check(
             for name in removed:
                 env.pop(name, None)
             env.update(changed)
-    finally:
+    except BaseException:  # Ctrl-C included: the worker goes at once
+        if worker is not None:
+            worker.stop(kill=True)
+        raise
+    if worker is not None:
         worker.stop()
     return findings
 
 
-def verify_document(path_or_text: str | Path, options: VerifyOptions | None = None) -> Report:
-    """Check every printed number of a document about attention.
+def _report(name: str, text: str, tex: bool, options: VerifyOptions) -> Report:
+    """Find the math of one document and judge it: the one path from text to
+    a :class:`Report` shared by :func:`verify_document` and :func:`verify_text`."""
+    limit = options.max_document_bytes
+    if (
+        len(text) > limit or len(text.encode("utf-8")) > limit
+    ):  # a str has at most as many characters as bytes
+        raise _too_large(name, len(text.encode("utf-8")), limit)
+    worker = _start_worker(options)  # imports SymPy while the math is found
+    try:
+        spans = find_math(text, tex=tex)
+        locator = Locator(text)
+    except BaseException:
+        if worker is not None:
+            worker.stop(kill=True)
+        raise
+    findings = _check(spans, locator, options, worker)
+    findings.sort(key=lambda f: (f.line, f.column))
+    return Report(name, tuple(findings))
+
+
+def verify_document(path: str | Path, options: VerifyOptions | None = None) -> Report:
+    """Check every printed number of a document file about attention.
 
     Args:
-        path_or_text: a path (``.md``, ``.txt``: Markdown; ``.tex``: LaTeX) or
-            the Markdown text itself.
+        path: the file (``str`` or :class:`~pathlib.Path`); ``.tex``,
+            ``.latex``, ``.ltx``: LaTeX; anything else: Markdown.  It is always
+            a path: to check text, call :func:`verify_text`.
         options: limits; see :class:`VerifyOptions`.
 
     Returns:
@@ -315,20 +494,42 @@ def verify_document(path_or_text: str | Path, options: VerifyOptions | None = No
     Raises:
         MissingFileError: the file does not exist.
         NotTextError: the file is not UTF-8 text.
+        DocumentTooLargeError: the file is larger than ``max_document_bytes``.
+        TypeError: ``path`` is neither a ``str`` nor a ``Path``.
 
-    >>> verify_document("$$x = 2$$\\n\\n$$y = 3x = 6$$\\n").summary
-    {'claims': 3, 'ok': 1, 'wrong': 0, 'unverified': 2}
+    >>> verify_document("no-such-file.md")
+    Traceback (most recent call last):
+    ...
+    symattn.errors.MissingFileError: no-such-file.md: no such file
     """
     options = options or VerifyOptions()
-    name, text, tex = read_document(path_or_text)
-    worker = _Worker({}) if _forks(options) else None  # imports SymPy while the math is found
-    try:
-        spans = find_math(text, tex=tex)
-        locator = Locator(text)
-    except BaseException:
-        if worker is not None:
-            worker.stop()
-        raise
-    findings = _check(spans, locator, options, worker)
-    findings.sort(key=lambda f: (f.line, f.column))
-    return Report(name, tuple(findings))
+    if not isinstance(path, str | Path):
+        raise TypeError(f"verify_document takes a path (str or Path), not {type(path).__name__}")
+    name, text, tex = read_document(path, options.max_document_bytes)
+    return _report(name, text, tex, options)
+
+
+def verify_text(
+    text: str, *, name: str = "<text>", tex: bool = False, options: VerifyOptions | None = None
+) -> Report:
+    """Check every printed number of document text; the file system is never read.
+
+    Args:
+        text: the document itself (Markdown, or LaTeX with ``tex=True``).
+        name: what the report calls the document.
+        tex: read ``text`` as LaTeX (math after ``\\begin{document}``).
+        options: limits; see :class:`VerifyOptions`.
+
+    Returns:
+        A :class:`~symattn.verify.report.Report`.
+
+    Raises:
+        DocumentTooLargeError: the text is larger than ``max_document_bytes``.
+        TypeError: ``text`` is not a ``str``.
+
+    >>> verify_text("$$x = 2$$\\n\\n$$y = 3x = 6$$\\n").summary
+    {'claims': 3, 'ok': 1, 'wrong': 0, 'unverified': 2}
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"verify_text takes the document as a str, not {type(text).__name__}")
+    return _report(name, text, tex, options or VerifyOptions())

@@ -138,6 +138,7 @@ REASONS_ZH: tuple[tuple[str, str], ...] = (
     (r"(.+) of a matrix", "对矩阵取 {0}"),
     (r"a matrix inside a matrix", "矩阵中嵌套矩阵"),
     (r"0 times infinity", "0 乘以无穷大"),
+    (r"(not checked: .+) \((\d+) numbers?\)", "{0}（共 {1} 个数字）"),  # a skipped formula
     (r"not checked: took longer than (.+) s", "未核验：用时超过 {0} 秒"),
     (r"not checked: the worker process stopped", "未核验：工作进程意外停止"),
     (r"not checked: the document has too many formulas", "未核验：文档中的公式太多"),
