@@ -82,6 +82,12 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument(
         "--lang", choices=("en", "zh"), default="en", help="language of the report (default: en)"
     )
+    verify.add_argument(
+        "--timeout", type=_seconds, metavar="SECONDS", help="time limit per formula (default: 5)"
+    )
+    verify.add_argument(
+        "--budget", type=_seconds, metavar="SECONDS", help="time limit per document (default: 120)"
+    )
     verify.set_defaults(run=_run_verify)
 
     regen = sub.add_parser(
@@ -102,6 +108,16 @@ def _places(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number of places, got {text!r}") from None
     if not 0 <= value <= 1000:
         raise argparse.ArgumentTypeError(f"places must be between 0 and 1000, got {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 <= value <= 86400:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"seconds must be between 0 and 86400, got {text}")
     return value
 
 
@@ -184,9 +200,11 @@ def _run_verify(args: argparse.Namespace) -> int:
         raise MissingFileError(f"{args.document}: is a directory, not a document")
     if not Path(args.document).is_file():
         raise MissingFileError(f"{args.document}: no such file")
-    from symattn.verify import verify_document
+    from symattn.verify import VerifyOptions, verify_document
 
-    report = verify_document(Path(args.document))
+    limits = {"timeout": args.timeout, "budget": args.budget}  # the defaults live in VerifyOptions
+    options = VerifyOptions(**{name: value for name, value in limits.items() if value is not None})
+    report = verify_document(Path(args.document), options)
     if args.format == "json":
         text = report.to_json()
     elif args.format == "md":
