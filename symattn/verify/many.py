@@ -1,0 +1,227 @@
+"""Verify many documents: expand paths, run files side by side, keep going.
+
+``symattn verify PATH...`` takes files, directories (searched recursively for
+``.md``, ``.markdown``, ``.tex`` and ``.txt``, skipping hidden folders and
+``node_modules``) and glob patterns.  Each file is verified exactly as
+:func:`symattn.verify.verify_document` verifies one (its per-formula worker
+and time budget unchanged); the pool only runs files side by side.
+
+The pool is a :class:`concurrent.futures.ProcessPoolExecutor` with the
+``spawn`` start method: its workers are not daemonic (Python 3.9+), so each
+can fork the per-document worker of :mod:`symattn.verify.document`, and they
+are fresh single-threaded processes, so forking them is safe.  Each pool
+worker imports the evaluator once (collector paused, then frozen), so the
+per-document workers it forks start at once.  The workers end with the pool:
+on normal exit, on an error and on Ctrl-C (pending files are cancelled);
+if the parent is killed, the workers read end-of-file on their call queue and
+exit, and the per-document workers end when their pipe closes.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import gc
+import glob
+import multiprocessing
+import os
+import sys
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from symattn.errors import SymattnError
+from symattn.verify.document import VerifyOptions, read_document, verify_document, verify_text
+from symattn.verify.report import Report
+
+__all__ = ["DOCUMENT_SUFFIXES", "STDIN", "FileResult", "default_jobs", "find_documents", "verify_paths"]
+
+#: File suffixes a directory is searched for.
+DOCUMENT_SUFFIXES = (".md", ".markdown", ".tex", ".txt")
+#: The path that means standard input.
+STDIN = "-"
+_SKIPPED_DIRS = {"node_modules", "__pycache__"}
+
+
+@dataclass(frozen=True)
+class FileResult:
+    """The outcome for one path: a report, or the one-line error that stopped it.
+
+    Attributes:
+        path: the path as found (``"<stdin>"`` for standard input).
+        report: the report, or None when the file could not be read.
+        error: the one-line message (it names the path), or None.
+        text: the document text that was verified (for fixes and byte columns).
+    """
+
+    path: str
+    report: Report | None = None
+    error: str | None = None
+    text: str | None = None
+
+
+def default_jobs() -> int:
+    """The number of CPUs this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _is_glob(text: str) -> bool:
+    return any(char in text for char in "*?[")
+
+
+def _walk(directory: str) -> list[str]:
+    found = []
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_DIRS)
+        found.extend(
+            os.path.join(root, name)
+            for name in sorted(files)
+            if not name.startswith(".") and name.lower().endswith(DOCUMENT_SUFFIXES)
+        )
+    return found
+
+
+def find_documents(paths: list[str]) -> tuple[list[str], list[str]]:
+    """Expand files, directories and globs into documents (in order, each once).
+
+    Returns:
+        (documents, errors): the documents to verify, and one line per path
+        that gave none (missing, a directory without documents, a glob that
+        matches nothing).  ``-`` (standard input) is kept as is.
+    """
+    documents: list[str] = []
+    errors: list[str] = []
+    seen: set[str] = set()
+
+    def add(path: str) -> None:
+        key = path if path == STDIN else os.path.normpath(os.path.abspath(path))
+        if key not in seen:
+            seen.add(key)
+            documents.append(path)
+
+    suffixes = ", ".join(DOCUMENT_SUFFIXES)
+    for path in paths:
+        if path == STDIN:
+            add(path)
+        elif os.path.isdir(path):
+            inside = _walk(path)
+            if not inside:
+                errors.append(f"{path}: no documents ({suffixes}) in this directory")
+            for name in inside:
+                add(name)
+        elif os.path.isfile(path):
+            add(path)
+        elif _is_glob(path):
+            matches = sorted(glob.glob(path, recursive=True))
+            names = [m for m in matches if os.path.isfile(m)]
+            for directory in (m for m in matches if os.path.isdir(m)):
+                names.extend(_walk(directory))
+            if not names:
+                errors.append(f"{path}: no file matches this pattern")
+            for name in names:
+                add(name)
+        elif os.path.lexists(path):
+            errors.append(f"{path}: not a regular file")
+        else:
+            errors.append(f"{path}: no such file or directory")
+    return documents, errors
+
+
+def _one_line(error: BaseException, path: str) -> str:
+    if isinstance(error, SymattnError):
+        return " ".join(str(error).split())
+    if isinstance(error, OSError):
+        return f"{path}: {error.strerror or error}"
+    return f"{path}: could not be verified ({type(error).__name__}: {' '.join(str(error).split())})"[:300]
+
+
+def verify_one(path: str, options: VerifyOptions | None = None) -> FileResult:
+    """Verify one file; an unreadable file gives an error result, never an exception."""
+    options = options or VerifyOptions()
+    try:
+        report = verify_document(Path(path), options)
+        text = read_document(Path(path), options.max_document_bytes)[1]
+    except Exception as error:  # one bad file never stops the others
+        return FileResult(path, error=_one_line(error, path))
+    return FileResult(path, report=replace(report, document=path), text=text)
+
+
+def _warm() -> None:
+    """Import the evaluator (and SymPy) into this process once, collector paused and
+    what it made frozen, so the per-document workers forked from here start at once."""
+    if "symattn.verify.evaluate" in sys.modules:
+        return
+    gc.disable()
+    try:
+        import symattn.verify.evaluate  # noqa: F401
+    finally:
+        gc.freeze()
+        gc.enable()
+
+
+def verify_paths(
+    documents: list[str], *, jobs: int | None = None, options: VerifyOptions | None = None
+) -> list[FileResult]:
+    """Verify each document (``-`` reads standard input); results in the given order.
+
+    Args:
+        documents: paths from :func:`find_documents`.
+        jobs: files verified side by side (default: the number of CPUs); with
+            1, or one file, everything runs in this process.
+        options: the per-document limits (:class:`VerifyOptions`).
+    """
+    results: dict[int, FileResult] = {}
+    files = []
+    for index, path in enumerate(documents):
+        if path == STDIN:
+            results[index] = _verify_stdin(options)
+        else:
+            files.append((index, path))
+    jobs = default_jobs() if jobs is None else max(1, jobs)
+    if jobs == 1 or len(files) <= 1:
+        if len(files) > 1:
+            _warm()
+        for index, path in files:
+            results[index] = verify_one(path, options)
+    else:
+        _run_pool(files, min(jobs, len(files)), options, results)
+    return [results[index] for index in range(len(documents))]
+
+
+def _run_pool(
+    files: list[tuple[int, str]], jobs: int, options: VerifyOptions | None, results: dict[int, FileResult]
+) -> None:
+    context = multiprocessing.get_context("spawn")
+    executor = concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context, initializer=_warm)
+    try:
+        futures = [(index, path, executor.submit(verify_one, path, options)) for index, path in files]
+        for index, path, future in futures:
+            try:
+                results[index] = future.result()
+            except concurrent.futures.process.BrokenProcessPool:
+                results[index] = FileResult(path, error=f"{path}: the process verifying it stopped")
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _verify_stdin(options: VerifyOptions | None) -> FileResult:
+    name = "<stdin>"
+    limit = (options or VerifyOptions()).max_document_bytes
+    try:
+        stream = getattr(sys.stdin, "buffer", None)
+        data = stream.read(limit + 1) if stream is not None else sys.stdin.read(limit + 1).encode()
+        if len(data) > limit:
+            return FileResult(name, error=f"{name}: larger than the limit of {limit} bytes")
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        return FileResult(name, error=f"{name}: not UTF-8 text (byte {err.start} is {data[err.start]:#04x})")
+    except OSError as err:
+        return FileResult(name, error=f"{name}: {err.strerror}")
+    if "\x00" in text:
+        return FileResult(name, error=f"{name}: not text (it contains NUL bytes)")
+    try:
+        report = verify_text(text, name=name, tex="\\begin{document}" in text, options=options)
+    except Exception as error:
+        return FileResult(name, error=_one_line(error, name))
+    return FileResult(name, report=report, text=text)
