@@ -71,12 +71,33 @@ def build_parser() -> argparse.ArgumentParser:
 
     verify = sub.add_parser(
         "verify",
-        help="check the numbers of a Markdown or LaTeX document",
-        description="Recompute every attention number a document prints. Exit 0: all hold; 1: some are wrong; 2: the document cannot be read.",
+        help="check the numbers of Markdown or LaTeX documents",
+        description=(
+            "Recompute every attention number documents print. Exit 0: all hold; 1: some are wrong "
+            "(or, with --strict, nothing could be checked or a printed result was not checked); "
+            "2: a path cannot be read."
+        ),
     )
-    verify.add_argument("document", help="a Markdown (.md, .txt) or LaTeX (.tex) file")
     verify.add_argument(
-        "--format", choices=("text", "json", "md"), default="text", help="report format (default: text)"
+        "documents",
+        nargs="+",
+        metavar="PATH",
+        help="files (.md, .markdown, .txt: Markdown; .tex: LaTeX), directories (searched recursively), "
+        "globs, or - for standard input",
+    )
+    verify.add_argument(
+        "--format",
+        choices=("text", "json", "md", "github", "sarif", "rdjsonl", "short"),
+        default="text",
+        help="report format (default: text)",
+    )
+    verify.add_argument(
+        "-j", "--jobs", type=_jobs, metavar="N", help="files verified side by side (default: the CPUs)"
+    )
+    verify.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 also when no number was checked or a printed result stayed unverified",
     )
     verify.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
     verify.add_argument(
@@ -90,6 +111,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verify.set_defaults(run=_run_verify)
 
+    fix = sub.add_parser(
+        "fix",
+        help="replace wrong numbers of documents by their true values",
+        description=(
+            "Replace each wrong number by its true value, keeping the document's style. "
+            "Prints a unified diff unless --write. Exit 0: nothing to fix; 1: fixes shown or made "
+            "(or wrong numbers left); 2: an error."
+        ),
+    )
+    fix.add_argument("documents", nargs="+", metavar="PATH", help="files, directories or globs")
+    fix.add_argument("--write", action="store_true", help="rewrite the files in place (atomically)")
+    fix.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="also fix carried numbers, verifying again until nothing is left to fix",
+    )
+    fix.set_defaults(run=_run_fix)
+
     regen = sub.add_parser(
         "regen",
         help="regenerate the derivations/ directory",
@@ -99,6 +138,16 @@ def build_parser() -> argparse.ArgumentParser:
     regen.add_argument("--check", action="store_true", help="only compare; exit 1 if a file differs")
     regen.set_defaults(run=_run_regen)
     return parser
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of jobs, got {text!r}") from None
+    if not 1 <= value <= 256:
+        raise argparse.ArgumentTypeError(f"jobs must be between 1 and 256, got {value}")
+    return value
 
 
 def _places(text: str) -> int:
@@ -194,25 +243,103 @@ def _run_compute(args: argparse.Namespace) -> int:
 
 
 def _run_verify(args: argparse.Namespace) -> int:
-    from symattn.errors import MissingFileError
-
-    if Path(args.document).is_dir():
-        raise MissingFileError(f"{args.document}: is a directory, not a document")
-    if not Path(args.document).is_file():
-        raise MissingFileError(f"{args.document}: no such file")
-    from symattn.verify import VerifyOptions, verify_document
+    from symattn.verify import VerifyOptions
+    from symattn.verify.formats import render
+    from symattn.verify.many import find_documents, verify_paths
 
     limits = {"timeout": args.timeout, "budget": args.budget}  # the defaults live in VerifyOptions
     options = VerifyOptions(**{name: value for name, value in limits.items() if value is not None})
-    report = verify_document(Path(args.document), options)
-    if args.format == "json":
-        text = report.to_json()
-    elif args.format == "md":
-        text = report.to_markdown(lang=args.lang)
-    else:
-        text = report.to_text(lang=args.lang)
-    _emit(text, args.output)
-    return report.exit_code
+    if args.documents.count("-") > 1:
+        raise _usage_error("verify: standard input (-) can be read only once")
+    documents, errors = find_documents(args.documents)
+    results = verify_paths(documents, jobs=args.jobs, options=options)
+    for message in errors:
+        print(f"symattn: error: {message}", file=sys.stderr)
+    for result in results:
+        if result.error is not None:
+            print(f"symattn: error: {result.error}", file=sys.stderr)
+        elif result.report is not None and not any(f.status != "unverified" for f in result.report.findings):
+            print(f"symattn: {result.path}: no number could be checked", file=sys.stderr)
+    if results:
+        _emit(render(results, args.format, args.lang), args.output)
+    if errors or any(result.error is not None for result in results):
+        return EXIT_ERROR
+    reports = [result.report for result in results if result.report is not None]
+    if any(report.exit_code for report in reports):
+        return EXIT_FINDINGS
+    if args.strict and _strict_failure(reports):
+        return EXIT_FINDINGS
+    return EXIT_OK
+
+
+#: Unverified kinds that are not printed results (inputs, operands, numbers tied to nothing, formulas).
+_NOT_RESULTS = {"input", "operand", "no-claim", "formula"}
+
+
+def _strict_failure(reports: list) -> bool:
+    """--strict: no number was checked at all, or a printed result stayed unverified."""
+    findings = [f for report in reports for f in report.findings]
+    if not any(f.status != "unverified" for f in findings):
+        return True
+    return any(f.status == "unverified" and f.kind not in _NOT_RESULTS for f in findings)
+
+
+def _run_fix(args: argparse.Namespace) -> int:
+    import os
+
+    from symattn.errors import InputError, SymattnError
+    from symattn.fix import fix_text
+    from symattn.verify import VerifyOptions
+    from symattn.verify.document import read_document
+    from symattn.verify.many import STDIN, find_documents
+
+    if STDIN in args.documents:
+        raise _usage_error("fix: name files to fix; standard input (-) is not supported")
+    documents, errors = find_documents(args.documents)
+    options = VerifyOptions()
+    failed = bool(errors)
+    for message in errors:
+        print(f"symattn: error: {message}", file=sys.stderr)
+    needed = False
+    total_edits = 0
+    for path in documents:
+        try:
+            name, text, tex = read_document(Path(path), options.max_document_bytes)
+            if args.write and (not os.access(path, os.W_OK) or not os.stat(path).st_mode & 0o222):
+                raise InputError(f"{path}: the file is read-only; not fixed")
+            result = fix_text(text, name=name, tex=tex, unsafe=args.unsafe_fixes, options=options)
+        except SymattnError as error:
+            print(f"symattn: error: {' '.join(str(error).split())}", file=sys.stderr)
+            failed = True
+            continue
+        needed = needed or result.needed
+        for note in result.notes + result.remarks:
+            print(f"{path}:{note}", file=sys.stderr)
+        if not result.changed:
+            continue
+        total_edits += len(result.edits)
+        if args.write:
+            bom = "\ufeff" if Path(path).read_bytes().startswith(b"\xef\xbb\xbf") else ""
+            try:
+                write_atomically(path, bom + result.fixed)
+            except OSError as error:
+                print(f"symattn: error: {path}: not written ({error.strerror})", file=sys.stderr)
+                failed = True
+                continue
+            print(f"{path}: fixed {len(result.edits)} number(s)", file=sys.stderr)
+        else:
+            sys.stdout.write(result.diff())
+    if not args.write and total_edits:
+        print(f"{total_edits} fix(es) shown; run with --write to apply", file=sys.stderr)
+    if failed:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if needed else EXIT_OK
+
+
+def _usage_error(message: str) -> Exception:
+    from symattn.errors import InputError
+
+    return InputError(message)
 
 
 def _run_regen(args: argparse.Namespace) -> int:

@@ -122,7 +122,11 @@ def test_usage_errors_are_one_line(capsys):
     ("argv", "message"),
     [
         pytest.param(["derive", "{dir}"], "{dir}: is a directory, not a spec file", id="spec-dir"),
-        pytest.param(["verify", "{dir}"], "{dir}: is a directory, not a document", id="doc-dir"),
+        pytest.param(
+            ["verify", "{dir}"],
+            "{dir}: no documents (.md, .markdown, .tex, .txt) in this directory",
+            id="doc-dir",
+        ),
         pytest.param(["derive", "-o", "{dir}"], "{dir}: is a directory; name a file to write", id="out-dir"),
         pytest.param(["regen", "{dir}"], "{dir}: no *.toml specs to regenerate", id="regen-empty"),
     ],

@@ -124,7 +124,7 @@ def find_documents(paths: list[str]) -> tuple[list[str], list[str]]:
         elif os.path.lexists(path):
             errors.append(f"{path}: not a regular file")
         else:
-            errors.append(f"{path}: no such file or directory")
+            errors.append(f"{path}: no such file")
     return documents, errors
 
 
