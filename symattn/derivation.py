@@ -160,12 +160,60 @@ def _dominant(weights: tuple[sympy.Expr, ...]) -> tuple[int, ...] | None:
     return tuple(j + 1 for j in best)
 
 
-def _softmax_rows(att: Attention, decimals: st.Decimals) -> tuple[st.SoftmaxRow, ...]:
+#: Name the exponentials (t_1 = e^{...}) when a head has more distinct ones than
+#: this, or when one of them is wider than NAMED_WIDTH (a two-digit fraction in
+#: the exponent, as rational inputs give); short closed forms stay as they are.
+NAMED_DISTINCT = 6
+NAMED_WIDTH = 4.0
+
+
+def _named(att: Attention) -> bool:
+    """Whether the softmax of a head reads better with named exponentials."""
+    from symattn.render.mathtex import entry, width
+
+    if not att.is_numeric:
+        return False
+    distinct = {term for row in att.softmax_rows for term in row.terms if term not in (0, 1)}
+    return len(distinct) > NAMED_DISTINCT or any(width(entry(term)) > NAMED_WIDTH for term in distinct)
+
+
+def _linear(coefficients: dict[int, sympy.Expr]) -> st.Linear:
+    return tuple((c, k) for k, c in sorted(coefficients.items()) if c != 0)
+
+
+def _softmax_rows(
+    att: Attention, decimals: st.Decimals, digits: int, named: bool
+) -> tuple[st.SoftmaxRow, ...]:
     rows = []
+    names: dict[sympy.Expr, int] = {}
     for i, row in enumerate(att.softmax_rows):
         weights = row.weights()
         total = sympy.Add(*row.terms)
         sums_to_one = total == row.denominator or sympy.expand(total - row.denominator) == 0
+        extra: dict[str, Any] = {}
+        if named:
+            new, indices = [], []
+            for term in row.terms:
+                if term == 0:
+                    indices.append(None)
+                    continue
+                if term == 1:
+                    indices.append(0)
+                    continue
+                if term not in names:
+                    names[term] = len(names) + 1
+                    new.append(st.NamedExp(names[term], term, certified_decimal(term, digits)))
+                indices.append(names[term])
+            counts: dict[int, sympy.Expr] = {}
+            for k in indices:
+                if k is not None:
+                    counts[k] = counts.get(k, 0) + sympy.Integer(1)
+            extra = {
+                "names": tuple(indices),
+                "new_names": tuple(new),
+                "denominator_named": _linear(counts),
+                "denominator_decimal": certified_decimal(row.denominator, digits),
+            }
         rows.append(
             st.SoftmaxRow(
                 index=i + 1,
@@ -177,15 +225,35 @@ def _softmax_rows(att: Attention, decimals: st.Decimals) -> tuple[st.SoftmaxRow,
                 weights=weights,
                 decimals=decimals[i] if decimals else None,
                 sums_to_one=sums_to_one,
+                **extra,
             )
         )
     return tuple(rows)
 
 
-def _output_rows(att: Attention, weight_decimals: st.Decimals, output_decimals: st.Decimals, digits: int):
+def _output_named(names: tuple[int | None, ...], values) -> tuple[st.Linear, ...]:
+    """Each output entry's numerator over D_i: the sum of t_(name of j) · v_j, by name."""
+    out = []
+    for col in range(len(values[0])):
+        coefficients: dict[int, sympy.Expr] = {}
+        for k, value in zip(names, values, strict=True):
+            if k is not None:
+                coefficients[k] = coefficients.get(k, 0) + value[col]
+        out.append(_linear(coefficients))
+    return tuple(out)
+
+
+def _output_rows(
+    att: Attention,
+    weight_decimals: st.Decimals,
+    output_decimals: st.Decimals,
+    digits: int,
+    softmax: tuple[st.SoftmaxRow, ...],
+):
     rows = []
     values = tuple(tuple(att.V.row(j)) for j in range(att.V.rows))
     for i in range(att.weights.rows):
+        names = softmax[i].names
         weights = tuple(att.weights.row(i))
         terms = tuple(tuple(w * v for v in value) for w, value in zip(weights, values, strict=False))
         term_decimals = None
@@ -204,6 +272,8 @@ def _output_rows(att: Attention, weight_decimals: st.Decimals, output_decimals: 
                 output=tuple(att.output.row(i)),
                 output_decimals=output_decimals[i] if output_decimals else None,
                 dominant=_dominant(weights),
+                weight_names=names,
+                output_named=_output_named(names, values) if names is not None else None,
             )
         )
     return tuple(rows)
@@ -248,9 +318,11 @@ def _attention_steps(att: Attention, digits: int, *, head: int = 0) -> list[st.S
         masked=att.mask is not None,
         labels=att.labels,
     )
-    softmax = st.Softmax(head, _softmax_rows(att, weight_decimals), att.weights, weight_decimals, att.labels)
-    rows = _output_rows(att, weight_decimals, output_decimals, digits)
-    output = st.Output(head, rows, att.output, output_decimals, att.labels)
+    named = _named(att)
+    softmax_rows = _softmax_rows(att, weight_decimals, digits, named)
+    softmax = st.Softmax(head, softmax_rows, att.weights, weight_decimals, att.labels, named=named)
+    rows = _output_rows(att, weight_decimals, output_decimals, digits, softmax_rows)
+    output = st.Output(head, rows, att.output, output_decimals, att.labels, named=named)
     analysis = st.Analysis(head, rows, att.is_numeric)
     return [setup, *projections, scores, softmax, output, analysis]
 
@@ -333,12 +405,14 @@ def build_steps(
         for k, head in enumerate(result.heads, start=1):
             steps += _attention_steps(head, digits, head=k)
         numeric = all(head.is_numeric for head in result.heads)
+        named = any(_named(head) for head in result.heads)
         steps.append(
             st.Concat(
                 tuple(head.output for head in result.heads),
                 result.concat,
                 _matrix_decimals(result.concat, digits) if numeric else None,
                 result.labels,
+                named=named,
             )
         )
         if result.W_O is not None:
@@ -349,6 +423,7 @@ def build_steps(
                     result.output,
                     _matrix_decimals(result.output, digits) if numeric else None,
                     result.labels,
+                    named=named,
                 )
             )
     else:

@@ -165,7 +165,7 @@ def test_two_heads_show_each_head_and_the_projection():
     md = derive(ROOT / "derivations" / "two_heads.toml").to_markdown()
     assert [line for line in md.splitlines() if line.startswith("## ")][:2] == ["## Head 1", "## Head 2"]
     assert r"Q^{(2)} = X W_Q^{(2)}" in md
-    assert "## Output projection" in md
+    assert "## 7. Concatenating the heads" in md and "## 8. Output projection" in md
 
 
 def test_accepts_an_attention_without_claims():
@@ -340,7 +340,7 @@ def test_wide_layout(wide_md, fragment):
 def test_wide_exponential_lists_wrap():
     from symattn.pipeline import attention
 
-    md = derive(attention([[1]] * 20)).to_markdown()
+    md = derive(attention([[1]] * 20), full=True).to_markdown()
     lines = md.splitlines()
     start = lines.index("Row 20. The exponentials of the scaled scores:")
     assert lines[start + 3].startswith(r"\begin{aligned} & e^{1},\ e^{1},\ ")

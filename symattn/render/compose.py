@@ -51,8 +51,8 @@ def _transposed(base: str, head: int) -> str:
 
 
 def _label_part(text: str) -> Math | Text:
-    """A token label in prose: math for identifiers such as x_1, words otherwise."""
-    return Math(label(text)) if is_identifier(text) else Text(text)
+    """A token label in prose: math for identifiers such as x_1, quoted words otherwise ("the")."""
+    return Math(label(text)) if is_identifier(text) else Text(f"\u201c{text}\u201d")
 
 
 def _fits(*latex: str) -> bool:
@@ -60,13 +60,16 @@ def _fits(*latex: str) -> bool:
 
 
 def _matrix_blocks(
-    name: str, values, labels, ctx: _Context, *, decimals=None, formula: str = ""
+    name: str, values, labels, ctx: _Context, *, decimals=None, formula: str = "", relation: str = "="
 ) -> list[Block]:
-    """``name = formula = M`` (and ``≈ decimals``), split into column blocks when too wide."""
+    """``name = formula = M`` (and ``≈ decimals``), split into column blocks when too wide.
+
+    ``relation`` is ``\\approx`` when ``values`` are themselves the decimals.
+    """
     blocks = column_blocks(values)
     if len(blocks) == 1:
         pieces = [("=", formula)] if formula else []
-        pieces.append(("=", matrix(values, labels=labels)))
+        pieces.append((relation, matrix(values, labels=labels)))
         if decimals is not None:
             pieces.append((r"\approx", matrix(decimals, labels=labels)))
         return [Display(chain([(name, pieces)]))]
@@ -109,10 +112,12 @@ def _setup(step: st.Setup, ctx: _Context) -> list[Block]:
     T, h = ctx.T, step.head
     out: list[Block] = []
     if step.X is not None:
-        out.append(fill(T["setup_x"], n=step.X.rows, d=step.X.cols, X=Math("X")))
+        key = "setup_x" if step.X.rows > 1 else "setup_x_one"
+        out.append(fill(T[key], n=step.X.rows, d=step.X.cols, X=Math("X")))
         out += _matrix_blocks("X", step.X, step.labels, ctx)
     if step.X_kv is not None:
-        out.append(fill(T["setup_x_kv"], n=step.X_kv.rows, d=step.X_kv.cols, X_kv=Math("X_{kv}")))
+        key = "setup_x_kv" if step.X_kv.rows > 1 else "setup_x_kv_one"
+        out.append(fill(T[key], n=step.X_kv.rows, d=step.X_kv.cols, X_kv=Math("X_{kv}")))
         out += _matrix_blocks("X_{kv}", step.X_kv, step.kv_labels, ctx)
     out.append(
         fill(
@@ -283,6 +288,90 @@ def _softmax_row(row: st.SoftmaxRow, head: int, ctx: _Context, *, comma: bool = 
     return out
 
 
+def _t(k: int, head: int) -> str:
+    """The name of the k-th named exponential (k = 0 is the constant 1)."""
+    if k == 0:
+        return "1"
+    return f"t_{{{k}}}" if head == 0 else f"t^{{({head})}}_{{{k}}}"
+
+
+def _D(i: int, head: int) -> str:
+    return f"D_{{{i}}}" if head == 0 else f"D^{{({head})}}_{{{i}}}"
+
+
+def _linear(terms, head: int) -> str:
+    """``2 + t_{1} + \\frac{t_{3}}{2}``: a sum of named exponentials with exact coefficients."""
+    if not terms:
+        return "0"
+    out = ""
+    for coefficient, k in terms:
+        piece = entry(coefficient) if k == 0 else entry(coefficient * sympy.Symbol(_t(k, head)))
+        if not out:
+            out = piece
+        elif piece.startswith("-"):
+            out += " - " + piece[1:].lstrip()
+        else:
+            out += " + " + piece
+    return out
+
+
+def _listing(items: list[str]) -> str:
+    """Equations side by side, ``a = 1,\\quad b = 2``, on as many lines as they need (commas end lines)."""
+    lines: list[str] = []
+    for item in items:
+        if lines and width(lines[-1] + r",\quad " + item) <= PAGE_WIDTH:
+            lines[-1] += r",\quad " + item
+        else:
+            lines.append(item)
+    if len(lines) == 1:
+        return lines[0]
+    return r"\begin{aligned} " + r", \\ ".join("& " + line for line in lines) + r" \end{aligned}"
+
+
+def _named_weight(k: int | None, i: int, head: int) -> str:
+    if k is None:
+        return "0"
+    return rf"\frac{{{_t(k, head)}}}{{{_D(i, head)}}}"
+
+
+def _softmax_row_named(row: st.SoftmaxRow, head: int, ctx: _Context, *, comma: bool = False) -> list[Block]:
+    """One row with named exponentials: the terms as names, the new names, D_i once, the weights."""
+    T, i, a = ctx.T, row.index, _name("a", head)
+    assert row.names is not None and row.denominator_named is not None
+    smallest = Math(_power(row.shift))
+    if row.label is not None:
+        out: list[Block] = [
+            fill(T["softmax_named_row_labelled"], i=i, label=_label_part(row.label), e=smallest)
+        ]
+    else:
+        out = [fill(T["softmax_named_row"], i=i, e=smallest)]
+    terms = ["0" if k is None else _t(k, head) for k in row.names]
+    listed = r"\left(" + r",\ ".join(terms) + r"\right)"
+    out.append(Display(listed if width(listed) <= PAGE_WIDTH else wrap(terms, r",\ ")))
+    if row.new_names:
+        out.append(fill(T["softmax_named_new"]))
+        defined = []
+        for named in row.new_names:
+            text = f"{_t(named.index, head)} = {entry(named.value)}"
+            if named.decimal is not None:
+                text += rf" \approx {named.decimal}"
+            defined.append(text)
+        out.append(Display(_listing(defined)))
+    D = _D(i, head)
+    denominator = f"{D} = {_linear(row.denominator_named, head)}"
+    if row.denominator_decimal is not None:
+        denominator += rf" \approx {row.denominator_decimal}"
+    out.append(fill(T["softmax_named_sum"], i=i, D=Math(denominator)))
+    weights = []
+    for j, k in enumerate(row.names):
+        text = f"{a}_{_sub(i, j + 1, comma)} = {_named_weight(k, i, head)}"
+        if row.decimals is not None:
+            text += rf" \approx {row.decimals[j]}"
+        weights.append(text)
+    out.append(Display(_listing(weights)))
+    return out
+
+
 def _label_row(row, ctx: _Context) -> Paragraph:
     if row.label is not None:
         return fill(ctx.T["softmax_row_labelled"], i=row.index, label=_label_part(row.label))
@@ -295,6 +384,17 @@ def _softmax(step: st.Softmax, ctx: _Context) -> list[Block]:
     formula = rf"{a}_{{ij}} = \frac{{e^{{\tilde{{s}}_{{ij}}}}}}{{\sum_k e^{{\tilde{{s}}_{{ik}}}}}}"
     out: list[Block] = [fill(T["softmax_intro"], formula=Math(formula))]
     comma = len(step.rows) >= 10 or step.weights.cols >= 10
+    if step.named:
+        out.append(fill(T["softmax_named_intro"], t=Math(_t(1, h)), D=Math(_D(1, h).replace("{1}", "{i}"))))
+        for row in step.rows:
+            out += _softmax_row_named(row, h, ctx, comma=comma)
+        names = [
+            [_named_weight(k, row.index, h) for k in row.names]  # type: ignore[union-attr]
+            for row in step.rows
+        ]
+        out.append(fill(T["softmax_matrix"], A=Math(_name("A", h))))
+        out += _matrix_blocks(_name("A", h), names, step.labels, ctx, decimals=step.decimals)
+        return out
     for row in step.rows:
         out += _softmax_row(row, h, ctx, comma=comma)
     out.append(fill(T["softmax_matrix"], A=Math(_name("A", h))))
@@ -306,15 +406,25 @@ def _output_row(row: st.OutputRow, head: int, ctx: _Context, *, comma: bool = Fa
     i = row.index
     a, v, o = _name("a", head), _name("v", head), _name("o", head)
     lines = []
+    named = row.weight_names is not None and row.output_named is not None
     for j, (weight, value, term) in enumerate(zip(row.weights, row.values, row.terms, strict=True)):
-        pieces = [("=", f"{_paren(entry(weight))} {row_vector(value)}"), ("=", row_vector(term))]
+        if named:
+            shown = _named_weight(row.weight_names[j], i, head)  # type: ignore[index]
+            pieces = [("=", f"{shown} {row_vector(value)}")]
+        else:
+            pieces = [("=", f"{_paren(entry(weight))} {row_vector(value)}"), ("=", row_vector(term))]
         if row.term_decimals is not None:
             pieces.append((r"\approx", row_vector(row.term_decimals[j])))
         lines.append((f"{a}_{_sub(i, j + 1, comma)} {v}_{{{j + 1}}}", pieces))
     total = " + ".join(f"{a}_{_sub(i, j + 1, comma)} {v}_{{{j + 1}}}" for j in range(len(row.weights)))
     if width(total) > PAGE_WIDTH / 2:
         total = rf"\sum_{{j}} {a}_{_sub(i, 'j', comma)} {v}_{{j}}"
-    pieces = [("=", total), ("=", row_vector(row.output))]
+    if named:
+        numerators = row_vector([_linear(n, head) for n in row.output_named])  # type: ignore[union-attr]
+        exact = rf"\frac{{1}}{{{_D(i, head)}}} {numerators}"
+    else:
+        exact = row_vector(row.output)
+    pieces = [("=", total), ("=", exact)]
     if row.output_decimals is not None:
         pieces.append((r"\approx", row_vector(row.output_decimals)))
     lines.append((f"{o}_{{{i}}}", pieces))
@@ -340,6 +450,16 @@ def _output(step: st.Output, ctx: _Context) -> list[Block]:
     for row in step.rows:
         out += _output_row(row, h, ctx, comma=comma)
     out.append(fill(ctx.T["output_matrix"], O=Math(_name("O", h))))
+    if step.named and step.decimals is not None:  # the exact rows are above, with names
+        out += _matrix_blocks(
+            _name("O", h),
+            step.decimals,
+            step.labels,
+            ctx,
+            formula=f"{_name('A', h)} {_name('V', h)}",
+            relation=r"\approx",
+        )
+        return out
     out += _matrix_blocks(
         _name("O", h),
         step.output,
@@ -500,16 +620,23 @@ def _recomputed(step: st.Recomputed, ctx: _Context) -> list[Block]:
 
 def _concat(step: st.Concat, ctx: _Context) -> list[Block]:
     names = ", ".join(_name("O", k) for k in range(1, len(step.outputs) + 1))
-    out: list[Block] = [fill(ctx.T["concat_intro"], n=len(step.outputs))]
-    out += _matrix_blocks(
-        rf"\operatorname{{Concat}}({names})", step.concat, step.labels, ctx, decimals=step.decimals
-    )
+    key = "concat_intro" if len(step.outputs) > 1 else "concat_intro_one"
+    out: list[Block] = [fill(ctx.T[key], n=len(step.outputs))]
+    concat = rf"\operatorname{{Concat}}({names})"
+    if step.named and step.decimals is not None:
+        return out + _matrix_blocks(concat, step.decimals, step.labels, ctx, relation=r"\approx")
+    out += _matrix_blocks(concat, step.concat, step.labels, ctx, decimals=step.decimals)
     return out
 
 
 def _output_projection(step: st.OutputProjection, ctx: _Context) -> list[Block]:
     out: list[Block] = [fill(ctx.T["projection_o_intro"], W_O=Math("W_O"))]
     out += _matrix_blocks("W_O", step.W_O, None, ctx)
+    if step.named and step.decimals is not None:
+        formula = r"\operatorname{Concat}(\dots)\, W_O"
+        return out + _matrix_blocks(
+            "O", step.decimals, step.labels, ctx, formula=formula, relation=r"\approx"
+        )
     out += _product(
         "O",
         r"\operatorname{Concat}(\dots)\, W_O",
@@ -568,17 +695,20 @@ def compose(
     """
     T = TEXTS[lang].TEXT
     out: list[Block] = [Heading(1, title or T["title"]), fill(T["intro"], digits=digits)]
-    section, head = None, 0
+    section, head, number = None, 0, 0
     for step in steps:
         step_head = getattr(step, "head", 0)
         if step_head != head and step_head:
             out.append(Heading(2, T["head"].format(k=step_head)))
-            section = None
+            section, number = None, 0
         head = step_head if hasattr(step, "head") else 0
         level = 3 if head else 2
         key = _SECTION[type(step)]
         if key != section:
-            out.append(Heading(level, T[key]))
+            # Sections are numbered in order: 1-6 inside each head, and the sections after
+            # the heads (concatenation, W_O, claims) go on from the last head's numbers.
+            number += 1
+            out.append(Heading(level, T["section"].format(n=number, title=T[key])))
             section = key
         out += _RENDER[type(step)](step, _Context(T, digits, level))
     return tuple(out)

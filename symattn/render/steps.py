@@ -19,6 +19,8 @@ __all__ = [
     "ClaimTable",
     "Concat",
     "Decimals",
+    "Linear",
+    "NamedExp",
     "Output",
     "OutputProjection",
     "OutputRow",
@@ -32,6 +34,18 @@ __all__ = [
 ]
 
 Decimals = tuple[tuple[str, ...], ...] | None
+
+Linear = tuple[tuple[sympy.Expr, int], ...]
+"""A sum of named exponentials: ``(coefficient, k)`` pairs for coefficient·t_k; k = 0 is the constant 1."""
+
+
+@dataclass(frozen=True)
+class NamedExp:
+    """A named exponential of a softmax with long closed forms: t_k = e^(...) ≈ decimal."""
+
+    index: int  # k in t_k, from 1
+    value: sympy.Expr  # the exact exponential (after the row's shift)
+    decimal: str | None
 
 
 @dataclass(frozen=True)
@@ -97,6 +111,12 @@ class SoftmaxRow:
     weights: tuple[sympy.Expr, ...]
     decimals: tuple[str, ...] | None
     sums_to_one: bool
+    # With named exponentials (Softmax.named): the name of each term (0: the constant 1,
+    # k: t_k, None: masked), the names first used in this row, and the shared denominator.
+    names: tuple[int | None, ...] | None = None
+    new_names: tuple[NamedExp, ...] = ()
+    denominator_named: Linear | None = None
+    denominator_decimal: str | None = None
 
 
 @dataclass(frozen=True)
@@ -108,6 +128,7 @@ class Softmax:
     weights: ImmutableMatrix
     decimals: Decimals
     labels: tuple[str, ...] | None
+    named: bool = False  # the closed forms are long: the exponentials are named t_1, t_2, ...
 
 
 @dataclass(frozen=True)
@@ -125,6 +146,10 @@ class OutputRow:
     output: tuple[sympy.Expr, ...]
     output_decimals: tuple[str, ...] | None
     dominant: tuple[int, ...] | None  # 1-based keys with the largest weight; None if undecided
+    # With named exponentials: each weight's name (see SoftmaxRow.names) and the numerator
+    # of each output entry over the row's denominator D_i.
+    weight_names: tuple[int | None, ...] | None = None
+    output_named: tuple[Linear, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -136,6 +161,7 @@ class Output:
     output: ImmutableMatrix
     decimals: Decimals
     labels: tuple[str, ...] | None
+    named: bool = False  # the exact output is given row by row with names; the matrix in decimals
 
 
 @dataclass(frozen=True)
@@ -191,6 +217,7 @@ class Concat:
     concat: ImmutableMatrix
     decimals: Decimals
     labels: tuple[str, ...] | None
+    named: bool = False  # some head has named exponentials: decimals only
 
 
 @dataclass(frozen=True)
@@ -202,6 +229,7 @@ class OutputProjection:
     output: ImmutableMatrix
     decimals: Decimals
     labels: tuple[str, ...] | None
+    named: bool = False  # some head has named exponentials: decimals only
 
 
 Step = (

@@ -13,20 +13,25 @@ TEXT: dict[str, str] = {
     "head": "Head {k}",
     "comma": ", ",
     "and": " and ",
-    # sections
-    "section_setup": "1. Setup",
-    "section_projections": "2. Queries, keys and values",
-    "section_scores": "3. Scores",
-    "section_softmax": "4. Softmax, row by row",
-    "section_output": "5. Output: weighted sums of the values",
-    "section_analysis": "6. What each output vector is made of",
-    "section_claims": "7. Checking the claimed numbers",
+    # sections, numbered by compose: "{n}. {title}"
+    "section": "{n}. {title}",
+    "section_setup": "Setup",
+    "section_projections": "Queries, keys and values",
+    "section_scores": "Scores",
+    "section_softmax": "Softmax, row by row",
+    "section_output": "Output: weighted sums of the values",
+    "section_analysis": "What each output vector is made of",
+    "section_claims": "Checking the claimed numbers",
     "section_concat": "Concatenating the heads",
     "section_projection_o": "Output projection",
     "column": "Column {first} of {total} of {name}:",
     "columns": "Columns {first} to {last} of {total} of {name}:",
     # 1. setup
     "setup_x": "The input {X} has {n} tokens (rows), each a vector of dimension {d}:",
+    "setup_x_one": "The input {X} has 1 token (one row), a vector of dimension {d}:",
+    "setup_x_kv_one": (
+        "Keys and values come from a second sequence {X_kv} (cross-attention), with 1 token of dimension {d}:"
+    ),
     "setup_x_kv": (
         "Keys and values come from a second sequence {X_kv} (cross-attention),"
         " with {n} tokens of dimension {d}:"
@@ -64,6 +69,21 @@ TEXT: dict[str, str] = {
     ),
     "softmax_sum_unverified": "The closed forms of row {i} could not be shown to add up to 1 structurally.",
     "softmax_matrix": "All the attention weights {A}:",
+    "softmax_named_intro": (
+        "The exponents here are long fractions, so each distinct exponential is named once,"
+        " as {t}, with its certified decimal, and each row's shared denominator once, as {D}."
+        " In each row the exponentials are divided by the row's smallest one, which leaves"
+        " the weights unchanged."
+    ),
+    "softmax_named_row": "Row {i}. The exponentials of the scaled scores, divided by the smallest, {e}:",
+    "softmax_named_row_labelled": (
+        "Row {i} (query {label}). The exponentials of the scaled scores, divided by the smallest, {e}:"
+    ),
+    "softmax_named_new": "The new names:",
+    "softmax_named_sum": (
+        "The weights of row {i} share the denominator {D}, the sum of these terms,"
+        " so they add up to exactly 1:"
+    ),
     # 5. output
     "output_intro": "Output row i is the weighted sum {formula} of the value vectors {v}, the rows of {V}.",
     "output_row": "Output row {i}, term by term:",
@@ -115,5 +135,6 @@ TEXT: dict[str, str] = {
     ),
     # multi-head
     "concat_intro": "The outputs of the {n} heads are placed side by side:",
+    "concat_intro_one": "The output of the single head is the concatenation:",
     "projection_o_intro": "The concatenation is projected by {W_O}:",
 }

@@ -9,20 +9,23 @@ TEXT: dict[str, str] = {
     "head": "第 {k} 个头",
     "comma": "、",
     "and": "和",
-    # sections
-    "section_setup": "1. 设定",
-    "section_projections": "2. 查询、键和值",
-    "section_scores": "3. 注意力分数",
-    "section_softmax": "4. 逐行 Softmax",
-    "section_output": "5. 输出：值向量的加权和",
-    "section_analysis": "6. 每个输出向量的构成",
-    "section_claims": "7. 核对文中给出的数值",
+    # sections, numbered by compose: "{n}. {title}"
+    "section": "{n}. {title}",
+    "section_setup": "设定",
+    "section_projections": "查询、键和值",
+    "section_scores": "注意力分数",
+    "section_softmax": "逐行 Softmax",
+    "section_output": "输出：值向量的加权和",
+    "section_analysis": "每个输出向量的构成",
+    "section_claims": "核对文中给出的数值",
     "section_concat": "拼接各头",
     "section_projection_o": "输出投影",
     "column": "{name} 的第 {first} 列（共 {total} 列）：",
     "columns": "{name} 的第 {first} 至 {last} 列（共 {total} 列）：",
     # 1. setup
     "setup_x": "输入 {X} 有 {n} 个词元（行），每个是 {d} 维向量：",
+    "setup_x_one": "输入 {X} 有 1 个词元（一行），是一个 {d} 维向量：",
+    "setup_x_kv_one": "键和值来自另一个序列 {X_kv}（交叉注意力），有 1 个 {d} 维词元：",
     "setup_x_kv": "键和值来自另一个序列 {X_kv}（交叉注意力），有 {n} 个 {d} 维词元：",
     "setup_weights": "投影矩阵 {W_Q}、{W_K} 和 {W_V} 为：",
     "setup_dk": "查询和键的维度为 {d_k}，因此分数乘以 {factor}。",
@@ -46,6 +49,14 @@ TEXT: dict[str, str] = {
     "softmax_sum": "第 {i} 行的权重有共同的分母 {D}，分子之和正好等于它，所以这一行的和恰好为 1：",
     "softmax_sum_unverified": "无法从结构上证明第 {i} 行的闭式之和为 1。",
     "softmax_matrix": "全部注意力权重 {A}：",
+    "softmax_named_intro": (
+        "这里的指数是较长的分数，所以每个不同的指数项只命名一次（记为 {t}），并附上可靠的小数；"
+        "每一行共同的分母也只写一次（记为 {D}）。每一行的指数项都除以该行最小的一项，权重不变。"
+    ),
+    "softmax_named_row": "第 {i} 行。缩放分数的指数除以最小的一项 {e}：",
+    "softmax_named_row_labelled": "第 {i} 行（查询 {label}）。缩放分数的指数除以最小的一项 {e}：",
+    "softmax_named_new": "新的记号：",
+    "softmax_named_sum": "第 {i} 行的权重有共同的分母 {D}，即这些项之和，所以它们的和恰好为 1：",
     # 5. output
     "output_intro": "第 i 个输出行是值向量 {v}（{V} 的各行）的加权和 {formula}。",
     "output_row": "第 {i} 个输出行，逐项计算：",
@@ -89,5 +100,6 @@ TEXT: dict[str, str] = {
     "recomputed_inconsistent": "文中的输出甚至不能由文中的权重 {A} 推出；真实输出为 {O}。",
     # multi-head
     "concat_intro": "把 {n} 个头的输出并排拼接：",
+    "concat_intro_one": "只有一个头，拼接结果就是它的输出：",
     "projection_o_intro": "拼接结果再乘以 {W_O}：",
 }
