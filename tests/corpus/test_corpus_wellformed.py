@@ -1,0 +1,125 @@
+"""The issue 8/9 verifier corpus: every expectation file is well formed and points at real literals.
+
+Each ``NAME.md|.txt|.tex`` here has a ``NAME.expect.toml`` (format in README.md).  These tests
+check the expectations against their documents (keys, counts, kinds, and that every listed
+``(line, column, claimed)`` is exactly that literal), that the documents are the ones
+``_build.py`` makes from ``_src/`` with the values of ``_truth.py``, and the size of the corpus.
+Whether ``symattn verify`` agrees with the expectations is tested elsewhere.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import tomllib
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).parent
+DOCS = sorted(p for p in HERE.iterdir() if p.suffix in {".md", ".txt", ".tex"} and p.name != "README.md")
+KINDS = {"slip", "carried", "rounding", "wrong", "rounding-carried"}
+NOTE_KINDS = {"float-rounding"}
+READERS = {"latex", "code", "text", "tables", "html", "images", "tex"}
+KEYS = {"control", "readers", "language", "results", "exit", "wrong", "finding", "note", "unverified"}
+FINDING_KEYS = {"line", "column", "claimed", "kind", "carried_from", "truth"}
+DIGIT = re.compile(r"[0-9]")
+
+
+def _expect(doc: Path) -> dict:
+    return tomllib.loads(doc.with_suffix(".expect.toml").read_text(encoding="utf-8"))
+
+
+def _ids(paths: list[Path]) -> list[str]:
+    return [p.name for p in paths]
+
+
+def test_every_expectation_has_a_document() -> None:
+    stems = {p.name.removesuffix(".expect.toml") for p in HERE.glob("*.expect.toml")}
+    assert stems == {p.stem for p in DOCS}
+    assert len(stems) == len(DOCS)  # no two documents share a stem
+
+
+def _at(lines: list[str], line: int, column: int, claimed: str) -> None:
+    """``claimed`` stands at ``line:column`` as a whole literal (not part of a longer number)."""
+    assert 1 <= line <= len(lines), line
+    text = lines[line - 1]
+    start = column - 1
+    assert text[start : start + len(claimed)] == claimed, (line, column, claimed, text[start : start + 20])
+    before = text[start - 1] if start > 0 else " "
+    after = text[start + len(claimed)] if start + len(claimed) < len(text) else " "
+    assert not (DIGIT.match(before) or before == "."), (line, column, claimed)
+    assert not DIGIT.match(after), (line, column, claimed)
+    assert not (after == "." and start + len(claimed) + 1 < len(text) and DIGIT.match(text[start + len(claimed) + 1]))
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=_ids(DOCS))
+def test_expectation_is_well_formed(doc: Path) -> None:
+    expect = _expect(doc)
+    assert set(expect) <= KEYS
+    assert isinstance(expect["control"], bool)
+    assert expect["readers"] and set(expect["readers"]) <= READERS
+    assert expect["language"] in {"en", "zh"}
+    assert isinstance(expect["results"], int) and expect["results"] > 0
+    findings = expect.get("finding", [])
+    assert expect["wrong"] == len(findings)
+    assert expect["exit"] == (1 if findings else 0)
+    assert expect["control"] == (not findings)
+    lines = doc.read_text(encoding="utf-8").splitlines()
+    seen = set()
+    for f in findings:
+        assert set(f) <= FINDING_KEYS
+        assert f["kind"] in KINDS
+        _at(lines, f["line"], f["column"], f["claimed"])
+        assert (f["line"], f["column"]) not in seen, "one finding per printed literal"
+        seen.add((f["line"], f["column"]))
+        if f["kind"] in ("carried", "rounding-carried"):
+            assert 1 <= f["carried_from"] <= f["line"]
+        else:
+            assert "carried_from" not in f
+    for n in expect.get("note", []):
+        assert n["kind"] in NOTE_KINDS
+        _at(lines, n["line"], n["column"], n["claimed"])
+        assert (n["line"], n["column"]) not in seen
+    for u in expect.get("unverified", []):
+        assert 1 <= u["line"] <= len(lines)
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=_ids(DOCS))
+def test_carried_from_points_at_a_wrong_number(doc: Path) -> None:
+    """Each carried number names a line that holds a wrong number which is not itself carried from earlier."""
+    findings = _expect(doc).get("finding", [])
+    roots = {f["line"] for f in findings}
+    for f in findings:
+        if "carried_from" in f:
+            assert f["carried_from"] in roots, f
+
+
+def test_documents_are_built_from_the_templates_and_the_truth() -> None:
+    sys.path.insert(0, str(HERE))
+    try:
+        import _build
+    finally:
+        sys.path.remove(str(HERE))
+    files = _build.outputs()
+    assert {n for n in files if not n.endswith(".expect.toml")} == {p.name for p in DOCS}
+    for name, text in files.items():
+        assert (HERE / name).read_text(encoding="utf-8") == text, f"{name} is stale: run _build.py"
+
+
+def test_corpus_size_and_coverage() -> None:
+    expects = {doc.name: _expect(doc) for doc in DOCS}
+    assert len(DOCS) >= 40
+    per_reader = Counter(r for e in expects.values() for r in e["readers"])
+    for reader in READERS - {"latex"}:
+        assert per_reader[reader] >= 5, (reader, per_reader)
+    languages = Counter(e["language"] for e in expects.values())
+    assert languages["en"] >= 20 and languages["zh"] >= 20, languages
+    controls = [e for e in expects.values() if e["control"]]
+    assert len(controls) >= 10
+    assert sum(e["results"] for e in controls) >= 300
+    kinds = Counter(f["kind"] for e in expects.values() for f in e.get("finding", []))
+    assert set(kinds) == KINDS, kinds
+    notes = Counter(n["kind"] for e in expects.values() for n in e.get("note", []))
+    assert notes["float-rounding"] >= 1
