@@ -17,6 +17,7 @@ def _where(source: str, tex: bool = False) -> list[tuple[str, int, int]]:
     return [
         (s.text.strip(), *locator.position(s.source_offset(len(s.text) - len(s.text.lstrip()))))
         for s in find_math(source, tex=tex)
+        if s.reader == "latex"
     ]
 
 

@@ -1,0 +1,525 @@
+"""Code in documents: arithmetic lines, Python programs, and their printouts.
+
+Nothing here runs code.  A fenced block or code span is one of three things:
+
+* **arithmetic** (``q1 · k1 = 1*0 + 2*1 = 2``, ``softmax([1.5, 0.5]) = [0.731, 0.269]``):
+  each line goes through the plain-text reader (:mod:`.text`);
+* a **Python program**: parsed with Python's own parser (:func:`ast.parse`,
+  which builds a tree and executes nothing; blocks over :data:`MAX_PROGRAM`
+  characters are not parsed).  Assignments whose right side is array data or
+  arithmetic on names (``@``, ``.T``, ``/``, ``np.sqrt``, ``softmax(…)``)
+  become definitions in the core grammar; an assignment the reader cannot
+  follow becomes ``name = ?`` so the world model forgets the name instead of
+  keeping a stale value;
+* a **printout** (PyTorch ``tensor([[…]], grad_fn=…)``, NumPy ``array([…])``
+  or ``[[0.401 0.198]\n [ …]]``, a bare number), tied to what produced it: a
+  ``print(name)`` or ``>>> name`` just before, or a prose line naming it
+  ("the attention weights are:").  Printouts are flagged ``binary``: their
+  last digits may come from float32 arithmetic.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+
+from symattn.verify.readers.span import Builder, Span
+from symattn.verify.readers.text import _Writer, prose_spans
+
+__all__ = ["MAX_PROGRAM", "CodeContext", "code_block_spans", "inline_code_spans", "phrase_name"]
+
+#: Longest code block given to Python's parser (characters).
+MAX_PROGRAM = 100_000
+#: Deepest expression the reader follows.
+MAX_DEPTH = 60
+
+_PHRASES = (
+    (re.compile(r"attention weights?|attn[_ ]weights|softmax (?:weights|output|probabilities)|注意力权重|权重矩阵|注意力分数矩阵|权重", re.I), "weights"),
+    (re.compile(r"scaled (?:attention )?scores|缩放(?:后的)?分数|缩放得分", re.I), "scaled"),
+    (re.compile(r"(?:attention |raw )?scores|注意力分数|分数|得分", re.I), "scores"),
+    (re.compile(r"(?:the )?outputs?|context vectors?|输出", re.I), "output"),
+)  # fmt: skip
+
+
+def phrase_name(text: str) -> str | None:
+    """The quantity a prose line names ("the attention weights are:"), if any."""
+    for pattern, name in _PHRASES:
+        if pattern.search(text):
+            return name
+    return None
+
+
+@dataclass
+class CodeContext:
+    """What earlier code blocks left for the next printout."""
+
+    pending: list[str] = field(default_factory=list)  # names printed, in order, not yet shown
+
+
+def inline_code_spans(piece: Span) -> list[Span]:
+    """An inline code span holding arithmetic (``q1 · k1 = … = 2``); LaTeX
+    source shown as code (``$x$``, ``\\frac``) is not arithmetic."""
+    if "$" in piece.text or "\\" in piece.text:
+        return []
+    return prose_spans(piece, reader="code")
+
+
+_PRINTOUT_START = re.compile(r"^\s*(?:tensor\(|array\(|Out\[\d+\]:\s*|\[|-?\d)", re.S)
+_PROMPT = re.compile(r"^(?:>>> |\.\.\. |In \[\d+\]: |\s*\.\.\.: )")
+_OUT = re.compile(r"^Out\[\d+\]:\s?")
+
+
+def _lines(piece: Span) -> list[tuple[int, int]]:
+    starts = [0] + [m.end() for m in re.finditer("\n", piece.text)]
+    ends = [s - 1 for s in starts[1:]] + [len(piece.text)]
+    return list(zip(starts, ends, strict=True))
+
+
+def code_block_spans(piece: Span, info: str, context: CodeContext, prose: str = "") -> list[Span]:
+    """The spans of one fenced or indented code block."""
+    language = (info.split() or [""])[0].lower()
+    text = piece.text
+    if len(text) > MAX_PROGRAM:
+        return []
+    if any(_PROMPT.match(text[a:b]) for a, b in _lines(piece)):
+        return _session(piece, context)
+    printout = _printout(piece, 0, len(text))
+    if printout is not None:
+        last = [line for line in prose.splitlines() if line.strip()]
+        name = context.pending.pop(0) if context.pending else phrase_name(last[-1] if last else "")
+        return [_claim(name, printout)] if name else []
+    if _parses(text):  # a program (comments included) is program text, not arithmetic
+        return _program(piece, 0, len(text), context) if language in _PYTHON else []
+    if "$" in text or "\\begin" in text or language in ("latex", "tex", "markdown", "md"):
+        return []  # LaTeX or Markdown source shown as code
+    spans = []
+    for a, b in _lines(piece):
+        line = Builder().copy_span(piece, a, b).build(True, "code")
+        spans.extend(prose_spans(line, reader="code"))
+    return spans
+
+
+_PYTHON = ("python", "py", "python3", "ipython", "ipython3", "pycon", "torch", "numpy", "")
+
+
+def _parses(text: str) -> bool:
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
+def _session(piece: Span, context: CodeContext) -> list[Span]:
+    """``>>>`` / ``In [1]:`` sessions: code lines, each followed by its output."""
+    spans: list[Span] = []
+    lines = _lines(piece)
+    k = 0
+    while k < len(lines):
+        a, b = lines[k]
+        match = _PROMPT.match(piece.text[a:b])
+        if match:
+            code_start = a + match.end()
+            spans.extend(_program(piece, code_start, b, context, statement_only=True))
+            k += 1
+            continue
+        start = k
+        while k < len(lines) and not _PROMPT.match(piece.text[lines[k][0] : lines[k][1]]):
+            k += 1
+        lo, hi = lines[start][0], lines[k - 1][1]
+        out = _OUT.match(piece.text[lo:hi])
+        printout = _printout(piece, lo + (out.end() if out else 0), hi)
+        if printout is not None and context.pending:
+            spans.append(_claim(context.pending.pop(0), printout))
+    return spans
+
+
+def _claim(name: str, printout: Span) -> Span:
+    builder = Builder()
+    at = printout.source_offset(0)
+    builder.put(_name_text(name) + " = ", at)
+    builder.copy_span(printout, 0, len(printout.text))
+    return builder.build(True, "code", frozenset({"binary", "tentative"}))
+
+
+def _name_text(name: str) -> str:
+    if len(name) == 1:
+        return name
+    base, sep, sub = name.partition("_")
+    if sep and len(base) == 1:
+        return f"{base}_{{{sub}}}"
+    return rf"\text{{{name}}}"
+
+
+# --- printouts ------------------------------------------------------------------
+
+_PRINT_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:e[+-]?\d+)?")
+
+
+def _printout(piece: Span, start: int, end: int) -> Span | None:
+    """A printed array or number as a core-grammar matrix (or number), or None."""
+    text = piece.text
+    body = text[start:end].strip()
+    if not body:
+        return None
+    lead = start + (len(text[start:end]) - len(text[start:end].lstrip()))
+    m = re.match(r"(tensor|array)\(", body)
+    inner_start = lead + (m.end() if m else 0)
+    if m:
+        rest = body[m.end() :]
+        if not re.match(r"\s*[\[\-\d.]", rest):
+            return None
+    else:
+        if not re.fullmatch(r"[\[\]\s\d.,eE+\-]+", body):
+            return None
+    i = inner_start
+    while i < end and text[i].isspace():
+        i += 1
+    if i < end and text[i] != "[":
+        number = _PRINT_NUMBER.match(text, i)
+        if number is None or number.end() > end:
+            return None
+        tail = text[number.end() : end].strip()
+        if tail and not (m and re.fullmatch(r"(?:,\s*[a-z_]+=.*)?\)", tail, re.S)):
+            return None
+        return _numbers_span(piece, [[(i, number.end())]], scalar=True)
+    rows = _nested(text, i, end)
+    if rows is None:
+        return None
+    return _numbers_span(piece, rows, scalar=False)
+
+
+def _nested(text: str, i: int, end: int) -> list[list[tuple[int, int]]] | None:
+    """Rows of number positions of a 1-D or 2-D printed array at ``text[i] == '['``."""
+    depth, rows, current, max_depth = 0, [], [], 0
+    j = i
+    while j < end:
+        char = text[j]
+        if char == "[":
+            depth += 1
+            max_depth = max(max_depth, depth)
+            if depth > 2:
+                return None
+            current = []
+            j += 1
+            continue
+        if char == "]":
+            if depth == 2 or max_depth == 1:
+                rows.append(current)
+            depth -= 1
+            j += 1
+            if depth == 0:
+                break
+            continue
+        number = _PRINT_NUMBER.match(text, j)
+        if number and depth:
+            current.append((j, number.end()))
+            j = number.end()
+            continue
+        if char in ", \n\t\r":
+            j += 1
+            continue
+        return None
+    if depth != 0 or not rows or len({len(r) for r in rows}) != 1 or not rows[0]:
+        return None
+    return rows
+
+
+def _numbers_span(piece: Span, rows: list[list[tuple[int, int]]], *, scalar: bool) -> Span:
+    builder = Builder()
+    at = piece.source_offset(rows[0][0][0])
+    if not scalar:
+        builder.put(r"\begin{bmatrix}", at)
+    for r, cells in enumerate(rows):
+        if r:
+            builder.put(r" \\ ", piece.source_offset(cells[0][0]))
+        for c, (lo, hi) in enumerate(cells):
+            if c:
+                builder.put(" & ", piece.source_offset(lo))
+            number = piece.text[lo:hi]
+            if number.startswith("+"):
+                lo += 1
+            builder.copy_span(piece, lo, hi)
+            if number.endswith("."):  # NumPy prints 1.0 as "1."
+                builder.put("0", piece.source_offset(hi - 1))
+    if not scalar:
+        builder.put(r"\end{bmatrix}", piece.source_offset(rows[-1][-1][1] - 1))
+    return builder.build(True, "code", frozenset({"binary"}))
+
+
+# --- Python programs --------------------------------------------------------------
+
+_ARRAY_MAKERS = {"tensor", "array", "asarray", "Tensor", "FloatTensor", "DoubleTensor", "matrix", "as_tensor"}
+_TRANSPARENT = {"float", "int", "double", "float32", "float64"}
+
+
+class _Unknown(Exception):
+    pass
+
+
+class _Program:
+    def __init__(self, piece: Span, start: int) -> None:
+        self.piece = piece
+        self.text = piece.text
+        self.start = start
+        line_starts = [0] + [m.end() for m in re.finditer("\n", piece.text[start:])]
+        self.line_starts = [start + s for s in line_starts]
+
+    def index(self, lineno: int, col: int) -> int:
+        """Index in the piece of an ast (line, UTF-8 byte column)."""
+        line_start = self.line_starts[lineno - 1]
+        line_end = self.text.find("\n", line_start)
+        line = self.text[line_start : line_end if line_end >= 0 else len(self.text)]
+        return line_start + len(line.encode("utf-8")[:col].decode("utf-8", errors="ignore"))
+
+    def bounds(self, node: ast.AST) -> tuple[int, int]:
+        return (
+            self.index(node.lineno, node.col_offset),  # type: ignore[attr-defined]
+            self.index(node.end_lineno, node.end_col_offset),  # type: ignore[attr-defined]
+        )
+
+    def write(self, node: ast.AST, out: Builder, depth: int = 0) -> None:  # noqa: PLR0915
+        if depth > MAX_DEPTH:
+            raise _Unknown
+        lo, hi = self.bounds(node)
+        at = self.piece.source_offset(lo)
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+            literal = self.text[lo:hi]
+            if not re.fullmatch(r"\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+", literal):
+                raise _Unknown
+            if literal.endswith("."):
+                out.copy_span(self.piece, lo, hi)
+                out.put("0", self.piece.source_offset(hi - 1))
+            else:
+                out.copy_span(self.piece, lo, hi)
+            return
+        if isinstance(node, ast.Name):
+            writer = _Writer(self.piece)
+            writer.identifier(lo, node.id)
+            out.copy_span(writer.out.build(True, "code"), 0, len(writer.out.text))
+            return
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            out.put("-" if isinstance(node.op, ast.USub) else "", at)
+            self.write(node.operand, out, depth + 1)
+            return
+        if isinstance(node, (ast.List, ast.Tuple)):
+            self.array(node, out, depth)
+            return
+        if isinstance(node, ast.BinOp):
+            self.binop(node, out, depth)
+            return
+        if isinstance(node, ast.Attribute) and node.attr == "T":
+            out.put("(", at)
+            self.write(node.value, out, depth + 1)
+            out.put(")^{T}", at)
+            return
+        if isinstance(node, ast.Call):
+            self.call(node, out, depth)
+            return
+        raise _Unknown
+
+    def array(self, node: ast.List | ast.Tuple, out: Builder, depth: int) -> None:
+        lo, _ = self.bounds(node)
+        at = self.piece.source_offset(lo)
+        items = node.elts
+        if not items:
+            raise _Unknown
+        if all(isinstance(e, (ast.List, ast.Tuple)) for e in items):
+            rows = [e.elts for e in items]  # type: ignore[attr-defined]
+            if len({len(r) for r in rows}) != 1 or not rows[0]:
+                raise _Unknown
+            if any(isinstance(c, (ast.List, ast.Tuple)) for r in rows for c in r):
+                raise _Unknown
+            out.put(r"\begin{bmatrix}", at)
+            for r, row in enumerate(rows):
+                if r:
+                    out.put(r" \\ ", at)
+                for c, cell in enumerate(row):
+                    if c:
+                        out.put(" & ", at)
+                    self.write(cell, out, depth + 1)
+            out.put(r"\end{bmatrix}", at)
+            return
+        out.put("[", at)
+        for c, cell in enumerate(items):
+            if c:
+                out.put(", ", at)
+            self.write(cell, out, depth + 1)
+        out.put("]", at)
+
+    def binop(self, node: ast.BinOp, out: Builder, depth: int) -> None:
+        lo, _ = self.bounds(node)
+        at = self.piece.source_offset(lo)
+        op = node.op
+        if isinstance(op, ast.Div):
+            out.put(r"\frac{", at)
+            self.write(node.left, out, depth + 1)
+            out.put("}{", at)
+            self.write(node.right, out, depth + 1)
+            out.put("}", at)
+            return
+        if isinstance(op, ast.Pow):
+            out.put("{(", at)
+            self.write(node.left, out, depth + 1)
+            out.put(")}^{", at)
+            self.write(node.right, out, depth + 1)
+            out.put("}", at)
+            return
+        if isinstance(op, ast.Mult) and not (_scalarish(node.left) or _scalarish(node.right)):
+            raise _Unknown  # elementwise product of two arrays: not a matrix product
+        symbol = {ast.Add: " + ", ast.Sub: " - ", ast.Mult: r" \cdot ", ast.MatMult: r" \cdot "}.get(type(op))
+        if symbol is None:
+            raise _Unknown
+        out.put("(", at)
+        self.write(node.left, out, depth + 1)
+        out.put(")" + symbol + "(", at)
+        self.write(node.right, out, depth + 1)
+        out.put(")", at)
+
+    def call(self, node: ast.Call, out: Builder, depth: int) -> None:
+        lo, _ = self.bounds(node)
+        at = self.piece.source_offset(lo)
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        receiver = func.value if isinstance(func, ast.Attribute) else None
+        args = node.args
+        keywords = {k.arg: k.value for k in node.keywords if k.arg}
+        if name in _ARRAY_MAKERS and len(args) == 1:
+            self.write(args[0], out, depth + 1)
+            return
+        if name in _TRANSPARENT and len(args) == 1:
+            self.write(args[0], out, depth + 1)
+            return
+        if name == "softmax":
+            target = args[0] if args else receiver
+            if target is None or (receiver is not None and args and isinstance(receiver, ast.Name) and receiver.id not in ("F", "torch", "np", "nn", "special", "functional", "scipy", "jax", "tf", "nnf")):
+                target = receiver if receiver is not None and not args else target
+            axis = keywords.get("dim", keywords.get("axis"))
+            if axis is None and len(args) >= 2:
+                axis = args[1]
+            if axis is not None and not _axis_is_last(axis):
+                raise _Unknown
+            out.put(r"\text{softmax}(", at)
+            self.write(target, out, depth + 1)
+            out.put(")", at)
+            return
+        if name in ("sqrt", "exp") and len(args) == 1:
+            out.put(r"\sqrt{" if name == "sqrt" else r"\exp(", at)
+            self.write(args[0], out, depth + 1)
+            out.put("}" if name == "sqrt" else ")", at)
+            return
+        if name in ("matmul", "dot", "mm") and (len(args) == 2 or (receiver is not None and len(args) == 1)):
+            left, right = (args[0], args[1]) if len(args) == 2 else (receiver, args[0])
+            out.put("(", at)
+            self.write(left, out, depth + 1)  # type: ignore[arg-type]
+            out.put(r") \cdot (", at)
+            self.write(right, out, depth + 1)
+            out.put(")", at)
+            return
+        if name in ("t", "transpose") and receiver is not None and not keywords:
+            if name == "transpose" and not (len(args) == 2 and {_int(a) for a in args} in ({0, 1}, {-1, -2})):
+                raise _Unknown
+            out.put("(", at)
+            self.write(receiver, out, depth + 1)
+            out.put(")^{T}", at)
+            return
+        raise _Unknown
+
+
+def _int(node: ast.AST) -> int | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _int(node.operand)
+        return -inner if inner is not None else None
+    return None
+
+
+def _axis_is_last(node: ast.AST) -> bool:
+    return _int(node) in (-1, 1)
+
+
+def _scalarish(node: ast.AST) -> bool:
+    """A number, or a call that gives one (np.sqrt(d_k))."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.Call):
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        return name in ("sqrt", "exp", "float", "int")
+    if isinstance(node, ast.Name):
+        return node.id.lower() in ("d_k", "dk", "scale", "d", "temperature", "tau", "d_model", "alpha")
+    return False
+
+
+def _targets(statement: ast.AST) -> list[str]:
+    names = []
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.append(node.id)
+    return names
+
+
+def _program(piece: Span, start: int, end: int, context: CodeContext, *, statement_only: bool = False) -> list[Span]:
+    sub = Builder().copy_span(piece, start, end).build(True, "code")
+    try:
+        tree = ast.parse(sub.text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    program = _Program(sub, 0)
+    spans: list[Span] = []
+    for statement in tree.body:
+        spans.extend(_statement(program, statement, context, interactive=statement_only))
+    return spans
+
+
+def _forget(program: _Program, names: list[str], at: int) -> list[Span]:
+    spans = []
+    for name in names:
+        builder = Builder()
+        builder.put(_name_text(name) + r" = \text{?}", at)
+        spans.append(builder.build(True, "code", frozenset({"tentative", "forget"})))
+    return spans
+
+
+def _statement(program: _Program, statement: ast.stmt, context: CodeContext, *, interactive: bool) -> list[Span]:
+    at = program.piece.source_offset(program.bounds(statement)[0])
+    if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+        target = statement.targets[0]
+        if isinstance(target, ast.Tuple) and isinstance(statement.value, ast.Tuple) and len(target.elts) == len(statement.value.elts):
+            pairs = list(zip(target.elts, statement.value.elts, strict=True))
+        else:
+            pairs = [(target, statement.value)]
+        spans: list[Span] = []
+        for name_node, value in pairs:
+            if not isinstance(name_node, ast.Name):
+                spans.extend(_forget(program, _targets(name_node), at))
+                continue
+            out = Builder()
+            out.put(_name_text(name_node.id) + " = ", program.piece.source_offset(program.bounds(name_node)[0]))
+            try:
+                program.write(value, out)
+            except (_Unknown, RecursionError):
+                spans.extend(_forget(program, [name_node.id], at))
+                continue
+            spans.append(out.build(True, "code", frozenset({"tentative"})))
+        return spans
+    if isinstance(statement, ast.Expr):
+        value = statement.value
+        if isinstance(value, ast.Call) and getattr(value.func, "id", "") == "print":
+            for arg in value.args:
+                if isinstance(arg, ast.Name):
+                    context.pending.append(arg.id)
+            return []
+        if interactive and isinstance(value, ast.Name):
+            context.pending.append(value.id)
+        return []
+    if isinstance(statement, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef, ast.Pass)):
+        return []
+    if isinstance(statement, ast.With):
+        spans = []
+        for inner in statement.body:
+            spans.extend(_statement(program, inner, context, interactive=interactive))
+        return spans
+    return _forget(program, _targets(statement), at)

@@ -1,0 +1,325 @@
+"""Markdown documents: markdown-it-py's tokens, located in the source, handed to readers.
+
+markdown-it-py (with the dollarmath and amsmath plugins, and tables) decides
+what is math, code, a table, HTML or prose, exactly as a Markdown renderer
+would.  Its block tokens carry line numbers but its inline tokens do not, so
+each inline token is found in the source by a forward search from where the
+previous one ended (:class:`_Cursor`); each search starts where the last one
+stopped, so locating is linear in the document's size.  Text whose source form
+differs (``attn\\_weights`` is the text ``attn_weights``) is aligned character
+by character within a short window.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from html.parser import HTMLParser
+from typing import Any
+
+from symattn.verify.readers.code import CodeContext, code_block_spans, inline_code_spans
+from symattn.verify.readers.config import ReadConfig
+from symattn.verify.readers.images import image_span
+from symattn.verify.readers.span import Builder, Locator, Span
+from symattn.verify.readers.tables import table_span
+from symattn.verify.readers.tex import tex_spans
+from symattn.verify.readers.text import prose_spans
+
+__all__ = ["markdown_spans"]
+
+#: How far ahead a character of an unescaped text token is looked for.
+ALIGN_WINDOW = 8
+
+_SETUP = re.compile(
+    r"^\s*(?:suppose|let(?:'s| us)?\b|now (?:take|consider|let|suppose)|consider|assume|"
+    r"another example|for example|example\b|设|假设|例如|比如|再看|换一个例子|现在(?:取|考虑)|考虑)",
+    re.I,
+)
+
+
+@lru_cache(maxsize=1)
+def _markdown() -> Any:
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.amsmath import amsmath_plugin
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+    md = MarkdownIt("commonmark", {"maxNesting": 40})
+    md.use(dollarmath_plugin, allow_space=True, allow_digits=True, double_inline=True)
+    md.use(amsmath_plugin)
+    md.enable("table")
+    return md
+
+
+_BRACKETS = re.compile(r"(?<!\\)\\([\[\]()])")
+_SAME_LENGTH = {"[": "$$", "]": "$$", "(": " $", ")": "$ "}
+
+
+def _dollars(source: str) -> str:
+    """``\\[ \\]`` and ``\\( \\)`` as ``$$`` and ``$`` of the same length, so
+    that every offset still points into the original text."""
+    return _BRACKETS.sub(lambda m: _SAME_LENGTH[m.group(1)], source)
+
+
+class _Cursor:
+    """Find token contents in the source, in order."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.pos = 0
+
+    def find(self, content: str, start: int, end: int, prefixes: tuple[str, ...] = ("",)) -> Span | None:
+        """The source span of ``content`` (after one of ``prefixes``), searching forward."""
+        source = self.source
+        pos = max(self.pos, start)
+        if not content:
+            return Span("", False, ((0, pos, True),))
+        while True:
+            found = source.find(content, pos, end)
+            if found < 0:
+                break
+            if any(source.startswith(p, found - len(p)) for p in prefixes if p) or "" in prefixes:
+                self.pos = found + len(content)
+                return Span.verbatim(content, found, False)
+            pos = found + 1
+        return self.align(content, max(self.pos, start), end)
+
+    def align(self, content: str, start: int, end: int) -> Span | None:
+        """``content`` matched character by character (escapes and indentation skipped)."""
+        builder = Builder()
+        pos = start
+        source = self.source
+        for index, char in enumerate(content):
+            if char.isspace():
+                builder.put(char, min(pos, len(source) - 1))
+                if pos < end and source[pos].isspace():
+                    pos += 1
+                continue
+            found = source.find(char, pos, min(end, pos + ALIGN_WINDOW))
+            if found < 0:
+                return None
+            builder.copy(char, found)
+            pos = found + 1
+            del index
+        self.pos = pos
+        return builder.build(False, "text")
+
+
+def _inline_text(children: list[Any]) -> list[list[Any]]:
+    """Runs of prose tokens between math, code and images."""
+    runs: list[list[Any]] = [[]]
+    for child in children:
+        if child.type in ("text", "softbreak", "hardbreak", "strong_open", "strong_close", "em_open", "em_close"):
+            runs[-1].append(child)
+        else:
+            runs.append([])
+    return [r for r in runs if any(c.type == "text" for c in r)]
+
+
+class _Walker:
+    def __init__(self, original: str, config: ReadConfig) -> None:
+        self.original = original
+        self.source = _dollars(original)
+        self.config = config
+        self.cursor = _Cursor(self.source)
+        self.locator = Locator(self.source)
+        self.spans: list[Span] = []
+        self.prose = ""  # the last paragraph, for naming a table or printout
+        self.code = CodeContext()
+
+    def line_offset(self, line: int) -> int:
+        starts = self.locator.starts
+        return starts[line] if line < len(starts) else len(self.source)
+
+    def scope(self, offset: int) -> None:
+        self.spans.append(Span("", False, ((0, offset, True),), "scope"))
+
+    def walk(self, tokens: list[Any]) -> list[Span]:
+        index = 0
+        while index < len(tokens):
+            token = tokens[index]
+            start, end = 0, len(self.source)
+            if token.map:
+                start, end = self.line_offset(token.map[0]), self.line_offset(token.map[1] + 1)
+            kind = token.type
+            if kind == "heading_open":
+                self.scope(start)
+            if kind in ("math_block", "math_block_label", "amsmath"):
+                self.latex_block(token, start, end)
+            elif kind in ("fence", "code_block"):
+                self.code_block(token, start, end)
+            elif kind == "html_block":
+                self.html(token.content, start, end)
+            elif kind == "table_open":
+                index = self.table(tokens, index)
+                continue
+            elif kind == "inline":
+                self.inline(token, start, end)
+            index += 1
+        return self.spans
+
+    def latex_block(self, token: Any, start: int, end: int) -> None:
+        prefixes = ("$$", "\\[", "") if token.type != "amsmath" else ("",)
+        found = self.cursor.find(token.content, start, end, prefixes)
+        if found is not None and self.config.latex:
+            self.spans.append(Span(found.text, True, found.segments, "latex"))
+
+    def code_block(self, token: Any, start: int, end: int) -> None:
+        content = token.content
+        first = start
+        if token.type == "fence":
+            newline = self.source.find("\n", start, end)
+            first = newline + 1 if newline >= 0 else end
+        found = self.cursor.find(content, first, end) if content else None
+        if found is None:
+            return
+        if self.config.code:
+            self.spans.extend(code_block_spans(found, token.info or "", self.code, self.prose))
+        self.prose = ""
+
+    def inline(self, token: Any, start: int, end: int) -> None:
+        children = token.children or []
+        text_runs: list[Span] = []
+        group: list[Span] = []  # prose between math, code and links, emphasis included
+
+        def flush() -> None:
+            if group and self.config.text:
+                lo = group[0].source_offset(0)
+                hi = group[-1].source_offset(len(group[-1].text) - 1) + 1
+                raw = self.source[lo:hi]
+                piece = Span.verbatim(raw, lo, False) if len(raw) < 4 * sum(len(g.text) for g in group) + 8 else group[0]
+                self.spans.extend(prose_spans(piece))
+            group.clear()
+
+        for child in children:
+            if child.type not in ("text", "softbreak", "hardbreak", "em_open", "em_close", "strong_open", "strong_close"):
+                flush()
+            kind = child.type
+            if kind.startswith("math"):
+                display = kind != "math_inline"
+                found = self.cursor.find(child.content, start, end, ("$$", "$", "\\(") if not display else ("$$",))
+                if found is not None and self.config.latex:
+                    self.spans.append(Span(found.text, display, found.segments, "latex"))
+            elif kind == "code_inline":
+                found = self.cursor.find(child.content, start, end, ("`",))
+                if found is not None and self.config.code:
+                    self.spans.extend(inline_code_spans(found))
+            elif kind == "image":
+                src = child.attrs.get("src", "")
+                found = self.cursor.find(src, start, end, ("(",))
+                if found is not None and self.config.images:
+                    formula = image_span(found)
+                    if formula is not None:
+                        self.spans.append(formula)
+            elif kind == "text" and child.content:
+                found = self.cursor.find(child.content, start, end)
+                if found is not None:
+                    text_runs.append(found)
+                    group.append(found)
+            elif kind == "html_inline":
+                found = self.cursor.find(child.content, start, end)
+                if found is not None:
+                    self.html(found.text, found.source_offset(0), found.source_offset(0) + len(found.text))
+        flush()
+        text = "".join(run.text for run in text_runs)
+        if text.strip():
+            if _SETUP.match(text):
+                self.scope(start)
+            self.prose = text
+
+    def html(self, content: str, start: int, end: int) -> None:
+        found = self.cursor.find(content, start, end)
+        if found is None:
+            return
+        base = found.source_offset(0)
+        if self.config.latex:
+            for span in tex_spans("\\begin{document}" + " " * 0 + found.text):
+                shifted = tuple((i, o - len("\\begin{document}") + base, lin) for i, o, lin in span.segments)
+                self.spans.append(Span(span.text, span.display, shifted, "latex"))
+        if self.config.images:
+            for match in re.finditer(r"<img\b[^>]*?\bsrc\s*=\s*[\"']([^\"']+)", found.text, re.I):
+                url = Span.verbatim(match.group(1), base + match.start(1), False)
+                formula = image_span(url)
+                if formula is not None:
+                    self.spans.append(formula)
+        if self.config.tables and "<table" in found.text.lower():
+            for rows in _html_tables(found.text, base):
+                span = table_span(rows, self.prose)
+                if span is not None:
+                    self.spans.append(span)
+
+    def table(self, tokens: list[Any], index: int) -> int:
+        rows: list[list[Span]] = []
+        row: list[Span] = []
+        while index < len(tokens) and tokens[index].type != "table_close":
+            token = tokens[index]
+            if token.type == "tr_open":
+                row = []
+                if token.map:
+                    self.cursor.pos = max(self.cursor.pos, self.line_offset(token.map[0]))
+            elif token.type == "tr_close":
+                rows.append(row)
+            elif token.type == "inline":
+                start = self.cursor.pos
+                end = self.source.find("\n", start)
+                end = len(self.source) if end < 0 else end
+                found = self.cursor.find(token.content, start, end) if token.content else None
+                row.append(found if found is not None else Span("", False, ((0, start, True),)))
+            index += 1
+        if self.config.tables:
+            span = table_span(rows, self.prose)
+            if span is not None:
+                self.spans.append(span)
+        return index + 1
+
+
+class _TableParser(HTMLParser):
+    """Cells of HTML tables, each with its source offset (stdlib html.parser)."""
+
+    def __init__(self, text: str, base: int) -> None:
+        super().__init__(convert_charrefs=False)
+        self.locator = Locator(text)
+        self.base = base
+        self.tables: list[list[list[Span]]] = []
+        self.cell: Span | None = None
+        self.depth = 0
+
+    def offset(self) -> int:
+        line, col = self.getpos()
+        return self.locator.starts[line - 1] + col
+
+    def handle_starttag(self, tag: str, attrs: Any) -> None:
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr" and self.tables:
+            self.tables[-1].append([])
+        elif tag in ("td", "th") and self.tables and self.tables[-1]:
+            self.cell = Span("", False, ((0, self.base + self.offset(), True),))
+            self.tables[-1][-1].append(self.cell)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("td", "th"):
+            self.cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self.cell is not None and self.tables and self.tables[-1] and self.tables[-1][-1]:
+            if data.strip() and not self.cell.text.strip():
+                cell = Span.verbatim(data, self.base + self.offset(), False)
+                self.tables[-1][-1][-1] = cell
+                self.cell = cell
+
+
+def _html_tables(text: str, base: int) -> list[list[list[Span]]]:
+    parser = _TableParser(text, base)
+    try:
+        parser.feed(text)
+        parser.close()
+    except Exception:  # html.parser is lenient; anything else means: no table read
+        return []
+    return parser.tables
+
+
+def markdown_spans(original: str, config: ReadConfig) -> list[Span]:
+    """All spans of a Markdown document, in order."""
+    walker = _Walker(original, config)
+    tokens = _markdown().parse(walker.source)
+    return walker.walk(tokens)

@@ -1,0 +1,66 @@
+"""Tables of numbers: Markdown pipe tables and HTML ``<table>``.
+
+A table whose cells hold numbers is a matrix claim when it is named: by its
+header's first cell, or by the sentence before it ("The attention weights
+are:", "注意力权重如下"), through :func:`symattn.verify.readers.code.phrase_name`.
+The first row is a header of token labels when it holds no number, and the
+first column is one when none of its cells is a number.  A table that cannot
+be named, or whose body is not all numbers, is not read.
+"""
+
+from __future__ import annotations
+
+import re
+
+from symattn.verify.readers.code import _name_text, phrase_name
+from symattn.verify.readers.span import Builder, Span
+
+__all__ = ["Cell", "table_span"]
+
+_CELL_NUMBER = re.compile(r"^[\s*_$`]*(-?(?:\d+(?:\.\d+)?|\.\d+)%?)[\s*_$`]*$")
+
+#: A table cell: its text with the source map.
+Cell = Span
+
+
+def _number(cell: Cell) -> tuple[int, int] | None:
+    match = _CELL_NUMBER.match(cell.text.replace("\u2212", "-"))
+    return match.span(1) if match else None
+
+
+def table_span(rows: list[list[Cell]], prose: str) -> Span | None:
+    """The claim a table makes, as a core-grammar span, or None."""
+    if len(rows) < 2 or len({len(r) for r in rows}) != 1:
+        return None
+    header = rows[0]
+    body = rows[1:]
+    if any(_number(c) for c in header):
+        header, body = [], rows
+    label_column = all(_number(row[0]) is None for row in body)
+    cells = [row[1:] if label_column else row for row in body]
+    if not cells or not cells[0]:
+        return None
+    positions = [[_number(c) for c in row] for row in cells]
+    if any(p is None for row in positions for p in row):
+        return None
+    name = None
+    if header:
+        name = phrase_name(header[0].text)
+    if name is None:
+        lines = [line for line in prose.strip().splitlines() if line.strip()]
+        name = phrase_name(lines[-1]) if lines else None
+    if name is None:
+        return None
+    builder = Builder()
+    first = cells[0][0]
+    builder.put(_name_text(name) + r" = \begin{bmatrix}", first.source_offset(0))
+    for r, row in enumerate(cells):
+        if r:
+            builder.put(r" \\ ", row[0].source_offset(0))
+        for c, cell in enumerate(row):
+            if c:
+                builder.put(" & ", cell.source_offset(0))
+            lo, hi = positions[r][c]  # type: ignore[misc]
+            builder.copy_span(cell, lo, hi)
+    builder.put(r"\end{bmatrix}", cells[-1][-1].source_offset(0))
+    return builder.build(True, "tables", frozenset({"tentative"}))

@@ -1,0 +1,211 @@
+"""Math in ``.tex`` sources: environments, ``$$``, ``\\[ \\]``, ``$ $``, ``\\( \\)``.
+
+Comments and verbatim code are blanked first (same length, so offsets stay).
+Each opener is paired with its closer by one forward search; when a kind of
+closer is missing, the search is not repeated for later openers of that kind,
+so reading is linear in the document's size (a lazy ``.*?`` regex retried from
+every opener was quadratic).
+
+Simple macros (``\\newcommand``, ``\\renewcommand``, ``\\def`` with ``#1`` ...
+arguments) are expanded inside math, at most :data:`MAX_EXPANSIONS` times per
+formula; the expansion points at the macro call in the source.
+"""
+
+from __future__ import annotations
+
+import re
+
+from symattn.verify.readers.span import Builder, Span
+
+__all__ = ["MAX_EXPANSIONS", "tex_spans"]
+
+#: Macro expansions per formula (a macro that calls itself stops here).
+MAX_EXPANSIONS = 200
+
+_COMMENT = re.compile(r"(?<!\\)%[^\n]*")
+_MATH_ENVS = (
+    "equation", "equation*", "align", "align*", "gather", "gather*", "multline", "multline*",
+    "eqnarray", "eqnarray*", "displaymath", "math", "split", "aligned", "flalign", "flalign*",
+)  # fmt: skip
+_CODE_ENVS = ("verbatim", "verbatim*", "lstlisting", "minted", "Verbatim")
+_OPENER = re.compile(
+    r"\\begin\{(?P<env>[A-Za-z]+\*?)\}|(?P<dd>\$\$)|(?P<br>\\\[)|(?P<pa>\\\()|(?<!\\)(?P<d>\$)"
+)
+_CODE_OPENER = re.compile(r"\\begin\{(?P<env>[A-Za-z]+\*?)\}|\\verb\*?(?P<v>[^A-Za-z\s])|\\lstinline(?P<l>[^A-Za-z\s\[])")
+_NEWCOMMAND = re.compile(
+    r"\\(?:re)?newcommand\*?\s*\{?\s*(\\[A-Za-z]+)\s*\}?\s*(?:\[(\d)\])?\s*\{"
+    r"|\\def\s*(\\[A-Za-z]+)((?:#\d)*)\s*\{"
+)
+
+
+def _blank(source: str, start: int, end: int, chars: list[str]) -> None:
+    for i in range(start, end):
+        if chars[i] != "\n":
+            chars[i] = " "
+
+
+def _blank_code(source: str) -> str:
+    """Comments and verbatim code replaced by spaces (newlines kept)."""
+    chars = list(_COMMENT.sub(lambda m: " " * len(m.group()), source))
+    text = "".join(chars)
+    missing: set[str] = set()
+    pos = 0
+    while True:
+        match = _CODE_OPENER.search(text, pos)
+        if match is None:
+            break
+        if match.group("env") is not None:
+            env = match.group("env")
+            if env not in _CODE_ENVS:
+                pos = match.end()
+                continue
+            closer = f"\\end{{{env}}}"
+        else:
+            closer = match.group("v") or match.group("l")
+        if closer in missing:
+            pos = match.end()
+            continue
+        end = text.find(closer, match.end())
+        if end < 0 or (len(closer) == 1 and "\n" in text[match.end() : end]):
+            if end < 0:
+                missing.add(closer)
+            pos = match.end()
+            continue
+        _blank(text, match.start(), end + len(closer), chars)
+        pos = end + len(closer)
+    return "".join(chars)
+
+
+def _group(text: str, start: int) -> int:
+    """Index just past the brace group opening at ``text[start]`` (or -1)."""
+    depth = 0
+    for index in range(start, min(len(text), start + 20_000)):
+        char = text[index]
+        if char == "\\":
+            continue
+        if char == "{" and (index == 0 or text[index - 1] != "\\"):
+            depth += 1
+        elif char == "}" and text[index - 1] != "\\":
+            depth -= 1
+            if depth == 0:
+                return index + 1
+    return -1
+
+
+def _macros(text: str) -> dict[str, tuple[int, str]]:
+    """``\\name -> (number of arguments, body)`` for the simple macros of a document."""
+    found: dict[str, tuple[int, str]] = {}
+    for match in _NEWCOMMAND.finditer(text):
+        name = match.group(1) or match.group(3)
+        count = int(match.group(2) or 0) if match.group(1) else len(match.group(4) or "") // 2
+        end = _group(text, match.end() - 1)
+        if end < 0 or len(found) > 500:
+            continue
+        found[name] = (count, text[match.end() : end - 1])
+    return found
+
+
+_CALL = re.compile(r"\\[A-Za-z]+")
+
+
+def _arguments(text: str, pos: int, count: int) -> list[tuple[int, int]] | None:
+    """The ``count`` arguments after ``pos`` as (start, end) of their insides."""
+    args = []
+    for _ in range(count):
+        while pos < len(text) and text[pos] == " ":
+            pos += 1
+        if pos >= len(text):
+            return None
+        if text[pos] == "{":
+            end = _group(text, pos)
+            if end < 0:
+                return None
+            args.append((pos + 1, end - 1))
+            pos = end
+        else:
+            args.append((pos, pos + 1))
+            pos += 1
+    return args
+
+
+def expand(span: Span, macros: dict[str, tuple[int, str]]) -> Span:
+    """``span`` with the document's macros expanded (bounded)."""
+    if not macros:
+        return span
+    expansions = 0
+    for _ in range(10):  # nesting depth
+        builder, pos, changed = Builder(), 0, False
+        for match in _CALL.finditer(span.text):
+            macro = macros.get(match.group())
+            if macro is None or match.start() < pos or expansions >= MAX_EXPANSIONS:
+                continue
+            count, body = macro
+            args = _arguments(span.text, match.end(), count)
+            if args is None:
+                continue
+            builder.copy_span(span, pos, match.start())
+            at = span.source_offset(match.start())
+            pieces = re.split(r"#(\d)", body)
+            for k, piece in enumerate(pieces):
+                if k % 2 == 0:
+                    builder.put(piece, at)
+                elif 1 <= int(piece) <= count:
+                    builder.put("{", at)
+                    builder.copy_span(span, *args[int(piece) - 1])
+                    builder.put("}", at)
+            pos = args[-1][1] + (1 if args and span.text[args[-1][1] : args[-1][1] + 1] == "}" else 0)
+            pos = max(pos, match.end())
+            expansions += 1
+            changed = True
+        if not changed:
+            return span
+        builder.copy_span(span, pos, len(span.text))
+        span = builder.build(span.display, span.reader, span.flags)
+    return span
+
+
+def tex_spans(source: str) -> list[Span]:
+    """All math spans of a LaTeX source, in order."""
+    blanked = _blank_code(source)
+    begin = blanked.find("\\begin{document}")
+    macros = _macros(blanked)
+    spans: list[Span] = []
+    missing: set[str] = set()
+    pos = begin if begin >= 0 else 0
+    while True:
+        match = _OPENER.search(blanked, pos)
+        if match is None:
+            break
+        env = match.group("env")
+        if env is not None:
+            if env not in _MATH_ENVS:
+                pos = match.end()
+                continue
+            closer, display = f"\\end{{{env}}}", True
+        elif match.group("dd"):
+            closer, display = "$$", True
+        elif match.group("br"):
+            closer, display = "\\]", True
+        elif match.group("pa"):
+            closer, display = "\\)", False
+        else:
+            closer, display = "$", False
+        if closer in missing:
+            pos = match.end()
+            continue
+        end = match.end()
+        while True:
+            end = blanked.find(closer, end)
+            if end < 0 or closer != "$" or blanked[end - 1] != "\\":
+                break
+            end += 1
+        if end < 0:
+            missing.add(closer)
+            pos = match.end()
+            continue
+        if end > match.end() or closer != "$":
+            text = blanked[match.end() : end]
+            if text.strip():
+                spans.append(expand(Span.verbatim(text, match.end(), display), macros))
+        pos = end + len(closer)
+    return spans

@@ -1,0 +1,340 @@
+"""Plain-text and Unicode math in prose, list items and arithmetic code lines.
+
+``q1 · k1 = [1, 2] · [0, 1] = 1×0 + 2×1 = 2``, ``√(d_k)``, ``e^0.5``,
+``softmax([1.5, 0.5]) ≈ [0.731, 0.269]``, ``W_q = [[1, 0], [0, 1]]``,
+``0.73 = 73%``: each run is rewritten into the core grammar of
+:mod:`symattn.latexparse`, numbers copied verbatim with their offsets.
+
+Runs are found conservatively: a run is a stretch of math characters and
+short names, bounded by sentence punctuation, line ends, Chinese text and
+prose words, that holds a relation (``=``, ``≈``, ``→``) with something on
+both sides and at least one digit.  A prose word (three letters or more, no
+digit or underscore) may only stand first, directly before ``=``
+(``scores = …``); anywhere else it ends the run, so "step 2 = scaling" is not
+read.  Spans from this reader are ``tentative``: a run the parser cannot read
+is dropped, not reported.
+"""
+
+from __future__ import annotations
+
+import re
+
+from symattn.verify.readers.span import Builder, Span
+
+__all__ = ["FUNCTIONS", "core_text", "prose_spans"]
+
+#: Function names read as themselves, in any case.
+FUNCTIONS = {
+    "softmax": r"\text{softmax}",
+    "exp": r"\exp",
+    "sqrt": r"\sqrt",
+    "concat": r"\text{Concat}",
+}
+_KEEP_WORDS = {"softmax", "exp", "sqrt", "concat", "attention", "output", "head", "multihead"}
+_NOT_NAMES = {"and", "the", "for", "with", "from", "then", "so", "is", "are", "of", "to", "in", "we", "get"}
+_IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_NUMBER = re.compile(r"(?:\d+(?:\.\d+)?|\.\d+)(?:e[+-]\d{1,3}(?![A-Za-z0-9]))?%?")
+_MATH_CHARS = set("0123456789.+-*/^=()[],;_% \t×·⋅−≈→√ᵀ²³@<>|!'") | {"\u2009", "\u00a0"}
+_RELATION = re.compile(r"=|≈|→|:=")
+_UNICODE_OPS = {"×": r"\times ", "·": r"\cdot ", "⋅": r"\cdot ", "−": "-", "≈": r"\approx ", "@": r"\cdot "}
+
+
+class _Fail(Exception):
+    pass
+
+
+def _close(text: str, start: int, opener: str, closer: str) -> int:
+    """Index of the bracket closing the one at ``start`` (or raise)."""
+    depth = 0
+    for index in range(start, len(text)):
+        if text[index] == opener:
+            depth += 1
+        elif text[index] == closer:
+            depth -= 1
+            if depth == 0:
+                return index
+    raise _Fail
+
+
+class _Writer:
+    """Rewrite ``piece.text[start:end]`` into the core grammar."""
+
+    def __init__(self, piece: Span) -> None:
+        self.piece = piece
+        self.text = piece.text
+        self.out = Builder()
+
+    def at(self, index: int) -> int:
+        return self.piece.source_offset(index)
+
+    def put(self, text: str, index: int) -> None:
+        self.out.put(text, self.at(index))
+
+    def copy(self, start: int, end: int) -> None:
+        self.out.copy_span(self.piece, start, end)
+
+    def write(self, start: int, end: int) -> None:  # noqa: PLR0915 - one branch per character class
+        text = self.text
+        i = start
+        while i < end:
+            char = text[i]
+            number = _NUMBER.match(text, i)
+            if number and number.end() <= end and (i == 0 or not text[i - 1].isalpha()):
+                self.copy(i, number.end())
+                i = number.end()
+                continue
+            ident = _IDENT.match(text, i)
+            if ident and ident.end() <= end:
+                i = self.identifier(i, ident.group())
+                continue
+            if char == "√":
+                i = self.root(i + 1, end)
+                continue
+            if char == "^" or (char == "*" and text[i : i + 2] == "**"):
+                i = self.power(i + (2 if char == "*" else 1), end)
+                continue
+            if char == "[" and text[i + 1 : i + 2].lstrip() == "[" or (char == "[" and self.nested(i)):
+                i = self.matrix(i, end)
+                continue
+            if char in "ᵀ":
+                self.put("^{T}", i)
+            elif char == "²":
+                self.put("^{2}", i)
+            elif char == "³":
+                self.put("^{3}", i)
+            elif char == "→":
+                self.put(" = ", i)
+            elif text.startswith("=>", i):
+                self.put(r" \Rightarrow ", i)
+                i += 2
+                continue
+            elif text.startswith(":=", i):
+                self.put(" = ", i)
+                i += 2
+                continue
+            elif char in _UNICODE_OPS:
+                self.put(_UNICODE_OPS[char], i)
+            elif char in "\u2009\u00a0\t":
+                self.put(" ", i)
+            elif char in "|<>!'":
+                raise _Fail
+            else:
+                self.copy(i, i + 1)
+            i += 1
+
+    def nested(self, i: int) -> bool:
+        j = i + 1
+        while j < len(self.text) and self.text[j] == " ":
+            j += 1
+        return j < len(self.text) and self.text[j] == "["
+
+    def identifier(self, i: int, word: str) -> int:
+        end = i + len(word)
+        lower = word.lower()
+        if lower in FUNCTIONS:
+            if lower == "sqrt":
+                if self.text[end : end + 1] != "(":
+                    raise _Fail
+                close = _close(self.text, end, "(", ")")
+                self.put(r"\sqrt{", i)
+                self.write(end + 1, close)
+                self.put("}", close)
+                return close + 1
+            self.put(FUNCTIONS[lower], i)
+            return end
+        if word == "e" and self.text[end : end + 1] in ("^", "*"):
+            self.copy(i, end)
+            return end
+        if len(word) == 1:
+            self.copy(i, end)
+            return end
+        base, sep, sub = word.partition("_")
+        if sep and len(base) == 1 and sub:
+            self.copy(i, i + 1)
+            self.put("_{", i + 1)
+            self.copy(i + 2, end)
+            self.put("}", end - 1)
+            return end
+        match = re.fullmatch(r"([A-Za-z])(\d+)", word)
+        if match:  # q1, k12, x2
+            self.copy(i, i + 1)
+            self.put("_{", i + 1)
+            self.copy(i + 1, end)
+            self.put("}", end - 1)
+            return end
+        if re.fullmatch(r"W[qkvoQKVO]", word):  # Wq, WK
+            self.copy(i, i + 1)
+            self.put("_{", i + 1)
+            self.copy(i + 1, end)
+            self.put("}", end - 1)
+            return end
+        if word.isupper() and len(word) <= 3 and word.isalpha():  # QK, XW: products of names
+            for k in range(len(word)):
+                self.copy(i + k, i + k + 1)
+                self.put(" ", i + k)
+            return end
+        self.put(r"\text{", i)
+        self.copy(i, end)
+        self.put("}", end - 1)
+        return end
+
+    def root(self, i: int, end: int) -> int:
+        if i < end and self.text[i] == "(":
+            close = _close(self.text, i, "(", ")")
+            self.put(r"\sqrt{", i - 1)
+            self.write(i + 1, close)
+            self.put("}", close)
+            return close + 1
+        match = _NUMBER.match(self.text, i) or _IDENT.match(self.text, i)
+        if match is None:
+            raise _Fail
+        self.put(r"\sqrt{", i - 1)
+        self.write(i, match.end())
+        self.put("}", match.end() - 1)
+        return match.end()
+
+    def power(self, i: int, end: int) -> int:
+        text = self.text
+        if i < end and text[i] == "(":
+            close = _close(text, i, "(", ")")
+            self.put("^{", i)
+            self.write(i + 1, close)
+            self.put("}", close)
+            return close + 1
+        if i < end and text[i] == "{":
+            close = _close(text, i, "{", "}")
+            self.put("^{", i)
+            self.write(i + 1, close)
+            self.put("}", close)
+            return close + 1
+        sign = 1 if i < end and text[i] in "-−" else 0
+        match = _NUMBER.match(text, i + sign) or _IDENT.match(text, i + sign)
+        if match is None:
+            raise _Fail
+        stop = match.end()
+        if match.re is _IDENT and text[i + sign] in "Tt" and stop == i + sign + 1:
+            self.put("^{T}", i)
+            return stop
+        self.put("^{", i)
+        self.write(i, stop)
+        self.put("}", stop - 1)
+        return stop
+
+    def matrix(self, i: int, end: int) -> int:
+        """``[[1, 0], [0, 1]]`` as a bmatrix (rows of equal length)."""
+        close = _close(self.text, i, "[", "]")
+        if close >= end:
+            raise _Fail
+        rows = []
+        j = i + 1
+        while j < close:
+            while j < close and self.text[j] in " ,\n\t":
+                j += 1
+            if j >= close:
+                break
+            if self.text[j] != "[":
+                raise _Fail
+            row_close = _close(self.text, j, "[", "]")
+            cells, k = [], j + 1
+            for part in self.text[j + 1 : row_close].split(","):
+                cells.append((k, k + len(part)))
+                k += len(part) + 1
+            rows.append(cells)
+            j = row_close + 1
+        if not rows or len({len(r) for r in rows}) != 1:
+            raise _Fail
+        self.put(r"\begin{bmatrix}", i)
+        for r, cells in enumerate(rows):
+            if r:
+                self.put(r" \\ ", cells[0][0])
+            for c, (lo, hi) in enumerate(cells):
+                if c:
+                    self.put(" & ", lo)
+                if not self.text[lo:hi].strip():
+                    raise _Fail
+                self.write(lo, hi)
+        self.put(r"\end{bmatrix}", close)
+        return close + 1
+
+
+def core_text(piece: Span, start: int = 0, end: int | None = None, *, reader: str = "text") -> Span | None:
+    """``piece.text[start:end]`` rewritten into the core grammar, or None."""
+    writer = _Writer(piece)
+    try:
+        writer.write(start, len(piece.text) if end is None else end)
+    except (_Fail, RecursionError, IndexError):
+        return None
+    return writer.out.build(True, reader, frozenset({"tentative"}))
+
+
+def _is_math_char(char: str) -> bool:
+    return char in _MATH_CHARS or char.isalnum() and char.isascii()
+
+
+def _runs(text: str) -> list[tuple[int, int]]:
+    """Stretches of math characters and names, split at prose words."""
+    runs: list[tuple[int, int]] = []
+    start = None
+    i = 0
+    n = len(text)
+    while i <= n:
+        char = text[i] if i < n else "\n"
+        boundary = not _is_math_char(char)
+        if char == "." and not (i + 1 < n and text[i + 1].isdigit()):
+            boundary = True  # a full stop, not a decimal point
+        word = _IDENT.match(text, i) if not boundary and char.isalpha() else None
+        if word is not None:
+            w = word.group()
+            if _is_prose_word(w, text, word.end(), at_start=start is None or not text[start:i].strip()):
+                boundary = True
+                if start is not None:
+                    runs.append((start, i))
+                start = None
+                i = word.end()
+                continue
+            if start is None:
+                start = i
+            i = word.end()
+            continue
+        if boundary:
+            if start is not None:
+                runs.append((start, i))
+            start = None
+        elif start is None and not char.isspace():
+            start = i
+        i += 1
+    return runs
+
+
+def _is_prose_word(word: str, text: str, end: int, *, at_start: bool) -> bool:
+    lower = word.lower()
+    if lower in _KEEP_WORDS or len(word) <= 2 or "_" in word or any(c.isdigit() for c in word):
+        return lower in _NOT_NAMES
+    if word.isupper() and len(word) <= 3:
+        return False
+    if at_start:
+        rest = text[end : end + 3].lstrip()
+        return not (rest.startswith("=") or rest.startswith("≈"))
+    return True
+
+
+def _worth_reading(text: str) -> bool:
+    sides = [s.strip() for s in _RELATION.split(text)]
+    return len(sides) >= 2 and all(sides) and any(c.isdigit() for c in text)
+
+
+def prose_spans(piece: Span, *, reader: str = "text") -> list[Span]:
+    """The math runs of a piece of prose (or one code line), rewritten."""
+    spans = []
+    for start, end in _runs(piece.text):
+        while end > start and piece.text[end - 1] in " ,;:*_":
+            end -= 1
+        while start < end and piece.text[start] in " *_":
+            start += 1
+        run = piece.text[start:end]
+        if not _RELATION.search(run) or not _worth_reading(run):
+            continue
+        span = core_text(piece, start, end, reader=reader)
+        if span is not None:
+            spans.append(span)
+    return spans
