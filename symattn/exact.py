@@ -604,7 +604,7 @@ def certified_decimal(expr: Any, places: int) -> str:
 
 # --- claims printed in documents ------------------------------------------------
 
-_CLAIM = re.compile(r"^\s*([+-]?)(\d+)(?:\.(\d+))?\s*$")
+_CLAIM = re.compile(r"^\s*([+-]?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d{1,3}))?(\\?%)?\s*$")
 
 
 @dataclass(frozen=True)
@@ -628,15 +628,28 @@ def parse_claim(text: str) -> Claim:
     Raises:
         InputError: the text is not a plain decimal or integer.
 
+    A percentage or a printout's scientific notation keeps its places:
+    ``"73%"`` claims 0.73 at two places, ``"2.0980e-01"`` 0.2098 at five.
+
     >>> parse_claim("0.40")
     Claim(text='0.40', value=2/5, places=2)
+    >>> parse_claim("73%").places, parse_claim("2.0980e-01").value
+    (2, 1049/5000)
     """
     match = _CLAIM.match(str(text).replace("\u2212", "-"))
     if match is None:
         raise InputError(f"{text!r} is not a printed decimal number")
-    sign, whole, frac = match.groups()
+    sign, whole, frac, exponent, percent = match.groups()
     places = len(frac) if frac is not None else None
     value = Rational(f"{sign}{whole}.{frac}") if frac is not None else Rational(f"{sign}{whole}")
+    shift = (int(exponent) if exponent else 0) - (2 if percent else 0)
+    if shift:  # 2.0980e-01 is 0.20980 (five places); 73% is 0.73 (two places)
+        if abs(shift) > 400:
+            raise InputError(f"{text!r}: the exponent is too large")
+        value *= Rational(10) ** shift
+        places = (places or 0) - shift
+        if places < 0:
+            raise InputError(f"{text!r} is rounded to the left of the decimal point")
     return Claim(str(text).strip(), value, places)
 
 

@@ -67,7 +67,7 @@ class Token:
 
 
 _TOKEN = re.compile(
-    r"(?P<num>\d+(?:\.\d+)?|\.\d+)"
+    r"(?P<num>(?:\d+(?:\.\d+)?|\.\d+)(?:e[+-]\d{1,3}(?![\d.]))?(?:\\?%)?)"
     r"|(?P<cmd>\\(?:[A-Za-z]+\*?|.))"
     r"|(?P<letter>[A-Za-z])"
     r"|(?P<space>\s+)"

@@ -113,3 +113,31 @@ def judge(
     if not ok_a and arith and getattr(world_a, "is_Rational", False):
         return Judgement("wrong", "slip", value, exact, None)
     return Judgement("wrong", "wrong", value, exact, None)
+
+
+#: A printout of binary floats may be off by this much relative to the true
+#: value beyond its printed rounding (float32 keeps 24 bits; a few operations
+#: of an attention head lose a few more): 2^-20.
+FLOAT_TOLERANCE = sympy.Rational(1, 2**20)
+
+
+def claim_fits(text: str, value: Any) -> bool:
+    """Whether the printed number ``text`` is a right reading of ``value``
+    (False for infinities; raises for values that cannot be decided)."""
+    if value in (sympy.oo, -sympy.oo) or getattr(value, "is_Matrix", False):
+        return False
+    return _holds(text, value)
+
+
+def within_float_rounding(text: str, value: Any) -> bool:
+    """Whether a printed binary float is the true value up to float32 rounding:
+    ``|claimed - true| <= 10^-places / 2 + 2^-20 * max(1, |true|)``."""
+    if value in (sympy.oo, -sympy.oo) or getattr(value, "free_symbols", None):
+        return False
+    from symattn.exact import enclose
+
+    claim = parse_claim(text)
+    half = sympy.Rational(1, 2 * 10 ** (claim.places or 0)) if claim.places is not None else 0
+    difference = enclose(claim.value - value, 128)
+    bound = enclose(half + FLOAT_TOLERANCE * sympy.Max(1, abs(value)), 128)
+    return bool(difference.abs_upper() <= bound.abs_lower())

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from symattn.errors import DocumentTooLargeError, MissingFileError, NotTextError
 from symattn.latexparse import Num, parse_formula, tokenize
-from symattn.verify.find import Locator, Span, find_math
+from symattn.verify.find import Locator, ReadConfig, Span, find_math
 from symattn.verify.finding import Finding
 from symattn.verify.report import Report
 
@@ -75,6 +75,8 @@ class VerifyOptions:
         use_worker: run formulas in a forked worker process (needed for the
             timeout); without it, or where a worker cannot be forked (see the
             module docstring), formulas run in this process (safe mode).
+        read: which readers find the math (:class:`~symattn.verify.readers.ReadConfig`;
+            all by default: LaTeX, code, plain text, tables, image URLs).
     """
 
     timeout: float = 5.0
@@ -83,6 +85,7 @@ class VerifyOptions:
     budget: float = 120.0
     max_document_bytes: int = MAX_DOCUMENT_BYTES
     use_worker: bool = True
+    read: ReadConfig = ReadConfig()
 
 
 _TEX_SUFFIXES = (".tex", ".latex", ".ltx")
@@ -141,12 +144,19 @@ def _run_span(state: DocumentState, span: Span, locator: Locator) -> None:
     """Parse and judge one span, updating ``state``."""
     state.position = lambda offset: locator.position(span.source_offset(offset))
     state.seen = set()
+    if span.reader == "scope":
+        state.new_scope(locator.position(span.source_offset(0))[0])
+        return
+    state.binary = "binary" in span.flags
     try:
         chains = parse_formula(span.text).chains
     except Exception as err:  # a parser bug must not stop the document
         state.unverified(_numbers(span.text), "unparsed", f"cannot parse ({type(err).__name__})")
         return
+    tentative = "tentative" in span.flags
     for chain in chains:
+        if tentative and chain.error is not None:
+            continue  # a reader that was not sure: an unreadable run is not reported
         spans = chain.spans
 
         def subject_of(index: int, spans: Any = spans) -> str:
@@ -166,9 +176,12 @@ def _numbers(text: str) -> list[Num]:
     return [Num(t.offset, t.text) for t in tokenize(text) if t.kind == "num"]
 
 
-#: A number token of :func:`~symattn.latexparse.tokenize`, or a command (whose
-#: letters or one character, as in ``\1``, are not numbers).
-_NUMBER_OR_COMMAND = re.compile(r"(\d+(?:\.\d+)?|\.\d+)|\\(?:[A-Za-z]+\*?|.)", re.DOTALL)
+#: A printed number (as :func:`~symattn.latexparse.tokenize` reads one, but not
+#: the digits of a subscript such as ``x_1`` or ``W_{12}``), or a command (whose
+#: letters, or one character as in ``\1``, are not numbers).
+_NUMBER_OR_COMMAND = re.compile(
+    r"(?<![\d.])(?<!_)(?<!_\{)(\d+(?:\.\d+)?|\.\d+)|\\(?:[A-Za-z]+\*?|.)", re.DOTALL
+)
 
 
 def _count_numbers(text: str) -> tuple[int, Num | None]:
@@ -373,6 +386,9 @@ def _split(spans: list[Span], locator: Locator, options: VerifyOptions) -> tuple
     findings: list[Finding] = []
     runnable = []
     for index, span in enumerate(spans):
+        if span.reader == "scope":
+            runnable.append(index)  # where a new example may start
+            continue
         if not re.search(r"\d", span.text):
             if "=" in span.text and len(span.text) <= options.max_formula_chars:
                 runnable.append(index)  # a definition without numbers (Q = X W^Q)
@@ -467,7 +483,7 @@ def _report(name: str, text: str, tex: bool, options: VerifyOptions) -> Report:
         raise _too_large(name, len(text.encode("utf-8")), limit)
     worker = _start_worker(options)  # imports SymPy while the math is found
     try:
-        spans = find_math(text, tex=tex)
+        spans = find_math(text, tex=tex, config=options.read)
         locator = Locator(text)
     except BaseException:
         if worker is not None:

@@ -24,6 +24,7 @@ softmax come from :mod:`symattn.stages`, decimals and judgements from
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from typing import Any
@@ -53,7 +54,7 @@ from symattn.latexparse import (
     literals,
     scalar_value,
 )
-from symattn.verify.claims import Finding, carried_line, exact_text, judge
+from symattn.verify.claims import Finding, carried_line, claim_fits, exact_text, judge, within_float_rounding
 from symattn.verify.shapes import (
     has_matrix,
     is_claim_shape,
@@ -93,7 +94,31 @@ _PROJECTIONS = {"Q": "W_{Q}", "K": "W_{K}", "V": "W_{V}"}
 _IDENTITY = ("I", "\\mathbf{I}", "\\mathrm{I}")
 #: Names read as attention weights softmax(QKᵀ/√d_k) when printed as numbers
 #: and never defined otherwise (see docs/verify.md, "Conventions").
-_WEIGHT_NAMES = ("A",)
+_WEIGHT_NAMES = ("A", "weights", "attn_weights", "attention_weights", "p_attn", "attn")
+
+#: What a document may call a quantity another part of it names otherwise:
+#: a printout or table named "attention weights" means the bound ``A`` or
+#: ``attn_weights``; ``W_q``, ``Wq`` and ``W_{query}`` mean ``W_{Q}``.
+_ALIASES = {
+    "weights": ("weights", "attn_weights", "attention_weights", "p_attn", "attn", "A", "alpha", "P"),
+    "scores": ("scores", "attn_scores", "attention_scores", "S", "logits"),
+    "scaled": ("scaled", "scaled_scores", "scaled_attention_logits", "scores_scaled", "\\tilde{S}"),
+    "output": ("output", "out", "Output", "attn_output", "attention_output", "context", "O", "Z"),
+}
+_W_SUBSCRIPTS = {"q": "Q", "query": "Q", "k": "K", "key": "K", "v": "V", "value": "V", "o": "O", "out": "O"}
+
+
+def _aliases(name: str) -> tuple[str, ...]:
+    """Other names a document may use for ``name``, most likely first."""
+    plain = name.replace("\\text{", "").rstrip("}") if name.startswith("\\text{") else name
+    for key, names in _ALIASES.items():
+        if plain == key or plain in names:
+            return tuple(n for n in names if n != name)
+    match = re.fullmatch(r"W_\{(\w+)\}", name) or re.fullmatch(r"W([qkvo])", name)
+    if match:
+        letter = _W_SUBSCRIPTS.get(match.group(1).lower(), match.group(1).upper())
+        return tuple(c for c in (f"W_{{{letter}}}", f"W_{{{letter.lower()}}}") if c != name)
+    return ()
 
 
 def _display_name(name: str) -> str:
@@ -135,6 +160,9 @@ class DocumentState:
         self.element_text = ""
         self.retrying = False
         self.chain_start_offset = 0
+        self.binary = False  # the current formula is a printout of binary floats
+        self.scope_line = 0  # where the latest heading or setup sentence stood
+        self.bound_line: dict[str, int] = {}  # the line each name was last bound on
 
     # --- findings ------------------------------------------------------------
 
@@ -165,6 +193,9 @@ class DocumentState:
     ) -> bool:
         try:
             verdict = judge(num.text, a, b, deps, arith=arith)
+            if verdict.status == "wrong" and self.binary and within_float_rounding(num.text, b):
+                verdict = dataclasses.replace(verdict, status="ok", kind="float-rounding", carried_from=None)
+                reason = "within float32 rounding of the true value"
         except SymattnError as err:  # e.g. a value with free symbols: this cell only
             self._add(num, cell=cell, status="unverified", kind="undecided", reason=str(err))
             return True
@@ -193,6 +224,56 @@ class DocumentState:
 
     # --- chains -------------------------------------------------------------
 
+    def new_scope(self, line: int) -> None:
+        """A heading or a sentence that sets up data ("Let", "Suppose", "设"):
+        a bare value given after it for a bound name may start a new example."""
+        self.scope_line = line
+
+    def _resolve(self, name: str) -> str:
+        """The bound name a document means by ``name`` (``W_q`` for ``W_{Q}``,
+        ``attn_weights`` for the printout "attention weights"), else ``name``."""
+        if name in self.env:
+            return name
+        for candidate in _aliases(name):
+            if candidate in self.env:
+                return candidate
+        return name
+
+    def _resolved(self, chain: Chain) -> Chain:
+        elements = tuple(
+            Name(e.offset, self._resolve(e.name)) if isinstance(e, Name) and e.name not in self.env else e
+            for e in chain.elements
+        )
+        return chain if elements == chain.elements else dataclasses.replace(chain, elements=elements)
+
+    def _disagreement(self, names: list[str], node: Node) -> float | None:
+        """The share of printed cells that fit no bound value of ``names``."""
+        try:
+            printed = self.literal_value(node).a
+        except (Unverifiable, SymattnError):
+            return None
+        cells = list(literals(node))
+        worst = 0.0
+        for name in names:
+            if name not in self.env:
+                continue
+            binding = self.env[name]
+            a, b = binding.a, binding.b
+            if is_matrix(a) != is_matrix(printed) or (is_matrix(a) and a.shape != printed.shape):
+                return 1.0
+            pairs = list(zip(a, b, strict=True)) if is_matrix(a) else [(a, b)]
+            if len(pairs) != len(cells):
+                return None
+            misses = 0
+            for (cell_a, cell_b), num in zip(pairs, cells, strict=True):
+                try:
+                    fits = claim_fits(num.text, cell_a) or claim_fits(num.text, cell_b)
+                except SymattnError:
+                    return None
+                misses += not fits
+            worst = max(worst, misses / max(len(cells), 1))
+        return worst
+
     def run_chain(self, chain: Chain, subject_of: Callable[[int], str]) -> None:
         """Judge one chain ``e0 = e1 = ...`` and update the bindings.
 
@@ -215,10 +296,27 @@ class DocumentState:
                 reason = "not part of an equation, so there is nothing to compare it with"
             self.unverified(literals(element), "no-claim", reason)
             return
+        chain = self._resolved(chain)
         self.chain_start_offset = chain.elements[0].offset
         names = [e.name for e in chain.elements if isinstance(e, Name)]
         self.subject = next((_display_name(n) for n in names), subject_of(0))
         values = [e for e in chain.elements if not isinstance(e, Name)]
+        computed = any(not is_claim_shape(v) for v in values)
+        if len(values) == 1 and is_claim_shape(values[0]) and any(n in self.env for n in names):
+            share = self._disagreement(names, values[0])
+            if share is not None and share > 0.5:
+                self._forget(names)  # most cells differ: a new example, not a restatement
+            elif (
+                share
+                and all(n in self.inputs for n in names if n in self.env)
+                and any(self.bound_line.get(n, 0) < self.scope_line for n in names if n in self.env)
+            ):  # inputs given again after a heading or "Let": a new example or a typo?
+                line = min(self.bound_line.get(n, 0) for n in names if n in self.env)
+                self.unverified(
+                    literals(values[0]), "ambiguous", f"ambiguous: new example or restatement of line {line}"
+                )
+                self._forget(names)
+                return
         if (
             len(values) == 1
             and is_claim_shape(values[0])
@@ -270,8 +368,10 @@ class DocumentState:
             ):
                 self.deferred.append(chain)  # "Q = K = V = X" written before X is given
         if last is not None and failure is None:
-            self._bind(names, last, last_is_claim, chain)
+            self._bind(names, last, last_is_claim and not computed, chain)
             self._retry_deferred()
+        elif failure is not None and names and isinstance(chain.elements[0], Name):
+            self._forget([chain.elements[0].name])  # a definition that cannot be followed: no stale value
 
     def _retry_deferred(self) -> None:
         """Run number-free definitions that waited for a name defined later."""
@@ -410,6 +510,7 @@ class DocumentState:
             if not is_claim or name not in self.env:
                 self.uses[name] = frozenset(used)
             old = self.env.pop(name, None)
+            self.bound_line[name] = self.position(chain.elements[0].offset)[0]
             if old is not None and is_claim:
                 self.env[name] = Binding(last.a, old.b, old.deps | last.deps, last.arith)
             else:

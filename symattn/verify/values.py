@@ -124,6 +124,9 @@ def times(x: Any, y: Any) -> Any:
 
 def multiply(x: Any, y: Any) -> Any:
     if is_matrix(x) and is_matrix(y):
+        if x.rows == 1 and y.rows == 1 and x.cols == y.cols > 1:
+            # two row vectors, [1, 3] · [2, 4]: written as a dot product
+            return sympy.Add(*(times(p, q) for p, q in zip(x, y, strict=True)))
         if x.shape == (1, 1):
             return scale(y, x[0, 0])
         if y.shape == (1, 1):
