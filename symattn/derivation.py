@@ -330,7 +330,15 @@ def _attention_steps(att: Attention, digits: int, *, head: int = 0) -> list[st.S
 def _claim_table(comparison: Comparison) -> st.ClaimTable:
     cells = tuple(
         tuple(
-            st.ClaimCell(cell.row, cell.col, cell.claim.text, cell.exact, cell.decimal, cell.kind)
+            st.ClaimCell(
+                cell.row,
+                cell.col,
+                cell.claim.text,
+                cell.exact,
+                cell.decimal,
+                cell.kind,
+                exact_claim=cell.claim.places is None,
+            )
             for cell in row
         )
         for row in comparison.cells

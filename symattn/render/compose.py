@@ -551,9 +551,9 @@ def _entry_symbol(name: str, row: int, col: int, comma: bool) -> str:
     return f"{_SYMBOLS.get(name, name)}_{_sub(row, col, comma)}"
 
 
-def _verdict(kind: str, T: dict[str, str]) -> tuple:
+def _verdict(kind: str, T: dict[str, str], exact_claim: bool = False) -> tuple:
     if kind == "ok":
-        return (Text(T["verdict_ok"]),)
+        return (Text(T["verdict_exact" if exact_claim else "verdict_ok"]),)
     note = T[f"verdict_note_{kind}"] if kind in ("rounding", "carried") else ""
     return (Strong(T["verdict_wrong"]), Text(note))
 
@@ -574,21 +574,31 @@ def _claim_table(step: st.ClaimTable, ctx: _Context) -> list[Block]:
                 (claimed,),
                 (Math(entry(cell.exact)),),
                 (Text(cell.decimal),),
-                _verdict(cell.kind, T),
+                _verdict(cell.kind, T, cell.exact_claim),
             )
         )
         if cell.kind != "ok":
             wrong.append(symbol)
     total = sum(len(row) for row in step.cells)
+    exact = any(c.exact_claim and c.kind == "ok" for row in step.cells for c in row)
     out: list[Block] = [fill(T["claims_table"], name=T.get(f"stage_{step.name}", step.name))]
     out.append(Table(header, tuple(rows)))
     if wrong:
         listed = Math(", ".join(wrong))
         right = total - len(wrong)
-        key = "claims_wrong_some_ok" if right else "claims_wrong"
-        out.append(fill(T[key], k=len(wrong), n=total, entries=listed, ok=right))
+        if not right:
+            key = "claims_wrong_one" if len(wrong) == 1 else "claims_wrong"
+        elif len(wrong) == 1:
+            key = "claims_wrong_one_some_ok"
+        else:
+            key = "claims_wrong_some_ok_exact" if exact else "claims_wrong_some_ok"
+        if exact:
+            hold = T["claims_hold_exact"]
+        else:
+            hold = T["claims_hold_rounding" if right == 1 else "claims_hold_roundings"]
+        out.append(fill(T[key], k=len(wrong), n=total, entries=listed, ok=right, hold=hold))
     else:
-        out.append(fill(T["claims_all_ok"], n=total))
+        out.append(fill(T["claims_all_ok_exact" if exact else "claims_all_ok"], n=total))
     return out
 
 

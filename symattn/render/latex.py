@@ -69,7 +69,10 @@ def _block(block: Block) -> str:
         return f"\\begin{{itemize}}\n{items}\n\\end{{itemize}}"
     if isinstance(block, Table):
         spec = "|" + "l|" * len(block.header)
-        lines = [f"\\begin{{center}}\n\\begin{{tabular}}{{{spec}}}\n\\hline"]
+        # Taller rows: closed forms such as \frac{e^{...}}{2 + e^{...}} would touch the next row.
+        lines = [
+            f"\\begin{{center}}\n\\renewcommand{{\\arraystretch}}{{2.2}}\n\\begin{{tabular}}{{{spec}}}\n\\hline"
+        ]
         lines.append(" & ".join(inline(cell) for cell in block.header) + " \\\\\n\\hline")
         lines += [" & ".join(inline(cell) for cell in row) + " \\\\" for row in block.rows]
         lines.append("\\hline\n\\end{tabular}\n\\end{center}")

@@ -183,6 +183,7 @@ class ClaimCell:
     exact: sympy.Expr
     decimal: str  # certified, to the claim's places + 3
     kind: str  # "ok", "rounding", "wrong", "carried"
+    exact_claim: bool = False  # an integer claim ("0", "1"): it claims the exact value, not a rounding
 
 
 @dataclass(frozen=True)
