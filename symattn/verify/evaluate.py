@@ -54,6 +54,7 @@ from symattn.latexparse import (
     literals,
     scalar_value,
 )
+from symattn.verify.balls import ball_of, meets
 from symattn.verify.claims import Finding, carried_line, claim_fits, exact_text, judge, within_float_rounding
 from symattn.verify.shapes import (
     has_matrix,
@@ -190,9 +191,19 @@ class DocumentState:
         cell: Any,
         reason: str,
         arith: bool = True,
+        ball: Any = None,
     ) -> bool:
         try:
             verdict = judge(num.text, a, b, deps, arith=arith)
+            if verdict.status == "wrong" and verdict.kind != "carried" and ball is not None and meets(num.text, ball):
+                if equal(a, b) is True:  # computed from printed numbers only: consistent with their rounding
+                    verdict = dataclasses.replace(verdict, status="ok", kind="ok")
+                    reason = "within the rounding of the printed numbers it is computed from"
+                else:
+                    verdict = dataclasses.replace(
+                        verdict, kind="rounding-carried", carried_from=carried_line(deps) if deps else None
+                    )
+                    reason = "right by the document's rounded numbers, off in truth"
             if verdict.status == "wrong" and self.binary and within_float_rounding(num.text, b):
                 verdict = dataclasses.replace(verdict, status="ok", kind="float-rounding", carried_from=None)
                 reason = "within float32 rounding of the true value"
@@ -417,7 +428,9 @@ class DocumentState:
         if ref is not None and self._scaled_claim(element):
             return self.scaled_claim(element, ref), True
         try:
-            return self.evaluate(element), False
+            value = self.evaluate(element)
+            ball = ball_of(element, lambda name: self._lookup(name).b)
+            return (dataclasses.replace(value, ball=ball) if ball is not None else value), False
         except Unverifiable:
             if not wants_scalar_reader(element):
                 raise
@@ -529,7 +542,13 @@ class DocumentState:
                 raise Unverifiable(f"a single number is compared with a {shape_text(a)} matrix")
             if printed == NEG_INF:
                 return Val(printed, b, ref.deps)
-            ok = self._judge(node, a, b, ref.deps, cell=cell, reason="claimed value", arith=ref.arith)  # type: ignore[arg-type]
+            ball = ref.ball
+            if isinstance(ball, list) and len(ball) == 1 and len(ball[0]) == 1:
+                ball = ball[0][0]
+            ok = self._judge(
+                node, a, b, ref.deps, cell=cell, reason="claimed value", arith=ref.arith,  # type: ignore[arg-type]
+                ball=None if isinstance(ball, list) else ball,
+            )
             return Val(printed, b, ref.deps | self._source(node, ok, printed, b))
         if isinstance(node, Matrix):
             return self._claim_matrix(node, ref)
@@ -567,8 +586,11 @@ class DocumentState:
                 terms = None
                 if ref.terms and all(is_matrix(t.a) and t.a.shape == a.shape for t in ref.terms):
                     terms = tuple(Val(t.a[p, q], t.b[p, q], t.deps, arith=t.arith) for t in ref.terms)
+                ball = None
+                if isinstance(ref.ball, list) and len(ref.ball) == a.rows and len(ref.ball[0]) == a.cols:
+                    ball = ref.ball[p][q]
                 part = self.claim(
-                    cell_node, Val(a[p, q], b[p, q], ref.deps, terms, ref.arith), (i + 1, j + 1)
+                    cell_node, Val(a[p, q], b[p, q], ref.deps, terms, ref.arith, ball), (i + 1, j + 1)
                 )
                 out_row.append(part.a)
                 deps |= part.deps

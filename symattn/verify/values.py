@@ -56,6 +56,7 @@ class Val:
     deps: frozenset[tuple[int, bool]] = frozenset()
     terms: tuple[Val, ...] | None = None
     arith: bool = True  # built by exact arithmetic (no softmax, exp, roots) from printed numbers
+    ball: Any = None  # the same computation on the printed numbers' rounding intervals (balls.py)
 
 
 @dataclass(frozen=True)

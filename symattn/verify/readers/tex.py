@@ -153,8 +153,9 @@ def expand(span: Span, macros: dict[str, tuple[int, str]]) -> Span:
                     builder.put("{", at)
                     builder.copy_span(span, *args[int(piece) - 1])
                     builder.put("}", at)
-            pos = args[-1][1] + (1 if args and span.text[args[-1][1] : args[-1][1] + 1] == "}" else 0)
-            pos = max(pos, match.end())
+            pos = match.end()
+            if args:
+                pos = args[-1][1] + (1 if span.text[args[-1][1] : args[-1][1] + 1] == "}" else 0)
             expansions += 1
             changed = True
         if not changed:

@@ -1,0 +1,154 @@
+"""Printed numbers as intervals: what a computation of rounded numbers allows.
+
+A document that prints ``e^0.7071 ≈ 2.0281`` computed from the unrounded
+value, so its 2.0281 need not equal e^{0.7071} rounded.  Each printed decimal
+with k places stands for any value within half a unit of its last place; the
+computation is evaluated on those intervals with python-flint arb balls, and
+a printed result is consistent with the document's numbers when its own
+rounding interval meets the ball.  Names take their true values (enclosed).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flint import arb
+
+from symattn.exact import enclose, parse_claim
+from symattn.latexparse import Call, Div, Matrix, Mul, Name, Neg, Node, Num, Pow, Sqrt, Sum, Transpose
+
+__all__ = ["ball_of", "meets"]
+
+_PREC = 128
+#: Largest matrix evaluated on intervals (cells).
+MAX_CELLS = 400
+
+
+class _NoBall(Exception):
+    pass
+
+
+def _num(text: str) -> arb:
+    claim = parse_claim(text)
+    value = claim.value
+    mid = arb(int(value.p)) / int(value.q)
+    if claim.places is None:
+        return mid
+    return mid + arb(0, arb(1) / (2 * 10**claim.places))
+
+
+def _lift(value: Any) -> Any:
+    if getattr(value, "is_Matrix", False):
+        if value.rows * value.cols > MAX_CELLS:
+            raise _NoBall
+        return [[enclose(value[i, j], _PREC) for j in range(value.cols)] for i in range(value.rows)]
+    if getattr(value, "free_symbols", None) or value in (float("inf"),):
+        raise _NoBall
+    try:
+        return enclose(value, _PREC)
+    except Exception:
+        raise _NoBall from None
+
+
+def _is_mat(x: Any) -> bool:
+    return isinstance(x, list)
+
+
+def _map2(x: Any, y: Any, op: Any) -> Any:
+    if _is_mat(x) and _is_mat(y):
+        if len(x) != len(y) or len(x[0]) != len(y[0]):
+            raise _NoBall
+        return [[op(p, q) for p, q in zip(rx, ry, strict=True)] for rx, ry in zip(x, y, strict=True)]
+    if _is_mat(x):
+        return [[op(p, y) for p in row] for row in x]
+    if _is_mat(y):
+        return [[op(x, q) for q in row] for row in y]
+    return op(x, y)
+
+
+def _product(x: Any, y: Any) -> Any:
+    if _is_mat(x) and _is_mat(y):
+        if len(x) == len(y) == 1 and len(x[0]) == len(y[0]) > 1:
+            return sum((p * q for p, q in zip(x[0], y[0], strict=True)), arb(0))
+        if len(x[0]) != len(y):
+            raise _NoBall
+        return [[sum((x[i][k] * y[k][j] for k in range(len(y))), arb(0)) for j in range(len(y[0]))] for i in range(len(x))]
+    return _map2(x, y, lambda p, q: p * q)
+
+
+def _eval(node: Node, lookup: Any, depth: int = 0) -> Any:
+    if depth > 60:
+        raise _NoBall
+    if isinstance(node, Num):
+        return _num(node.text)
+    if isinstance(node, Name):
+        return _lift(lookup(node.name))
+    if isinstance(node, Neg):
+        return _map2(_eval(node.arg, lookup, depth + 1), arb(-1), lambda p, q: p * q)
+    if isinstance(node, Sum):
+        parts = [_eval(t, lookup, depth + 1) for t in node.terms]
+        total = parts[0]
+        for part in parts[1:]:
+            total = _map2(total, part, lambda p, q: p + q)
+        return total
+    if isinstance(node, Mul):
+        parts = [_eval(f, lookup, depth + 1) for f in node.factors]
+        total = parts[0]
+        for part in parts[1:]:
+            total = _product(total, part)
+        return total
+    if isinstance(node, Div):
+        den = _eval(node.den, lookup, depth + 1)
+        if _is_mat(den) or den.contains(0):
+            raise _NoBall
+        return _map2(_eval(node.num, lookup, depth + 1), den, lambda p, q: p / q)
+    if isinstance(node, Sqrt) and node.index is None:
+        arg = _eval(node.arg, lookup, depth + 1)
+        if _is_mat(arg) or arg.lower() < 0:
+            raise _NoBall
+        return arg.sqrt()
+    if isinstance(node, Call) and node.name == "exp" and len(node.args) == 1:
+        arg = _eval(node.args[0], lookup, depth + 1)
+        if _is_mat(arg) or arg.upper() > 10_000:
+            raise _NoBall
+        return arg.exp()
+    if isinstance(node, Pow) and isinstance(node.exponent, Num) and "." not in node.exponent.text:
+        base = _eval(node.base, lookup, depth + 1)
+        n = int(node.exponent.text)
+        if _is_mat(base) or n > 64:
+            raise _NoBall
+        return base**n
+    if isinstance(node, Matrix):
+        rows = [[_eval(c, lookup, depth + 1) for c in row] for row in node.rows]
+        if any(_is_mat(c) for row in rows for c in row) or len({len(r) for r in rows}) != 1:
+            raise _NoBall
+        return rows
+    if isinstance(node, Transpose):
+        inner = _eval(node.arg, lookup, depth + 1)
+        return [list(col) for col in zip(*inner, strict=True)] if _is_mat(inner) else inner
+    raise _NoBall
+
+
+def ball_of(node: Node, lookup: Any) -> Any | None:
+    """The computation ``node`` on intervals (an arb, or rows of arbs), or None
+    when it holds no rounded number or cannot be evaluated on intervals."""
+    if not any(
+        isinstance(n, Num) and parse_claim(n.text).places for n in _nums(node)
+    ):
+        return None
+    try:
+        return _eval(node, lookup)
+    except (_NoBall, Exception):
+        return None
+
+
+def _nums(node: Any) -> list[Num]:
+    from symattn.latexparse import literals
+
+    return literals(node)
+
+
+def meets(text: str, ball: Any) -> bool:
+    """Whether the printed number's rounding interval meets the ball."""
+    claimed = _num(text)
+    return bool(claimed.overlaps(ball))
