@@ -115,6 +115,31 @@ class Comparison:
     def wrong(self) -> list[CellCheck]:
         return [cell for row in self.cells for cell in row if not cell.ok]
 
+    def __repr__(self) -> str:
+        total = sum(len(row) for row in self.cells)
+        wrong = self.wrong
+        listed = ", ".join(f"[{c.row},{c.col}]" for c in wrong[:6]) + (", …" if len(wrong) > 6 else "")
+        detail = f": {listed}" if wrong else ""
+        return f"<Comparison {self.name}: {total} claimed entries, {len(wrong)} wrong{detail}>"
+
+    def _repr_html_(self) -> str:
+        """Jupyter: every claimed entry against its certified true value, with the verdict."""
+        from symattn.render import html
+
+        rows = [
+            [
+                f"[{c.row},{c.col}]",
+                c.claim.text,
+                c.decimal,
+                c.kind + (f" (from {c.carried_from})" if c.carried_from else ""),
+            ]
+            for row in self.cells
+            for c in row
+        ]
+        return html.section(
+            repr(self)[1:-1], html.table(["entry", "claimed", "true (certified)", "verdict"], rows)
+        )
+
 
 def _claims_matrix(claimed: Any, name: str) -> list[list[Claim]]:
     rows = claimed.tolist() if hasattr(claimed, "tolist") else claimed
@@ -419,6 +444,43 @@ class Attention:
         kind = "cross-attention" if self.is_cross else "self-attention"
         return f"<Attention {kind}: {self.X.rows} queries, {self._source.rows} keys, d_k={self.d_k}>"
 
+    def _shapes(self) -> dict[str, tuple[int, int]]:
+        """Each stage's shape, from the inputs' shapes (nothing is computed)."""
+        n_q, n_k, d_v = self.X.rows, self._source.rows, self.W_V.cols
+        shapes = {"X": self.X.shape, "W_Q": self.W_Q.shape, "W_K": self.W_K.shape, "W_V": self.W_V.shape}
+        if self.is_cross:
+            shapes["X_kv"] = self._source.shape
+        shapes.update({"Q": (n_q, self.d_k), "K": (n_k, self.d_k), "V": (n_k, d_v)})
+        shapes.update({name: (n_q, n_k) for name in ("scores", "scaled", "weights")})
+        shapes["output"] = (n_q, d_v)
+        return shapes
+
+    def _display_rows(self, name: str, places: int = 4) -> list[list[str]]:
+        """Certified decimals of a stage, or its exact entries as text when symbolic."""
+        if self.is_numeric:
+            return self.decimals(name, places)
+        from symattn.exact import _short
+
+        return [[_short(entry, 24) for entry in row] for row in self.matrix(name).tolist()]
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the stages with their shapes, then the weights and the output (certified decimals)."""
+        from symattn.render import html
+
+        formulas = {**STAGE_FORMULAS, **(CROSS_FORMULAS if self.is_cross else {})}
+        shapes = self._shapes()
+        stages_table = html.table(
+            ["stage", "shape", "formula"],
+            [[name, "×".join(map(str, shapes[name])), formulas[name]] for name in self.stage_names],
+        )
+        note = "certified decimals, 4 places" if self.is_numeric else "exact (symbolic entries)"
+        return html.section(
+            f"{repr(self)[1:-1]}; {note}",
+            stages_table,
+            html.matrix_table("weights A", self._display_rows("weights"), self.labels),
+            html.matrix_table("output O = AV", self._display_rows("output"), self.labels),
+        )
+
 
 def _weight(value: Any, name: str, rows: int) -> ImmutableMatrix:
     if value is None:
@@ -577,6 +639,30 @@ class MultiHead:
 
     def __repr__(self) -> str:
         return f"<MultiHead: {len(self.heads)} heads, W_O={'yes' if self.W_O is not None else 'no'}>"
+
+    def _repr_html_(self) -> str:
+        """Jupyter: each head's shapes, then the concatenation and the output (certified decimals)."""
+        from symattn.render import html
+
+        rows = []
+        for k, head in enumerate(self.heads, start=1):
+            shapes = head._shapes()
+            rows.append([f"head {k}", *("×".join(map(str, shapes[n])) for n in ("Q", "weights", "output"))])
+        heads_table = html.table(["head", "Q", "weights", "output"], rows)
+        numeric = all(head.is_numeric for head in self.heads)
+
+        def shown(name: str) -> list[list[str]]:
+            if numeric:
+                return self.decimals(name, 4)
+            from symattn.exact import _short
+
+            return [[_short(entry, 24) for entry in row] for row in self.matrix(name).tolist()]
+
+        parts = [heads_table, html.matrix_table("concat", shown("concat"), self.labels)]
+        if self.W_O is not None:
+            parts.append(html.matrix_table("output = concat · W_O", shown("output"), self.labels))
+        note = "certified decimals, 4 places" if numeric else "exact (symbolic entries)"
+        return html.section(f"{repr(self)[1:-1]}; {note}", *parts)
 
 
 def multihead(

@@ -52,6 +52,39 @@ class Report:
         """0 when every checked number holds, 1 when at least one is wrong."""
         return 1 if self.wrong else 0
 
+    def __repr__(self) -> str:
+        summary = self.summary
+        return (
+            f"<Report {self.document}: {summary['claims']} numbers, {summary['ok']} ok,"
+            f" {summary['wrong']} wrong, {summary['unverified']} unverified; exit {self.exit_code}>"
+        )
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the summary, then a findings table (wrong numbers first, at most 50 rows)."""
+        from symattn.render import html
+
+        ordered = sorted(
+            self.findings, key=lambda f: (f.status != "wrong", f.status != "ok", f.line, f.column)
+        )
+        shown = ordered[:50]
+        rows = [
+            [
+                f"{f.line}:{f.column}",
+                f.subject,
+                f"[{f.cell[0]},{f.cell[1]}]" if f.cell else "-",
+                f.claimed,
+                f.value or "-",
+                f.status,
+                f.kind,
+                f.reason,
+            ]
+            for f in shown
+        ]
+        if len(ordered) > len(shown):
+            rows.append([f"… {len(ordered) - len(shown)} more"] + [""] * 7)
+        header = ["line:col", "expression", "cell", "claimed", "true", "status", "kind", "reason"]
+        return html.section(repr(self)[1:-1], html.table(header, rows))
+
     def to_json(self) -> str:
         """The report as JSON (schema ``symattn.verify/1``)."""
         data = {
