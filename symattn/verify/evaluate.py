@@ -122,6 +122,13 @@ def _aliases(name: str) -> tuple[str, ...]:
     return ()
 
 
+def _distinctive(text: str) -> bool:
+    """A printed number unlikely to recur by chance: two places or more and
+    four significant digits or more (``14.3835``, ``0.2860``, not ``0.5``)."""
+    digits = text.lstrip("-").replace(".", "").lstrip("0")
+    return "." in text and len(text.split(".")[1]) >= 2 and len(digits) >= 4 and text[-1].isdigit()
+
+
 def _display_name(name: str) -> str:
     return name.replace("{", "").replace("}", "")
 
@@ -164,6 +171,7 @@ class DocumentState:
         self.binary = False  # the current formula is a printout of binary floats
         self.scope_line = 0  # where the latest heading or setup sentence stood
         self.bound_line: dict[str, int] = {}  # the line each name was last bound on
+        self.results: dict[str, Val] = {}  # printed results by their text, for operands that restate them
 
     # --- findings ------------------------------------------------------------
 
@@ -195,13 +203,19 @@ class DocumentState:
     ) -> bool:
         try:
             verdict = judge(num.text, a, b, deps, arith=arith)
-            if verdict.status == "wrong" and verdict.kind != "carried" and ball is not None and meets(num.text, ball):
+            only_rounded = not any(is_wrong for _, is_wrong in deps)
+            if verdict.status == "wrong" and only_rounded and ball is not None and meets(num.text, ball):
                 if equal(a, b) is True:  # computed from printed numbers only: consistent with their rounding
                     verdict = dataclasses.replace(verdict, status="ok", kind="ok")
                     reason = "within the rounding of the printed numbers it is computed from"
                 else:
+                    # right by the document's rounded numbers, off in truth: the rounding may explain it,
+                    # so it is listed, never called wrong (a false alarm is worse than a miss)
                     verdict = dataclasses.replace(
-                        verdict, kind="rounding-carried", carried_from=carried_line(deps) if deps else None
+                        verdict,
+                        status="unverified",
+                        kind="rounding-carried",
+                        carried_from=carried_line(deps) if deps else None,
                     )
                     reason = "right by the document's rounded numbers, off in truth"
             if verdict.status == "wrong" and self.binary and within_float_rounding(num.text, b):
@@ -549,7 +563,10 @@ class DocumentState:
                 node, a, b, ref.deps, cell=cell, reason="claimed value", arith=ref.arith,  # type: ignore[arg-type]
                 ball=None if isinstance(ball, list) else ball,
             )
-            return Val(printed, b, ref.deps | self._source(node, ok, printed, b))
+            result = Val(printed, b, ref.deps | self._source(node, ok, printed, b))
+            if _distinctive(node.text):  # type: ignore[union-attr]
+                self.results[node.text] = result  # type: ignore[union-attr]
+            return result
         if isinstance(node, Matrix):
             return self._claim_matrix(node, ref)
         if isinstance(node, Transpose) and is_matrix(ref.a):
@@ -675,6 +692,15 @@ class DocumentState:
         if isinstance(node, Num):
             value = parse_claim(node.text).value
             if record:
+                earlier = self.results.get(node.text) if _distinctive(node.text) else None
+                if earlier is not None:  # 14.3835 again: the result printed before, with its truth
+                    wrong = [line for line, is_wrong in earlier.deps if is_wrong]
+                    if wrong:
+                        self._add(node, status="wrong", kind="carried", carried_from=min(wrong),
+                                  value=None, exact=exact_text(earlier.b), reason="restates an earlier result")
+                    else:
+                        self._add(node, status="ok", kind="ok", reason="restates an earlier result")
+                    return Val(earlier.a, earlier.b, earlier.deps, arith=earlier.arith)
                 self.operands.append(node)
             return Val(value, value)
         if isinstance(node, Inf):

@@ -34,9 +34,12 @@ _KEEP_WORDS = {"softmax", "exp", "sqrt", "concat", "attention", "output", "head"
 _NOT_NAMES = {"and", "the", "for", "with", "from", "then", "so", "is", "are", "of", "to", "in", "we", "get"}
 _IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _NUMBER = re.compile(r"(?:\d+(?:\.\d+)?|\.\d+)(?:e[+-]\d{1,3}(?![A-Za-z0-9]))?%?")
-_MATH_CHARS = set("0123456789.+-*/^=()[],;_% \t×·⋅−≈→√ᵀ²³@<>|!'") | {"\u2009", "\u00a0"}
+_MATH_CHARS = set("0123456789.+-*/^=()[],;_% \t×·⋅−≈→√ᵀ²³@<>|!'÷") | {"\u2009", "\u00a0"}
+_GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])")
 _RELATION = re.compile(r"=|≈|→|:=")
-_UNICODE_OPS = {"×": r"\times ", "·": r"\cdot ", "⋅": r"\cdot ", "−": "-", "≈": r"\approx ", "@": r"\cdot "}
+_UNICODE_OPS = {
+    "×": r"\times ", "·": r"\cdot ", "⋅": r"\cdot ", "−": "-", "≈": r"\approx ", "@": r"\cdot ", "÷": "/",
+}  # fmt: skip
 
 
 class _Fail(Exception):
@@ -78,6 +81,12 @@ class _Writer:
         i = start
         while i < end:
             char = text[i]
+            grouped = _GROUPED.match(text, i)
+            if grouped and grouped.end() <= end and (i == 0 or not text[i - 1].isalnum()):
+                for digits in re.finditer(r"[\d.]+", grouped.group()):  # 2,359,296 is one number
+                    self.copy(i + digits.start(), i + digits.end())
+                i = grouped.end()
+                continue
             number = _NUMBER.match(text, i)
             if number and number.end() <= end and (i == 0 or not text[i - 1].isalpha()):
                 self.copy(i, number.end())
