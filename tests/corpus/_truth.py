@@ -387,13 +387,45 @@ CASE_LIST = [
     _case("c_swapA2", "c with A row 2 entries 1 and 4 swapped", 2, truth_of="c",
           Q=[[1, 0], [0, 1], [1, 1], [2, 0]], K=[[1, 0], [0, 1], [1, 1], [0, 2]],
           V=[[1, 0], [0, 1], [2, 1], [1, 3]]),
-    # e with the scaled score 1.5/sqrt(2) written 1.0707 (true 1.0607)
-    _case("e_z13", "e with Z[1,3] = 1.0707 (true 1.0607)", 2, truth_of="e", sets={"Z": {(1, 3): "1.0707"}},
+    # e with the scaled score 1/sqrt(2) = 0.7071 written 0.7017
+    _case("e_z11", "e with Z[1,1] = 0.7017 (true 0.7071)", 2, truth_of="e", sets={"Z": {(1, 1): "0.7017"}},
           Q=[["0.5", "1"], ["1", "0"], ["1.5", "0.5"]], K=[["1", "0.5"], ["0", "1"], ["1", "1"]],
           V=[["1", "0"], ["0", "2"], ["0.5", "0.5"]]),
     # a with the row-2 sum of exponentials added up as 14.3835 (true 14.4835)
     _case("a_r2", "a with R[2] = 14.3835 (true 14.4835)", 2, truth_of="a", sets={"E": {(2, 1): "4.1133", (2, 2): "2.0281", (2, 3): "8.3421"}, "R": {(2, 1): "14.3835"}},
           Q=[[1, 0], [1, 1], [2, 1]], K=[[1, 1], [0, 1], [1, 2]], V=[[1, 2], [0, 1], [1, 3]]),
+    # i with e^0.5774 written as 1 + 0.5774 = 1.5774 (true 1.7813)
+    _case("i_e22", "i with E[2,2] = 1.5774 (true 1.7813)", 3, truth_of="i", sets={"E": {(2, 2): "1.5774"}},
+          Q=[[1, 1, 0], [0, 1, 1], [1, 0, 1]], K=[[2, 0, 0], [0, 0, 1], [1, 1, 1]], V=[[10, 0], [4, 8], [0, 12]]),
+    # i with the scaled score 1/sqrt(3) = 0.5774 written 0.5477
+    _case("i_z22", "i with Z[2,2] = 0.5477 (true 0.5774)", 3, truth_of="i", sets={"Z": {(2, 2): "0.5477"}},
+          Q=[[1, 1, 0], [0, 1, 1], [1, 0, 1]], K=[[2, 0, 0], [0, 0, 1], [1, 1, 1]], V=[[10, 0], [4, 8], [0, 12]]),
+    # k with weights row 3 copied from row 1 (set below)
+    _case("k_A3", "k with A row 3 copied from row 1", 2, truth_of="k",
+          Q=[[1, 2], [0, 1], [2, 1]], K=[[0, 1], [1, 0], [1, 1]], V=[[1, 0], [0, 1], [3, 3]]),
+    # d with the row-1 sum of exponentials 1.6487 + 1.6487 + 2.7183 (6.0157) written 6.0175
+    _case("d_r1", "d with R[1] = 6.0175 (true 6.0157)", 4, truth_of="d",
+          sets={"E": {(1, 1): "1.6487", (1, 2): "1.6487", (1, 3): "2.7183"}, "R": {(1, 1): "6.0175"}},
+          Q=[[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 1, 1]], K=[[1, 1, 0, 0], [0, 0, 1, 1], [1, 0, 1, 0]],
+          V=[[1, 0, 0, 2], [0, 2, 1, 0], [1, 1, 1, 1]]),
+    # a with weights row 2 = softmax of the unscaled scores (set below)
+    _case("a_A2raw", "a with A row 2 = softmax of the raw scores [2, 1, 3]", 2, truth_of="a",
+          Q=[[1, 0], [1, 1], [2, 1]], K=[[1, 1], [0, 1], [1, 2]], V=[[1, 2], [0, 1], [1, 3]]),
+    # scaled scores given directly (Q times I, scale 1): rows [2.5, 0], [1.5, 0.5], [1, 0]
+    _case("n", "3 queries, 2 keys, scaled scores given: [2.5, 0], [1.5, 0.5], [1, 0]", 2, scale=Fraction(1),
+          Q=[["2.5", "0"], ["1.5", "0.5"], ["1", "0"]], K=[[1, 0], [0, 1]], V=[[2, 0], [0, 4]]),
+    _case("n_A3", "n with row 3 weights written 0.71, 0.29 (true 0.7311, 0.2689)", 2, scale=Fraction(1),
+          truth_of="n", sets={"A": {(3, 1): "0.71", (3, 2): "0.29"}},
+          Q=[["2.5", "0"], ["1.5", "0.5"], ["1", "0"]], K=[[1, 0], [0, 1]], V=[[2, 0], [0, 4]]),
+    # j with row 2 weights computed without the causal mask (set below)
+    _case("j_row2", "j with A row 2 = softmax of the whole scaled row (mask ignored)", 2, causal=True, truth_of="j",
+          Q=[[1, 0], [0, 1], [1, 1], [1, 2]], K=[[1, 0], [0, 1], [1, 1], [2, 1]],
+          V=[[1, 0], [0, 1], [1, 1], [2, 2]]),
+    # c with the weighted sum for row 1 using 0.1561 for 0.1651 and row 4 using v3 = [2, 2]: see SCALARS
+    # m with weights row 3 = softmax of the unscaled scores (set below)
+    _case("m_A3raw", "m with A row 3 = softmax of the raw scores [3.25, 7, 10]", 2, truth_of="m",
+          X=[["1", "0.5", "0"], ["0", "1", "1"], ["0.5", "0", "2"]],
+          W_Q=[[1, 0], [0, 1], [1, 1]], W_K=[[0, 1], [1, 0], [1, 1]], W_V=[[1, 1], [0, 2], [2, 0]]),
 ]
 CASES: dict[str, Case] = {c.name: c for c in CASE_LIST}
 for _c in CASE_LIST:
@@ -402,6 +434,25 @@ for _c in CASE_LIST:
 _sw = CASES["c_swapA2"]
 _sw.sets = {"A": {(2, 1): CASES["c"].stages["A"][1][3], (2, 4): CASES["c"].stages["A"][1][0]}}
 compute(_sw)
+
+
+def _softmax_plain(row: list[Value]) -> list[Value]:
+    es = [exp(z) for z in row]
+    total = add(*es)
+    return [div(e, total) for e in es]
+
+
+CASES["k_A3"].sets = {"A": {(3, c): CASES["k"].stages["A"][0][c - 1] for c in (1, 2, 3)}}
+compute(CASES["k_A3"])
+_raw = _softmax_plain(CASES["a"].stages["S"][1])
+CASES["a_A2raw"].sets = {"A": {(2, c): _raw[c - 1] for c in (1, 2, 3)}}
+compute(CASES["a_A2raw"])
+_raw3 = _softmax_plain(CASES["m"].stages["S"][2])
+CASES["m_A3raw"].sets = {"A": {(3, c): _raw3[c - 1] for c in (1, 2, 3)}}
+compute(CASES["m_A3raw"])
+_full = _softmax_plain(CASES["j"].stages["Z"][1])
+CASES["j_row2"].sets = {"A": {(2, c): _full[c - 1] for c in (1, 2, 3, 4)}}
+compute(CASES["j_row2"])
 
 
 def S(case: str) -> dict:
@@ -473,6 +524,32 @@ def _scalars() -> dict[str, Value]:
     x["c_Z_2"] = [[F(rnd(v, 2)) for v in row] for row in c["Z"]]
     x["d_half"] = Fraction(1, 2)
     x["third"] = Fraction(1, 3)
+    # c, weighted sums from the printed 4-place weights with one operand copied wrong
+    c4 = [[F(rnd(v, 4)) for v in row] for row in c["A"]]
+    v = c["V"]
+    x["c_o1_bad"] = [[sum((w * v[k][j] for k, w in enumerate([c4[0][0], F("0.1561"), c4[0][2], c4[0][3]])),
+                          Fraction(0)) for j in range(2)]]
+    v_bad = [v[0], v[1], [F(2), F(2)], v[3]]
+    x["c_o4_bad"] = [[sum((c4[3][k] * v_bad[k][j] for k in range(4)), Fraction(0)) for j in range(2)]]
+    x["c_o4_4"] = [[sum((c4[3][k] * v[k][j] for k in range(4)), Fraction(0)) for j in range(2)]]
+    # parameter counts (en_units_planted): d_model 1024, 16 heads
+    x["p1024"] = F(1024 * 1024)
+    x["p1024x4"] = F(4 * 1024 * 1024)
+    x["head_1024"] = F(1024 // 16)
+    x["qkv_head"] = F(3 * 1024 * 64)
+    x["attn_512"] = F(512 * 512)
+    x["attn_512x16"] = F(16 * 512 * 512)
+    # scalar chain (en_scalar_rebind_planted)
+    x["dk_8_2"] = F(8) / 2
+    x["sqrt_dk_4"] = sqrt(F(4))
+    x["dk_8_4"] = F(8) / 4
+    x["per_head"] = F(3 * 8 * 2)
+    x["per_head_bad"] = F(56)
+    x["total_bad"] = 4 * x["per_head_bad"]
+    x["total"] = 4 * x["per_head"]
+    x["U"] = x["T"] * 2
+    # calculator digits
+    x["e_0_70710678"] = exp(F(1) / 1)
     x["quarter"] = Fraction(1, 4)
     return x
 

@@ -48,6 +48,8 @@ def _at(lines: list[str], line: int, column: int, claimed: str) -> None:
     start = column - 1
     assert text[start : start + len(claimed)] == claimed, (line, column, claimed, text[start : start + 20])
     before = text[start - 1] if start > 0 else " "
+    if start >= 3 and text[start - 3] == "%":  # after a %XX escape in a URL ("%200.25" is "%20" + "0.25")
+        before = " "
     after = text[start + len(claimed)] if start + len(claimed) < len(text) else " "
     assert not (DIGIT.match(before) or before == "."), (line, column, claimed)
     assert not DIGIT.match(after), (line, column, claimed)
