@@ -72,7 +72,10 @@ def _product(x: Any, y: Any) -> Any:
             return sum((p * q for p, q in zip(x[0], y[0], strict=True)), arb(0))
         if len(x[0]) != len(y):
             raise _NoBall
-        return [[sum((x[i][k] * y[k][j] for k in range(len(y))), arb(0)) for j in range(len(y[0]))] for i in range(len(x))]
+        return [
+            [sum((x[i][k] * y[k][j] for k in range(len(y))), arb(0)) for j in range(len(y[0]))]
+            for i in range(len(x))
+        ]
     return _map2(x, y, lambda p, q: p * q)
 
 
@@ -132,9 +135,7 @@ def _eval(node: Node, lookup: Any, depth: int = 0) -> Any:
 def ball_of(node: Node, lookup: Any) -> Any | None:
     """The computation ``node`` on intervals (an arb, or rows of arbs), or None
     when it holds no rounded number or cannot be evaluated on intervals."""
-    if not any(
-        isinstance(n, Num) and parse_claim(n.text).places for n in _nums(node)
-    ):
+    if not any(isinstance(n, Num) and parse_claim(n.text).places for n in _nums(node)):
         return None
     try:
         return _eval(node, lookup)

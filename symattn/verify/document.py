@@ -85,7 +85,7 @@ class VerifyOptions:
     budget: float = 120.0
     max_document_bytes: int = MAX_DOCUMENT_BYTES
     use_worker: bool = True
-    read: ReadConfig = ReadConfig()
+    read: ReadConfig = ReadConfig()  # noqa: RUF009 - frozen, so one shared default is safe
 
 
 _TEX_SUFFIXES = (".tex", ".latex", ".ltx")

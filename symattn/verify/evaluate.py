@@ -299,7 +299,7 @@ class DocumentState:
             worst = max(worst, misses / max(len(cells), 1))
         return worst
 
-    def run_chain(self, chain: Chain, subject_of: Callable[[int], str]) -> None:
+    def run_chain(self, chain: Chain, subject_of: Callable[[int], str]) -> None:  # noqa: PLR0915 - the chain walk, one step per element kind
         """Judge one chain ``e0 = e1 = ...`` and update the bindings.
 
         Args:
@@ -560,7 +560,13 @@ class DocumentState:
             if isinstance(ball, list) and len(ball) == 1 and len(ball[0]) == 1:
                 ball = ball[0][0]
             ok = self._judge(
-                node, a, b, ref.deps, cell=cell, reason="claimed value", arith=ref.arith,  # type: ignore[arg-type]
+                node,
+                a,
+                b,
+                ref.deps,
+                cell=cell,
+                reason="claimed value",
+                arith=ref.arith,  # type: ignore[arg-type]
                 ball=None if isinstance(ball, list) else ball,
             )
             result = Val(printed, b, ref.deps | self._source(node, ok, printed, b))
@@ -696,8 +702,15 @@ class DocumentState:
                 if earlier is not None:  # 14.3835 again: the result printed before, with its truth
                     wrong = [line for line, is_wrong in earlier.deps if is_wrong]
                     if wrong:
-                        self._add(node, status="wrong", kind="carried", carried_from=min(wrong),
-                                  value=None, exact=exact_text(earlier.b), reason="restates an earlier result")
+                        self._add(
+                            node,
+                            status="wrong",
+                            kind="carried",
+                            carried_from=min(wrong),
+                            value=None,
+                            exact=exact_text(earlier.b),
+                            reason="restates an earlier result",
+                        )
                     else:
                         self._add(node, status="ok", kind="ok", reason="restates an earlier result")
                     return Val(earlier.a, earlier.b, earlier.deps, arith=earlier.arith)

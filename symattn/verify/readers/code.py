@@ -170,9 +170,8 @@ def _printout(piece: Span, start: int, end: int) -> Span | None:
         rest = body[m.end() :]
         if not re.match(r"\s*[\[\-\d.]", rest):
             return None
-    else:
-        if not re.fullmatch(r"[\[\]\s\d.,eE+\-]+", body):
-            return None
+    elif not re.fullmatch(r"[\[\]\s\d.,eE+\-]+", body):
+        return None
     i = inner_start
     while i < end and text[i].isspace():
         i += 1
@@ -238,9 +237,7 @@ def _numbers_span(piece: Span, rows: list[list[tuple[int, int]]], *, scalar: boo
             if c:
                 builder.put(" & ", piece.source_offset(lo))
             number = piece.text[lo:hi]
-            if number.startswith("+"):
-                lo += 1
-            builder.copy_span(piece, lo, hi)
+            builder.copy_span(piece, lo + number.startswith("+"), hi)
             if number.endswith("."):  # NumPy prints 1.0 as "1."
                 builder.put("0", piece.source_offset(hi - 1))
     if not scalar:
@@ -279,12 +276,16 @@ class _Program:
             self.index(node.end_lineno, node.end_col_offset),  # type: ignore[attr-defined]
         )
 
-    def write(self, node: ast.AST, out: Builder, depth: int = 0) -> None:  # noqa: PLR0915
+    def write(self, node: ast.AST, out: Builder, depth: int = 0) -> None:
         if depth > MAX_DEPTH:
             raise _Unknown
         lo, hi = self.bounds(node)
         at = self.piece.source_offset(lo)
-        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, (int, float))
+            and not isinstance(node.value, bool)
+        ):
             literal = self.text[lo:hi]
             if not re.fullmatch(r"\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+", literal):
                 raise _Unknown
@@ -393,7 +394,13 @@ class _Program:
             return
         if name == "softmax":
             target = args[0] if args else receiver
-            if target is None or (receiver is not None and args and isinstance(receiver, ast.Name) and receiver.id not in ("F", "torch", "np", "nn", "special", "functional", "scipy", "jax", "tf", "nnf")):
+            if target is None or (
+                receiver is not None
+                and args
+                and isinstance(receiver, ast.Name)
+                and receiver.id
+                not in ("F", "torch", "np", "nn", "special", "functional", "scipy", "jax", "tf", "nnf")
+            ):
                 target = receiver if receiver is not None and not args else target
             axis = keywords.get("dim", keywords.get("axis"))
             if axis is None and len(args) >= 2:
@@ -461,7 +468,9 @@ def _targets(statement: ast.AST) -> list[str]:
     return names
 
 
-def _program(piece: Span, start: int, end: int, context: CodeContext, *, statement_only: bool = False) -> list[Span]:
+def _program(
+    piece: Span, start: int, end: int, context: CodeContext, *, statement_only: bool = False
+) -> list[Span]:
     sub = Builder().copy_span(piece, start, end).build(True, "code")
     try:
         tree = ast.parse(sub.text)
@@ -483,11 +492,17 @@ def _forget(program: _Program, names: list[str], at: int) -> list[Span]:
     return spans
 
 
-def _statement(program: _Program, statement: ast.stmt, context: CodeContext, *, interactive: bool) -> list[Span]:
+def _statement(
+    program: _Program, statement: ast.stmt, context: CodeContext, *, interactive: bool
+) -> list[Span]:
     at = program.piece.source_offset(program.bounds(statement)[0])
     if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
         target = statement.targets[0]
-        if isinstance(target, ast.Tuple) and isinstance(statement.value, ast.Tuple) and len(target.elts) == len(statement.value.elts):
+        if (
+            isinstance(target, ast.Tuple)
+            and isinstance(statement.value, ast.Tuple)
+            and len(target.elts) == len(statement.value.elts)
+        ):
             pairs = list(zip(target.elts, statement.value.elts, strict=True))
         else:
             pairs = [(target, statement.value)]
@@ -497,7 +512,9 @@ def _statement(program: _Program, statement: ast.stmt, context: CodeContext, *, 
                 spans.extend(_forget(program, _targets(name_node), at))
                 continue
             out = Builder()
-            out.put(_name_text(name_node.id) + " = ", program.piece.source_offset(program.bounds(name_node)[0]))
+            out.put(
+                _name_text(name_node.id) + " = ", program.piece.source_offset(program.bounds(name_node)[0])
+            )
             try:
                 program.write(value, out)
             except (_Unknown, RecursionError):

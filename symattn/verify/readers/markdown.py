@@ -108,7 +108,15 @@ def _inline_text(children: list[Any]) -> list[list[Any]]:
     """Runs of prose tokens between math, code and images."""
     runs: list[list[Any]] = [[]]
     for child in children:
-        if child.type in ("text", "softbreak", "hardbreak", "strong_open", "strong_close", "em_open", "em_close"):
+        if child.type in (
+            "text",
+            "softbreak",
+            "hardbreak",
+            "strong_open",
+            "strong_close",
+            "em_open",
+            "em_close",
+        ):
             runs[-1].append(child)
         else:
             runs.append([])
@@ -186,17 +194,31 @@ class _Walker:
                 lo = group[0].source_offset(0)
                 hi = group[-1].source_offset(len(group[-1].text) - 1) + 1
                 raw = self.source[lo:hi]
-                piece = Span.verbatim(raw, lo, False) if len(raw) < 4 * sum(len(g.text) for g in group) + 8 else group[0]
+                piece = (
+                    Span.verbatim(raw, lo, False)
+                    if len(raw) < 4 * sum(len(g.text) for g in group) + 8
+                    else group[0]
+                )
                 self.spans.extend(prose_spans(piece))
             group.clear()
 
         for child in children:
-            if child.type not in ("text", "softbreak", "hardbreak", "em_open", "em_close", "strong_open", "strong_close"):
+            if child.type not in (
+                "text",
+                "softbreak",
+                "hardbreak",
+                "em_open",
+                "em_close",
+                "strong_open",
+                "strong_close",
+            ):
                 flush()
             kind = child.type
             if kind.startswith("math"):
                 display = kind != "math_inline"
-                found = self.cursor.find(child.content, start, end, ("$$", "$", "\\(") if not display else ("$$",))
+                found = self.cursor.find(
+                    child.content, start, end, ("$$", "$", "\\(") if not display else ("$$",)
+                )
                 if found is not None and self.config.latex:
                     self.spans.append(Span(found.text, display, found.segments, "latex"))
             elif kind == "code_inline":
@@ -301,11 +323,11 @@ class _TableParser(HTMLParser):
             self.cell = None
 
     def handle_data(self, data: str) -> None:
-        if self.cell is not None and self.tables and self.tables[-1] and self.tables[-1][-1]:
-            if data.strip() and not self.cell.text.strip():
-                cell = Span.verbatim(data, self.base + self.offset(), False)
-                self.tables[-1][-1][-1] = cell
-                self.cell = cell
+        open_cell = self.cell is not None and self.tables and self.tables[-1] and self.tables[-1][-1]
+        if open_cell and data.strip() and not self.cell.text.strip():  # type: ignore[union-attr]
+            cell = Span.verbatim(data, self.base + self.offset(), False)
+            self.tables[-1][-1][-1] = cell
+            self.cell = cell
 
 
 def _html_tables(text: str, base: int) -> list[list[list[Span]]]:

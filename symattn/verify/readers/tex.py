@@ -31,7 +31,9 @@ _CODE_ENVS = ("verbatim", "verbatim*", "lstlisting", "minted", "Verbatim")
 _OPENER = re.compile(
     r"\\begin\{(?P<env>[A-Za-z]+\*?)\}|(?P<dd>\$\$)|(?P<br>\\\[)|(?P<pa>\\\()|(?<!\\)(?P<d>\$)"
 )
-_CODE_OPENER = re.compile(r"\\begin\{(?P<env>[A-Za-z]+\*?)\}|\\verb\*?(?P<v>[^A-Za-z\s])|\\lstinline(?P<l>[^A-Za-z\s\[])")
+_CODE_OPENER = re.compile(
+    r"\\begin\{(?P<env>[A-Za-z]+\*?)\}|\\verb\*?(?P<v>[^A-Za-z\s])|\\lstinline(?P<l>[^A-Za-z\s\[])"
+)
 _NEWCOMMAND = re.compile(
     r"\\(?:re)?newcommand\*?\s*\{?\s*(\\[A-Za-z]+)\s*\}?\s*(?:\[(\d)\])?\s*\{"
     r"|\\def\s*(\\[A-Za-z]+)((?:#\d)*)\s*\{"

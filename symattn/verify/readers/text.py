@@ -31,7 +31,29 @@ FUNCTIONS = {
     "concat": r"\text{Concat}",
 }
 _KEEP_WORDS = {"softmax", "exp", "sqrt", "concat", "attention", "output", "head", "multihead"}
-_NOT_NAMES = {"and", "the", "for", "with", "from", "then", "so", "is", "are", "of", "to", "in", "we", "get"}
+_NOT_NAMES = {
+    "and",
+    "the",
+    "for",
+    "with",
+    "from",
+    "then",
+    "so",
+    "is",
+    "are",
+    "of",
+    "to",
+    "in",
+    "we",
+    "get",
+    "by",
+    "or",
+    "as",
+    "at",
+    "on",
+    "it",
+    "be",
+}
 _IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _NUMBER = re.compile(r"(?:\d+(?:\.\d+)?|\.\d+)(?:e[+-]\d{1,3}(?![A-Za-z0-9]))?%?")
 _MATH_CHARS = set("0123456789.+-*/^=()[],;_% \t×·⋅−≈→√ᵀ²³@<>|!'÷") | {"\u2009", "\u00a0"}
@@ -102,7 +124,7 @@ class _Writer:
             if char == "^" or (char == "*" and text[i : i + 2] == "**"):
                 i = self.power(i + (2 if char == "*" else 1), end)
                 continue
-            if char == "[" and text[i + 1 : i + 2].lstrip() == "[" or (char == "[" and self.nested(i)):
+            if (char == "[" and text[i + 1 : i + 2].lstrip() == "[") or (char == "[" and self.nested(i)):
                 i = self.matrix(i, end)
                 continue
             if char in "ᵀ":
@@ -277,7 +299,7 @@ def core_text(piece: Span, start: int = 0, end: int | None = None, *, reader: st
 
 
 def _is_math_char(char: str) -> bool:
-    return char in _MATH_CHARS or char.isalnum() and char.isascii()
+    return char in _MATH_CHARS or (char.isalnum() and char.isascii())
 
 
 def _runs(text: str) -> list[tuple[int, int]]:
@@ -335,7 +357,8 @@ def _worth_reading(text: str) -> bool:
 def prose_spans(piece: Span, *, reader: str = "text") -> list[Span]:
     """The math runs of a piece of prose (or one code line), rewritten."""
     spans = []
-    for start, end in _runs(piece.text):
+    for run_start, run_end in _runs(piece.text):
+        start, end = run_start, run_end
         while end > start and piece.text[end - 1] in " ,;:*_":
             end -= 1
         while start < end and piece.text[start] in " *_":
