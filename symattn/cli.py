@@ -10,6 +10,7 @@ everything succeeded, through a temporary file and a rename.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 from typing import NoReturn
@@ -108,6 +109,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verify.add_argument(
         "--budget", type=_seconds, metavar="SECONDS", help="time limit per document (default: 120)"
+    )
+    verify.add_argument(
+        "--read",
+        metavar="READERS",
+        help="readers to use, comma-separated: latex,code,text,tables,images (default: all)",
+    )
+    verify.add_argument(
+        "--show-read",
+        action="store_true",
+        help="list each formula as it was read (reader, place, text in the core grammar) and stop",
     )
     verify.set_defaults(run=_run_verify)
 
@@ -246,23 +257,27 @@ def _run_verify(args: argparse.Namespace) -> int:
     from symattn.verify import VerifyOptions
     from symattn.verify.formats import render
     from symattn.verify.many import find_documents, verify_paths
+    from symattn.verify.readers import ReadConfig
 
     limits = {"timeout": args.timeout, "budget": args.budget}  # the defaults live in VerifyOptions
     options = VerifyOptions(**{name: value for name, value in limits.items() if value is not None})
+    if args.read is not None:
+        options = dataclasses.replace(options, read=ReadConfig.parse(args.read))
     if args.documents.count("-") > 1:
         raise _usage_error("verify: standard input (-) can be read only once")
     documents, errors = find_documents(args.documents)
-    results = verify_paths(documents, jobs=args.jobs, options=options)
-    for message in errors:
-        print(f"symattn: error: {message}", file=sys.stderr)
+    if args.show_read:
+        return _show_read(documents, errors, options)
+    results = [error.result() for error in errors] + verify_paths(documents, jobs=args.jobs, options=options)
     for result in results:
         if result.error is not None:
             print(f"symattn: error: {result.error}", file=sys.stderr)
         elif result.report is not None and not any(f.status != "unverified" for f in result.report.findings):
             print(f"symattn: {result.path}: no number could be checked", file=sys.stderr)
-    if results:
-        _emit(render(results, args.format, args.lang), args.output)
-    if errors or any(result.error is not None for result in results):
+    report_text = render(results, args.format, args.lang) if results else ""
+    if report_text or args.output:  # the CI formats print nothing when nothing is wrong
+        _emit(report_text, args.output)
+    if any(result.error is not None for result in results):
         return EXIT_ERROR
     reports = [result.report for result in results if result.report is not None]
     if any(report.exit_code for report in reports):
@@ -270,6 +285,29 @@ def _run_verify(args: argparse.Namespace) -> int:
     if args.strict and _strict_failure(reports):
         return EXIT_FINDINGS
     return EXIT_OK
+
+
+def _show_read(documents: list[str], errors: list[str], options: object) -> int:
+    """``verify --show-read``: what each reader understood, one formula a line."""
+    from symattn.verify.document import read_document
+    from symattn.verify.readers import Locator, find_math
+
+    lines = []
+    for message in errors:
+        print(f"symattn: error: {message}", file=sys.stderr)
+    for path in documents:
+        if path == "-":
+            name, text, tex = "<stdin>", sys.stdin.read(), False
+        else:
+            name, text, tex = read_document(path)
+        locator = Locator(text)
+        for span in find_math(text, tex=tex, config=options.read):  # type: ignore[attr-defined]
+            if span.reader == "scope":
+                continue
+            line, column = locator.position(span.source_offset(0))
+            lines.append(f"{name}:{line}:{column}: [{span.reader}] {' '.join(span.text.split())}")
+    _emit("\n".join(lines), None)
+    return EXIT_ERROR if errors else EXIT_OK
 
 
 #: Unverified kinds that are not printed results (inputs, operands, numbers tied to nothing, formulas).

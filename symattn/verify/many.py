@@ -12,9 +12,11 @@ can fork the per-document worker of :mod:`symattn.verify.document`, and they
 are fresh single-threaded processes, so forking them is safe.  Each pool
 worker imports the evaluator once (collector paused, then frozen), so the
 per-document workers it forks start at once.  The workers end with the pool:
-on normal exit, on an error and on Ctrl-C (pending files are cancelled);
-if the parent is killed, the workers read end-of-file on their call queue and
-exit, and the per-document workers end when their pipe closes.
+on normal exit, on an error and on Ctrl-C (pending files are cancelled).
+If the parent is killed, a thread of each worker sees the pipe multiprocessing
+keeps to the parent close and ends the worker (the call queue would not tell:
+each worker holds both of its ends), and the per-document workers end with
+their own parent in turn.
 """
 
 from __future__ import annotations
@@ -23,8 +25,10 @@ import concurrent.futures
 import gc
 import glob
 import multiprocessing
+import multiprocessing.connection
 import os
 import sys
+import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -32,7 +36,15 @@ from symattn.errors import SymattnError
 from symattn.verify.document import VerifyOptions, read_document, verify_document, verify_text
 from symattn.verify.report import Report
 
-__all__ = ["DOCUMENT_SUFFIXES", "STDIN", "FileResult", "default_jobs", "find_documents", "verify_paths"]
+__all__ = [
+    "DOCUMENT_SUFFIXES",
+    "STDIN",
+    "FileResult",
+    "PathError",
+    "default_jobs",
+    "find_documents",
+    "verify_paths",
+]
 
 #: File suffixes a directory is searched for.
 DOCUMENT_SUFFIXES = (".md", ".markdown", ".tex", ".txt")
@@ -82,16 +94,41 @@ def _walk(directory: str) -> list[str]:
     return found
 
 
-def find_documents(paths: list[str]) -> tuple[list[str], list[str]]:
+def _skipped(match: str, pattern: str) -> bool:
+    """A glob match inside a hidden folder or node_modules the pattern does not name."""
+    named = set(Path(pattern).parts)
+    return any(
+        (part in _SKIPPED_DIRS or (part.startswith(".") and part not in (".", ".."))) and part not in named
+        for part in Path(match).parts[:-1]
+    )
+
+
+class PathError(str):
+    """A one-line message about a path that gave no document; ``.path`` is the path."""
+
+    path: str
+
+    def __new__(cls, path: str, message: str) -> PathError:
+        error = super().__new__(cls, f"{path}: {message}")
+        error.path = path
+        return error
+
+    def result(self) -> FileResult:
+        """The error as a :class:`FileResult`, for the combined report."""
+        return FileResult(self.path, error=str(self))
+
+
+def find_documents(paths: list[str]) -> tuple[list[str], list[PathError]]:
     """Expand files, directories and globs into documents (in order, each once).
 
     Returns:
-        (documents, errors): the documents to verify, and one line per path
-        that gave none (missing, a directory without documents, a glob that
-        matches nothing).  ``-`` (standard input) is kept as is.
+        (documents, errors): the documents to verify, and a one-line message
+        naming the path (a :class:`PathError`) per path that gave none:
+        missing, a directory without documents, a glob that matches nothing.
+        ``-`` (standard input) is kept as is.
     """
     documents: list[str] = []
-    errors: list[str] = []
+    errors: list[PathError] = []
     seen: set[str] = set()
 
     def add(path: str) -> None:
@@ -107,24 +144,24 @@ def find_documents(paths: list[str]) -> tuple[list[str], list[str]]:
         elif os.path.isdir(path):
             inside = _walk(path)
             if not inside:
-                errors.append(f"{path}: no documents ({suffixes}) in this directory")
+                errors.append(PathError(path, f"no documents ({suffixes}) in this directory"))
             for name in inside:
                 add(name)
         elif os.path.isfile(path):
             add(path)
         elif _is_glob(path):
-            matches = sorted(glob.glob(path, recursive=True))
+            matches = [m for m in sorted(glob.glob(path, recursive=True)) if not _skipped(m, path)]
             names = [m for m in matches if os.path.isfile(m)]
             for directory in (m for m in matches if os.path.isdir(m)):
                 names.extend(_walk(directory))
             if not names:
-                errors.append(f"{path}: no file matches this pattern")
+                errors.append(PathError(path, "no file matches this pattern"))
             for name in names:
                 add(name)
         elif os.path.lexists(path):
-            errors.append(f"{path}: not a regular file")
+            errors.append(PathError(path, "not a regular file"))
         else:
-            errors.append(f"{path}: no such file")
+            errors.append(PathError(path, "no such file"))
     return documents, errors
 
 
@@ -145,6 +182,19 @@ def verify_one(path: str, options: VerifyOptions | None = None) -> FileResult:
     except Exception as error:  # one bad file never stops the others
         return FileResult(path, error=_one_line(error, path))
     return FileResult(path, report=replace(report, document=path), text=text)
+
+
+def _exit_when_closed(sentinel: int) -> None:
+    multiprocessing.connection.wait([sentinel])  # readable only at end-of-file: the parent is gone
+    os._exit(1)
+
+
+def _start_pool_worker() -> None:
+    """A pool worker: end when the parent ends, however it ends, then warm up."""
+    parent = multiprocessing.parent_process()
+    if parent is not None and parent.sentinel is not None:
+        threading.Thread(target=_exit_when_closed, args=(parent.sentinel,), daemon=True).start()
+    _warm()
 
 
 def _warm() -> None:
@@ -193,7 +243,9 @@ def _run_pool(
     files: list[tuple[int, str]], jobs: int, options: VerifyOptions | None, results: dict[int, FileResult]
 ) -> None:
     context = multiprocessing.get_context("spawn")
-    executor = concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context, initializer=_warm)
+    executor = concurrent.futures.ProcessPoolExecutor(
+        jobs, mp_context=context, initializer=_start_pool_worker
+    )
     try:
         futures = [(index, path, executor.submit(verify_one, path, options)) for index, path in files]
         for index, path, future in futures:
