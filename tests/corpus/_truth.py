@@ -279,9 +279,11 @@ def compute(case: Case) -> dict:
     s["R"] = [[add(*row)] for row in s["E"]]
     apply("R")
     s["A"] = []
-    for row, mask, zrow, total in zip(s["E"], masks, s["Z"], s["R"], strict=True):
+    touched = {r for stage in ("E", "R") for (r, _) in case.sets.get(stage, {})}
+    for r, (row, mask, zrow, total) in enumerate(zip(s["E"], masks, s["Z"], s["R"], strict=True), 1):
         kept = [z for z, m in zip(zrow, mask, strict=True) if m]
-        if not case.sets and all(isinstance(z, Fraction) for z in kept) and len(set(kept)) == 1:
+        exact_row = len(kept) == 1 or (all(isinstance(z, Fraction) for z in kept) and len(set(kept)) == 1)
+        if r not in touched and exact_row:
             s["A"].append([Fraction(1, len(kept)) if m else Fraction(0) for m in mask])
         else:
             s["A"].append([div(e, total[0]) if m else Fraction(0) for e, m in zip(row, mask, strict=True)])
@@ -426,6 +428,13 @@ CASE_LIST = [
     _case("m_A3raw", "m with A row 3 = softmax of the raw scores [3.25, 7, 10]", 2, truth_of="m",
           X=[["1", "0.5", "0"], ["0", "1", "1"], ["0.5", "0", "2"]],
           W_Q=[[1, 0], [0, 1], [1, 1]], W_K=[[0, 1], [1, 0], [1, 1]], W_V=[[1, 1], [0, 2], [2, 0]]),
+    # m with V = X W_V computed with row 1 = [1, 1.5] (true [1, 2])
+    _case("m_badV", "m with V row 1 = [1, 1.5] (true [1, 2])", 2, truth_of="m",
+          Q=[["1", "0.5"], ["1", "2"], ["2.5", "2"]], K=[["0.5", "1"], ["2", "1"], ["2", "2.5"]],
+          V=[["1", "1.5"], ["2", "2"], ["4.5", "0.5"]]),
+    # a after a training step: the same X, W_K, W_V; W_Q = [[1, 1], [0, 1]]
+    _case("a2", "a with W_Q = [[1, 1], [0, 1]]", 2,
+          X=[[1, 0], [0, 1], [1, 1]], W_Q=[[1, 1], [0, 1]], W_K=[[1, 1], [0, 1]], W_V=[[1, 2], [0, 1]]),
 ]
 CASES: dict[str, Case] = {c.name: c for c in CASE_LIST}
 for _c in CASE_LIST:
@@ -532,6 +541,19 @@ def _scalars() -> dict[str, Value]:
     v_bad = [v[0], v[1], [F(2), F(2)], v[3]]
     x["c_o4_bad"] = [[sum((c4[3][k] * v_bad[k][j] for k in range(4)), Fraction(0)) for j in range(2)]]
     x["c_o4_4"] = [[sum((c4[3][k] * v[k][j] for k in range(4)), Fraction(0)) for j in range(2)]]
+    # products a_1j * v_j of case i: from the 2-place weights (world (a)) and true
+    x["i_prod2"] = [[i_a2[0][j] * i["V"][j][col] for col in range(2)] for j in range(3)]
+    x["i_prod"] = [[mul(i["A"][0][j], i["V"][j][col]) for col in range(2)] for j in range(3)]
+    x["d_prod2"] = [[d_a2[2][j] * d["V"][j][col] for col in range(4)] for j in range(3)]
+    # calculator digits, case n (zh_calculator_planted): weight 2 of row 2 truncated at 10 places, then times 4
+    n = S("n")
+    x["n_a22_t10"] = F(trunc(n["A"][1][1], 10))
+    x["n_o22_bad"] = 4 * x["n_a22_t10"]
+    x["n_o22"] = mul(n["A"][1][1], F(4))
+    x["n_o21"] = mul(n["A"][1][0], F(2))
+    x["e_minus1"] = exp(F(-1))
+    x["e_0_5"] = exp(F("0.5"))
+    x["n_R1"] = n["R"][0][0]
     # parameter counts (en_units_planted): d_model 1024, 16 heads
     x["p1024"] = F(1024 * 1024)
     x["p1024x4"] = F(4 * 1024 * 1024)

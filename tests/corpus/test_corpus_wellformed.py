@@ -13,6 +13,7 @@ import re
 import sys
 import tomllib
 from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -90,12 +91,57 @@ def test_expectation_is_well_formed(doc: Path) -> None:
 
 @pytest.mark.parametrize("doc", DOCS, ids=_ids(DOCS))
 def test_carried_from_points_at_a_wrong_number(doc: Path) -> None:
-    """Each carried number names a line that holds a wrong number which is not itself carried from earlier."""
+    """A carried number names a line holding a wrong number (rounding-carried: any earlier printed number)."""
     findings = _expect(doc).get("finding", [])
     roots = {f["line"] for f in findings}
     for f in findings:
-        if "carried_from" in f:
+        if f["kind"] == "carried":
             assert f["carried_from"] in roots, f
+
+
+def _truth_module():
+    sys.path.insert(0, str(HERE))
+    try:
+        import _truth
+    finally:
+        sys.path.remove(str(HERE))
+    return _truth
+
+
+def _claimed_value(claimed: str) -> tuple[Fraction, int]:
+    """The printed text as an exact value and its places ("73%" -> 0.73 at 2, "2.36M" -> 2360000 at -4)."""
+    text, scale = claimed.replace(",", ""), 0
+    if text.endswith("%"):
+        text, scale = text[:-1], -2
+    elif text.endswith("M"):
+        text, scale = text[:-1], 6
+    elif text.endswith("K"):
+        text, scale = text[:-1], 3
+    places = len(text.split(".")[1]) if "." in text else 0
+    return Fraction(text) * Fraction(10) ** scale, places - scale
+
+
+def _rounds_to(value, claimed: str, T) -> bool:
+    got, places = _claimed_value(claimed)
+    scaled = T.mul(value, Fraction(10) ** places)
+    return Fraction(T.rnd(scaled, 0)) == got * Fraction(10) ** places
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=_ids(DOCS))
+def test_every_listed_number_is_wrong_in_truth(doc: Path) -> None:
+    """Re-derive each expectation from _truth.py: planted numbers are wrong, notes are float32 noise."""
+    T = _truth_module()
+    expect = _expect(doc)
+    for f in expect.get("finding", []):
+        value = T.value(f["truth"])
+        assert not _rounds_to(value, f["claimed"], T), f
+        if f["kind"] == "rounding":
+            got, places = _claimed_value(f["claimed"])
+            assert Fraction(T.trunc(T.mul(value, Fraction(10) ** places), 0)) == got * Fraction(10) ** places, f
+    for n in expect.get("note", []):
+        value = T.value(n["truth"])
+        assert not _rounds_to(value, n["claimed"], T), n
+        assert T.f32_text(value) == n["claimed"], n
 
 
 def test_documents_are_built_from_the_templates_and_the_truth() -> None:
