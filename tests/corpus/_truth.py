@@ -50,8 +50,10 @@ def mat(rows: list[list]) -> list[list[Fraction]]:
 
 def matmul(a: list[list[Value]], b: list[list[Value]]) -> list[list[Value]]:
     assert len(a[0]) == len(b), (len(a[0]), len(b))
-    return [[sum((a[i][k] * b[k][j] for k in range(len(b))), Fraction(0)) for j in range(len(b[0]))]
-            for i in range(len(a))]
+    return [
+        [sum((a[i][k] * b[k][j] for k in range(len(b))), Fraction(0)) for j in range(len(b[0]))]
+        for i in range(len(a))
+    ]
 
 
 def transpose(a: list[list[Value]]) -> list[list[Value]]:
@@ -256,6 +258,7 @@ def compute(case: Case) -> dict:
         given = getattr(case, name)
         if given is not None:
             s[name] = mat(given)
+
     def apply(stage: str) -> None:
         for (r, c), v in case.sets.get(stage, {}).items():
             s[stage][r - 1][c - 1] = Fraction(v) if isinstance(v, (int, str)) else v
@@ -273,8 +276,10 @@ def compute(case: Case) -> dict:
     apply("Z")
     n_q, n_k = len(s["Z"]), len(s["Z"][0])
     masks = [[(not case.causal) or j <= i for j in range(n_k)] for i in range(n_q)]
-    s["E"] = [[exp(z) if m else Fraction(0) for z, m in zip(row, mask, strict=True)]
-              for row, mask in zip(s["Z"], masks, strict=True)]
+    s["E"] = [
+        [exp(z) if m else Fraction(0) for z, m in zip(row, mask, strict=True)]
+        for row, mask in zip(s["Z"], masks, strict=True)
+    ]
     apply("E")
     s["R"] = [[add(*row)] for row in s["E"]]
     apply("R")
@@ -301,140 +306,365 @@ def _case(name: str, note: str, d_k: int, **kw) -> Case:
 I2 = [[1, 0], [0, 1]]
 CASE_LIST = [
     # 3 tokens, d_model 2, d_k 2
-    _case("a", "3 tokens, d_k 2, integer X and projections", 2,
-          X=[[1, 0], [0, 1], [1, 1]], W_Q=[[1, 0], [1, 1]], W_K=[[1, 1], [0, 1]], W_V=[[1, 2], [0, 1]]),
+    _case(
+        "a",
+        "3 tokens, d_k 2, integer X and projections",
+        2,
+        X=[[1, 0], [0, 1], [1, 1]],
+        W_Q=[[1, 0], [1, 1]],
+        W_K=[[1, 1], [0, 1]],
+        W_V=[[1, 2], [0, 1]],
+    ),
     # 3 tokens, d_model 4, d_k 3 (the 'illustrated self-attention' style inputs)
-    _case("b", "3 tokens, d_model 4, d_k 3", 3,
-          X=[[1, 0, 1, 0], [0, 2, 0, 2], [1, 1, 1, 1]],
-          W_Q=[[1, 0, 1], [1, 0, 0], [0, 0, 1], [0, 1, 1]],
-          W_K=[[0, 0, 1], [1, 1, 0], [0, 1, 0], [1, 1, 0]],
-          W_V=[[0, 2, 0], [0, 3, 0], [1, 0, 3], [1, 1, 0]]),
+    _case(
+        "b",
+        "3 tokens, d_model 4, d_k 3",
+        3,
+        X=[[1, 0, 1, 0], [0, 2, 0, 2], [1, 1, 1, 1]],
+        W_Q=[[1, 0, 1], [1, 0, 0], [0, 0, 1], [0, 1, 1]],
+        W_K=[[0, 0, 1], [1, 1, 0], [0, 1, 0], [1, 1, 0]],
+        W_V=[[0, 2, 0], [0, 3, 0], [1, 0, 3], [1, 1, 0]],
+    ),
     # 4 tokens, d_k 2, Q K V given directly
-    _case("c", "4 tokens, d_k 2, Q K V given", 2,
-          Q=[[1, 0], [0, 1], [1, 1], [2, 0]], K=[[1, 0], [0, 1], [1, 1], [0, 2]],
-          V=[[1, 0], [0, 1], [2, 1], [1, 3]]),
+    _case(
+        "c",
+        "4 tokens, d_k 2, Q K V given",
+        2,
+        Q=[[1, 0], [0, 1], [1, 1], [2, 0]],
+        K=[[1, 0], [0, 1], [1, 1], [0, 2]],
+        V=[[1, 0], [0, 1], [2, 1], [1, 3]],
+    ),
     # 3 tokens, d_k 4 (scale 1/2, rational scaled scores)
-    _case("d", "3 tokens, d_k 4, scale 1/2", 4,
-          Q=[[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 1, 1]], K=[[1, 1, 0, 0], [0, 0, 1, 1], [1, 0, 1, 0]],
-          V=[[1, 0, 0, 2], [0, 2, 1, 0], [1, 1, 1, 1]]),
+    _case(
+        "d",
+        "3 tokens, d_k 4, scale 1/2",
+        4,
+        Q=[[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 1, 1]],
+        K=[[1, 1, 0, 0], [0, 0, 1, 1], [1, 0, 1, 0]],
+        V=[[1, 0, 0, 2], [0, 2, 1, 0], [1, 1, 1, 1]],
+    ),
     # 3 tokens, decimals, d_k 2
-    _case("e", "3 tokens, decimal inputs, d_k 2", 2,
-          Q=[["0.5", "1"], ["1", "0"], ["1.5", "0.5"]], K=[["1", "0.5"], ["0", "1"], ["1", "1"]],
-          V=[["1", "0"], ["0", "2"], ["0.5", "0.5"]]),
+    _case(
+        "e",
+        "3 tokens, decimal inputs, d_k 2",
+        2,
+        Q=[["0.5", "1"], ["1", "0"], ["1.5", "0.5"]],
+        K=[["1", "0.5"], ["0", "1"], ["1", "1"]],
+        V=[["1", "0"], ["0", "2"], ["0.5", "0.5"]],
+    ),
     # 4 tokens, d_k 4, X with identity-ish projections
-    _case("f", "4 tokens, d_model 4, d_k 4, W_Q = W_K = I, W_V a permutation", 4,
-          X=[[1, 0, 1, 0], [0, 2, 0, 0], [1, 1, 0, 1], [0, 0, 2, 2]],
-          W_Q=[[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]],
-          W_K=[[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]],
-          W_V=[[0, 1, 0, 0], [1, 0, 0, 0], [0, 0, 0, 1], [0, 0, 1, 0]]),
+    _case(
+        "f",
+        "4 tokens, d_model 4, d_k 4, W_Q = W_K = I, W_V a permutation",
+        4,
+        X=[[1, 0, 1, 0], [0, 2, 0, 0], [1, 1, 0, 1], [0, 0, 2, 2]],
+        W_Q=[[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]],
+        W_K=[[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]],
+        W_V=[[0, 1, 0, 0], [1, 0, 0, 0], [0, 0, 0, 1], [0, 0, 1, 0]],
+    ),
     # 3 tokens, d_k 2, a second example for restarts (same shapes as a)
-    _case("g", "3 tokens, d_k 2, second example of the same shape as a", 2,
-          X=[[2, 0], [0, 1], [1, 2]], W_Q=[[1, 0], [1, 1]], W_K=[[1, 1], [0, 1]], W_V=[[1, 2], [0, 1]]),
+    _case(
+        "g",
+        "3 tokens, d_k 2, second example of the same shape as a",
+        2,
+        X=[[2, 0], [0, 1], [1, 2]],
+        W_Q=[[1, 0], [1, 1]],
+        W_K=[[1, 1], [0, 1]],
+        W_V=[[1, 2], [0, 1]],
+    ),
     # 2 tokens, d_k 2: the 'now take two other tokens' example
-    _case("h", "2 tokens, d_k 2, Q = I, K = [[2,1],[0,3]], V = [[1,1],[4,0]]", 2,
-          Q=[[1, 0], [0, 1]], K=[[2, 1], [0, 3]], V=[[1, 1], [4, 0]]),
+    _case(
+        "h",
+        "2 tokens, d_k 2, Q = I, K = [[2,1],[0,3]], V = [[1,1],[4,0]]",
+        2,
+        Q=[[1, 0], [0, 1]],
+        K=[[2, 1], [0, 3]],
+        V=[[1, 1], [4, 0]],
+    ),
     # 3 tokens, d_k 3, Q K V given, larger V (rounded weights carried into outputs)
-    _case("i", "3 tokens, d_k 3, large V entries", 3,
-          Q=[[1, 1, 0], [0, 1, 1], [1, 0, 1]], K=[[2, 0, 0], [0, 0, 1], [1, 1, 1]],
-          V=[[10, 0], [4, 8], [0, 12]]),
+    _case(
+        "i",
+        "3 tokens, d_k 3, large V entries",
+        3,
+        Q=[[1, 1, 0], [0, 1, 1], [1, 0, 1]],
+        K=[[2, 0, 0], [0, 0, 1], [1, 1, 1]],
+        V=[[10, 0], [4, 8], [0, 12]],
+    ),
     # 4 tokens, d_k 2, causal mask
-    _case("j", "4 tokens, d_k 2, causal mask", 2, causal=True,
-          Q=[[1, 0], [0, 1], [1, 1], [1, 2]], K=[[1, 0], [0, 1], [1, 1], [2, 1]],
-          V=[[1, 0], [0, 1], [1, 1], [2, 2]]),
+    _case(
+        "j",
+        "4 tokens, d_k 2, causal mask",
+        2,
+        causal=True,
+        Q=[[1, 0], [0, 1], [1, 1], [1, 2]],
+        K=[[1, 0], [0, 1], [1, 1], [2, 1]],
+        V=[[1, 0], [0, 1], [1, 1], [2, 2]],
+    ),
     # 2 tokens, d_k 2, the softmax([1.5, 0.5]) pair
-    _case("k", "3 tokens, d_k 2, Q K V given (code-span example)", 2,
-          Q=[[1, 2], [0, 1], [2, 1]], K=[[0, 1], [1, 0], [1, 1]], V=[[1, 0], [0, 1], [3, 3]]),
+    _case(
+        "k",
+        "3 tokens, d_k 2, Q K V given (code-span example)",
+        2,
+        Q=[[1, 2], [0, 1], [2, 1]],
+        K=[[0, 1], [1, 0], [1, 1]],
+        V=[[1, 0], [0, 1], [3, 3]],
+    ),
     # 3 tokens, d_k 2, X with decimals and projections
-    _case("m", "3 tokens, d_model 3, d_k 2, decimal X", 2,
-          X=[["1", "0.5", "0"], ["0", "1", "1"], ["0.5", "0", "2"]],
-          W_Q=[[1, 0], [0, 1], [1, 1]], W_K=[[0, 1], [1, 0], [1, 1]], W_V=[[1, 1], [0, 2], [2, 0]]),
+    _case(
+        "m",
+        "3 tokens, d_model 3, d_k 2, decimal X",
+        2,
+        X=[["1", "0.5", "0"], ["0", "1", "1"], ["0.5", "0", "2"]],
+        W_Q=[[1, 0], [0, 1], [1, 1]],
+        W_K=[[0, 1], [1, 0], [1, 1]],
+        W_V=[[1, 1], [0, 2], [2, 0]],
+    ),
     # ---- variants: world (a) of planted documents --------------------------------------
     # a with K computed wrongly: K[2,1] = 1 instead of 0 (X W_K row 2 = [0, 1])
-    _case("a_badK", "a with K row 2 copied as [1, 1] (true [0, 1])", 2, truth_of="a",
-          Q=[[1, 0], [1, 1], [2, 1]], K=[[1, 1], [1, 1], [1, 2]], V=[[1, 2], [0, 1], [1, 3]]),
+    _case(
+        "a_badK",
+        "a with K row 2 copied as [1, 1] (true [0, 1])",
+        2,
+        truth_of="a",
+        Q=[[1, 0], [1, 1], [2, 1]],
+        K=[[1, 1], [1, 1], [1, 2]],
+        V=[[1, 2], [0, 1], [1, 3]],
+    ),
     # c with V row 3 written [2, 2] (true [2, 1])
-    _case("c_badV", "c with V row 3 = [2, 2] (true [2, 1])", 2, truth_of="c",
-          Q=[[1, 0], [0, 1], [1, 1], [2, 0]], K=[[1, 0], [0, 1], [1, 1], [0, 2]],
-          V=[[1, 0], [0, 1], [2, 2], [1, 3]]),
+    _case(
+        "c_badV",
+        "c with V row 3 = [2, 2] (true [2, 1])",
+        2,
+        truth_of="c",
+        Q=[[1, 0], [0, 1], [1, 1], [2, 0]],
+        K=[[1, 0], [0, 1], [1, 1], [0, 2]],
+        V=[[1, 0], [0, 1], [2, 2], [1, 3]],
+    ),
     # b without the scale (softmax of raw scores)
-    _case("b_noscale", "b with softmax of the unscaled scores", 3, truth_of="b", scale=Fraction(1),
-          X=[[1, 0, 1, 0], [0, 2, 0, 2], [1, 1, 1, 1]],
-          W_Q=[[1, 0, 1], [1, 0, 0], [0, 0, 1], [0, 1, 1]],
-          W_K=[[0, 0, 1], [1, 1, 0], [0, 1, 0], [1, 1, 0]],
-          W_V=[[0, 2, 0], [0, 3, 0], [1, 0, 3], [1, 1, 0]]),
+    _case(
+        "b_noscale",
+        "b with softmax of the unscaled scores",
+        3,
+        truth_of="b",
+        scale=Fraction(1),
+        X=[[1, 0, 1, 0], [0, 2, 0, 2], [1, 1, 1, 1]],
+        W_Q=[[1, 0, 1], [1, 0, 0], [0, 0, 1], [0, 1, 1]],
+        W_K=[[0, 0, 1], [1, 1, 0], [0, 1, 0], [1, 1, 0]],
+        W_V=[[0, 2, 0], [0, 3, 0], [1, 0, 3], [1, 1, 0]],
+    ),
     # d divided by d_k instead of sqrt(d_k)
-    _case("d_bydk", "d with the scores divided by d_k = 4 instead of 2", 4, truth_of="d", scale=Fraction(1, 4),
-          Q=[[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 1, 1]], K=[[1, 1, 0, 0], [0, 0, 1, 1], [1, 0, 1, 0]],
-          V=[[1, 0, 0, 2], [0, 2, 1, 0], [1, 1, 1, 1]]),
+    _case(
+        "d_bydk",
+        "d with the scores divided by d_k = 4 instead of 2",
+        4,
+        truth_of="d",
+        scale=Fraction(1, 4),
+        Q=[[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 1, 1]],
+        K=[[1, 1, 0, 0], [0, 0, 1, 1], [1, 0, 1, 0]],
+        V=[[1, 0, 0, 2], [0, 2, 1, 0], [1, 1, 1, 1]],
+    ),
     # g with K row 3 wrong: [2, 3] instead of [1, 3]
-    _case("g_badK", "g with K row 3 = [2, 3] (true [1, 3])", 2, truth_of="g",
-          Q=[[2, 0], [1, 1], [3, 2]], K=[[2, 2], [0, 1], [2, 3]], V=[[2, 4], [0, 1], [1, 4]]),
+    _case(
+        "g_badK",
+        "g with K row 3 = [2, 3] (true [1, 3])",
+        2,
+        truth_of="g",
+        Q=[[2, 0], [1, 1], [3, 2]],
+        K=[[2, 2], [0, 1], [2, 3]],
+        V=[[2, 4], [0, 1], [1, 4]],
+    ),
     # e with V row 2 wrong: [0, 1] instead of [0, 2]
-    _case("e_badV", "e with V row 2 = [0, 1] (true [0, 2])", 2, truth_of="e",
-          Q=[["0.5", "1"], ["1", "0"], ["1.5", "0.5"]], K=[["1", "0.5"], ["0", "1"], ["1", "1"]],
-          V=[["1", "0"], ["0", "1"], ["0.5", "0.5"]]),
+    _case(
+        "e_badV",
+        "e with V row 2 = [0, 1] (true [0, 2])",
+        2,
+        truth_of="e",
+        Q=[["0.5", "1"], ["1", "0"], ["1.5", "0.5"]],
+        K=[["1", "0.5"], ["0", "1"], ["1", "1"]],
+        V=[["1", "0"], ["0", "1"], ["0.5", "0.5"]],
+    ),
     # m with the unscaled scores
-    _case("m_noscale", "m with softmax of the unscaled scores", 2, truth_of="m", scale=Fraction(1),
-          X=[["1", "0.5", "0"], ["0", "1", "1"], ["0.5", "0", "2"]],
-          W_Q=[[1, 0], [0, 1], [1, 1]], W_K=[[0, 1], [1, 0], [1, 1]], W_V=[[1, 1], [0, 2], [2, 0]]),
+    _case(
+        "m_noscale",
+        "m with softmax of the unscaled scores",
+        2,
+        truth_of="m",
+        scale=Fraction(1),
+        X=[["1", "0.5", "0"], ["0", "1", "1"], ["0.5", "0", "2"]],
+        W_Q=[[1, 0], [0, 1], [1, 1]],
+        W_K=[[0, 1], [1, 0], [1, 1]],
+        W_V=[[1, 1], [0, 2], [2, 0]],
+    ),
     # f with K = X (true) but Q row 4 copied wrong: [0, 0, 2, 1]
-    _case("f_badQ", "f with Q row 4 = [0, 0, 2, 1] (true [0, 0, 2, 2])", 4, truth_of="f",
-          Q=[[1, 0, 1, 0], [0, 2, 0, 0], [1, 1, 0, 1], [0, 0, 2, 1]],
-          K=[[1, 0, 1, 0], [0, 2, 0, 0], [1, 1, 0, 1], [0, 0, 2, 2]],
-          V=[[0, 1, 0, 1], [2, 0, 0, 0], [1, 1, 1, 0], [0, 0, 2, 2]]),
+    _case(
+        "f_badQ",
+        "f with Q row 4 = [0, 0, 2, 1] (true [0, 0, 2, 2])",
+        4,
+        truth_of="f",
+        Q=[[1, 0, 1, 0], [0, 2, 0, 0], [1, 1, 0, 1], [0, 0, 2, 1]],
+        K=[[1, 0, 1, 0], [0, 2, 0, 0], [1, 1, 0, 1], [0, 0, 2, 2]],
+        V=[[0, 1, 0, 1], [2, 0, 0, 0], [1, 1, 1, 0], [0, 0, 2, 2]],
+    ),
     # k with the score q1.k3 worked out as 1*1 + 2*2 = 5 (k3 = [1, 1] copied as [1, 2]); true 3
-    _case("k_s13", "k with S[1,3] = 5 (true 3)", 2, truth_of="k", sets={"S": {(1, 3): 5}},
-          Q=[[1, 2], [0, 1], [2, 1]], K=[[0, 1], [1, 0], [1, 1]], V=[[1, 0], [0, 1], [3, 3]]),
+    _case(
+        "k_s13",
+        "k with S[1,3] = 5 (true 3)",
+        2,
+        truth_of="k",
+        sets={"S": {(1, 3): 5}},
+        Q=[[1, 2], [0, 1], [2, 1]],
+        K=[[0, 1], [1, 0], [1, 1]],
+        V=[[1, 0], [0, 1], [3, 3]],
+    ),
     # c with weights row 2 pasted with its first and last entries swapped
-    _case("c_swapA2", "c with A row 2 entries 1 and 4 swapped", 2, truth_of="c",
-          Q=[[1, 0], [0, 1], [1, 1], [2, 0]], K=[[1, 0], [0, 1], [1, 1], [0, 2]],
-          V=[[1, 0], [0, 1], [2, 1], [1, 3]]),
+    _case(
+        "c_swapA2",
+        "c with A row 2 entries 1 and 4 swapped",
+        2,
+        truth_of="c",
+        Q=[[1, 0], [0, 1], [1, 1], [2, 0]],
+        K=[[1, 0], [0, 1], [1, 1], [0, 2]],
+        V=[[1, 0], [0, 1], [2, 1], [1, 3]],
+    ),
     # e with the scaled score 1/sqrt(2) = 0.7071 written 0.7017
-    _case("e_z11", "e with Z[1,1] = 0.7017 (true 0.7071)", 2, truth_of="e", sets={"Z": {(1, 1): "0.7017"}},
-          Q=[["0.5", "1"], ["1", "0"], ["1.5", "0.5"]], K=[["1", "0.5"], ["0", "1"], ["1", "1"]],
-          V=[["1", "0"], ["0", "2"], ["0.5", "0.5"]]),
+    _case(
+        "e_z11",
+        "e with Z[1,1] = 0.7017 (true 0.7071)",
+        2,
+        truth_of="e",
+        sets={"Z": {(1, 1): "0.7017"}},
+        Q=[["0.5", "1"], ["1", "0"], ["1.5", "0.5"]],
+        K=[["1", "0.5"], ["0", "1"], ["1", "1"]],
+        V=[["1", "0"], ["0", "2"], ["0.5", "0.5"]],
+    ),
     # a with the row-2 sum of exponentials added up as 14.3835 (true 14.4835)
-    _case("a_r2", "a with R[2] = 14.3835 (true 14.4835)", 2, truth_of="a", sets={"E": {(2, 1): "4.1133", (2, 2): "2.0281", (2, 3): "8.3421"}, "R": {(2, 1): "14.3835"}},
-          Q=[[1, 0], [1, 1], [2, 1]], K=[[1, 1], [0, 1], [1, 2]], V=[[1, 2], [0, 1], [1, 3]]),
+    _case(
+        "a_r2",
+        "a with R[2] = 14.3835 (true 14.4835)",
+        2,
+        truth_of="a",
+        sets={"E": {(2, 1): "4.1133", (2, 2): "2.0281", (2, 3): "8.3421"}, "R": {(2, 1): "14.3835"}},
+        Q=[[1, 0], [1, 1], [2, 1]],
+        K=[[1, 1], [0, 1], [1, 2]],
+        V=[[1, 2], [0, 1], [1, 3]],
+    ),
     # i with e^0.5774 written as 1 + 0.5774 = 1.5774 (true 1.7813)
-    _case("i_e22", "i with E[2,2] = 1.5774 (true 1.7813)", 3, truth_of="i", sets={"E": {(2, 2): "1.5774"}},
-          Q=[[1, 1, 0], [0, 1, 1], [1, 0, 1]], K=[[2, 0, 0], [0, 0, 1], [1, 1, 1]], V=[[10, 0], [4, 8], [0, 12]]),
+    _case(
+        "i_e22",
+        "i with E[2,2] = 1.5774 (true 1.7813)",
+        3,
+        truth_of="i",
+        sets={"E": {(2, 2): "1.5774"}},
+        Q=[[1, 1, 0], [0, 1, 1], [1, 0, 1]],
+        K=[[2, 0, 0], [0, 0, 1], [1, 1, 1]],
+        V=[[10, 0], [4, 8], [0, 12]],
+    ),
     # i with the scaled score 1/sqrt(3) = 0.5774 written 0.5477
-    _case("i_z22", "i with Z[2,2] = 0.5477 (true 0.5774)", 3, truth_of="i", sets={"Z": {(2, 2): "0.5477"}},
-          Q=[[1, 1, 0], [0, 1, 1], [1, 0, 1]], K=[[2, 0, 0], [0, 0, 1], [1, 1, 1]], V=[[10, 0], [4, 8], [0, 12]]),
+    _case(
+        "i_z22",
+        "i with Z[2,2] = 0.5477 (true 0.5774)",
+        3,
+        truth_of="i",
+        sets={"Z": {(2, 2): "0.5477"}},
+        Q=[[1, 1, 0], [0, 1, 1], [1, 0, 1]],
+        K=[[2, 0, 0], [0, 0, 1], [1, 1, 1]],
+        V=[[10, 0], [4, 8], [0, 12]],
+    ),
     # k with weights row 3 copied from row 1 (set below)
-    _case("k_A3", "k with A row 3 copied from row 1", 2, truth_of="k",
-          Q=[[1, 2], [0, 1], [2, 1]], K=[[0, 1], [1, 0], [1, 1]], V=[[1, 0], [0, 1], [3, 3]]),
+    _case(
+        "k_A3",
+        "k with A row 3 copied from row 1",
+        2,
+        truth_of="k",
+        Q=[[1, 2], [0, 1], [2, 1]],
+        K=[[0, 1], [1, 0], [1, 1]],
+        V=[[1, 0], [0, 1], [3, 3]],
+    ),
     # d with the row-1 sum of exponentials 1.6487 + 1.6487 + 2.7183 (6.0157) written 6.0175
-    _case("d_r1", "d with R[1] = 6.0175 (true 6.0157)", 4, truth_of="d",
-          sets={"E": {(1, 1): "1.6487", (1, 2): "1.6487", (1, 3): "2.7183"}, "R": {(1, 1): "6.0175"}},
-          Q=[[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 1, 1]], K=[[1, 1, 0, 0], [0, 0, 1, 1], [1, 0, 1, 0]],
-          V=[[1, 0, 0, 2], [0, 2, 1, 0], [1, 1, 1, 1]]),
+    _case(
+        "d_r1",
+        "d with R[1] = 6.0175 (true 6.0157)",
+        4,
+        truth_of="d",
+        sets={"E": {(1, 1): "1.6487", (1, 2): "1.6487", (1, 3): "2.7183"}, "R": {(1, 1): "6.0175"}},
+        Q=[[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 1, 1]],
+        K=[[1, 1, 0, 0], [0, 0, 1, 1], [1, 0, 1, 0]],
+        V=[[1, 0, 0, 2], [0, 2, 1, 0], [1, 1, 1, 1]],
+    ),
     # a with weights row 2 = softmax of the unscaled scores (set below)
-    _case("a_A2raw", "a with A row 2 = softmax of the raw scores [2, 1, 3]", 2, truth_of="a",
-          Q=[[1, 0], [1, 1], [2, 1]], K=[[1, 1], [0, 1], [1, 2]], V=[[1, 2], [0, 1], [1, 3]]),
+    _case(
+        "a_A2raw",
+        "a with A row 2 = softmax of the raw scores [2, 1, 3]",
+        2,
+        truth_of="a",
+        Q=[[1, 0], [1, 1], [2, 1]],
+        K=[[1, 1], [0, 1], [1, 2]],
+        V=[[1, 2], [0, 1], [1, 3]],
+    ),
     # scaled scores given directly (Q times I, scale 1): rows [2.5, 0], [1.5, 0.5], [1, 0]
-    _case("n", "3 queries, 2 keys, scaled scores given: [2.5, 0], [1.5, 0.5], [1, 0]", 2, scale=Fraction(1),
-          Q=[["2.5", "0"], ["1.5", "0.5"], ["1", "0"]], K=[[1, 0], [0, 1]], V=[[2, 0], [0, 4]]),
-    _case("n_A3", "n with row 3 weights written 0.71, 0.29 (true 0.7311, 0.2689)", 2, scale=Fraction(1),
-          truth_of="n", sets={"A": {(3, 1): "0.71", (3, 2): "0.29"}},
-          Q=[["2.5", "0"], ["1.5", "0.5"], ["1", "0"]], K=[[1, 0], [0, 1]], V=[[2, 0], [0, 4]]),
+    _case(
+        "n",
+        "3 queries, 2 keys, scaled scores given: [2.5, 0], [1.5, 0.5], [1, 0]",
+        2,
+        scale=Fraction(1),
+        Q=[["2.5", "0"], ["1.5", "0.5"], ["1", "0"]],
+        K=[[1, 0], [0, 1]],
+        V=[[2, 0], [0, 4]],
+    ),
+    _case(
+        "n_A3",
+        "n with row 3 weights written 0.71, 0.29 (true 0.7311, 0.2689)",
+        2,
+        scale=Fraction(1),
+        truth_of="n",
+        sets={"A": {(3, 1): "0.71", (3, 2): "0.29"}},
+        Q=[["2.5", "0"], ["1.5", "0.5"], ["1", "0"]],
+        K=[[1, 0], [0, 1]],
+        V=[[2, 0], [0, 4]],
+    ),
     # j with row 2 weights computed without the causal mask (set below)
-    _case("j_row2", "j with A row 2 = softmax of the whole scaled row (mask ignored)", 2, causal=True, truth_of="j",
-          Q=[[1, 0], [0, 1], [1, 1], [1, 2]], K=[[1, 0], [0, 1], [1, 1], [2, 1]],
-          V=[[1, 0], [0, 1], [1, 1], [2, 2]]),
+    _case(
+        "j_row2",
+        "j with A row 2 = softmax of the whole scaled row (mask ignored)",
+        2,
+        causal=True,
+        truth_of="j",
+        Q=[[1, 0], [0, 1], [1, 1], [1, 2]],
+        K=[[1, 0], [0, 1], [1, 1], [2, 1]],
+        V=[[1, 0], [0, 1], [1, 1], [2, 2]],
+    ),
     # c with the weighted sum for row 1 using 0.1561 for 0.1651 and row 4 using v3 = [2, 2]: see SCALARS
     # m with weights row 3 = softmax of the unscaled scores (set below)
-    _case("m_A3raw", "m with A row 3 = softmax of the raw scores [3.25, 7, 10]", 2, truth_of="m",
-          X=[["1", "0.5", "0"], ["0", "1", "1"], ["0.5", "0", "2"]],
-          W_Q=[[1, 0], [0, 1], [1, 1]], W_K=[[0, 1], [1, 0], [1, 1]], W_V=[[1, 1], [0, 2], [2, 0]]),
+    _case(
+        "m_A3raw",
+        "m with A row 3 = softmax of the raw scores [3.25, 7, 10]",
+        2,
+        truth_of="m",
+        X=[["1", "0.5", "0"], ["0", "1", "1"], ["0.5", "0", "2"]],
+        W_Q=[[1, 0], [0, 1], [1, 1]],
+        W_K=[[0, 1], [1, 0], [1, 1]],
+        W_V=[[1, 1], [0, 2], [2, 0]],
+    ),
     # m with V = X W_V computed with row 1 = [1, 1.5] (true [1, 2])
-    _case("m_badV", "m with V row 1 = [1, 1.5] (true [1, 2])", 2, truth_of="m",
-          Q=[["1", "0.5"], ["1", "2"], ["2.5", "2"]], K=[["0.5", "1"], ["2", "1"], ["2", "2.5"]],
-          V=[["1", "1.5"], ["2", "2"], ["4.5", "0.5"]]),
+    _case(
+        "m_badV",
+        "m with V row 1 = [1, 1.5] (true [1, 2])",
+        2,
+        truth_of="m",
+        Q=[["1", "0.5"], ["1", "2"], ["2.5", "2"]],
+        K=[["0.5", "1"], ["2", "1"], ["2", "2.5"]],
+        V=[["1", "1.5"], ["2", "2"], ["4.5", "0.5"]],
+    ),
     # a after a training step: the same X, W_K, W_V; W_Q = [[1, 1], [0, 1]]
-    _case("a2", "a with W_Q = [[1, 1], [0, 1]]", 2,
-          X=[[1, 0], [0, 1], [1, 1]], W_Q=[[1, 1], [0, 1]], W_K=[[1, 1], [0, 1]], W_V=[[1, 2], [0, 1]]),
+    _case(
+        "a2",
+        "a with W_Q = [[1, 1], [0, 1]]",
+        2,
+        X=[[1, 0], [0, 1], [1, 1]],
+        W_Q=[[1, 1], [0, 1]],
+        W_K=[[1, 1], [0, 1]],
+        W_V=[[1, 2], [0, 1]],
+    ),
 ]
 CASES: dict[str, Case] = {c.name: c for c in CASE_LIST}
 for _c in CASE_LIST:
@@ -536,8 +766,12 @@ def _scalars() -> dict[str, Value]:
     # c, weighted sums from the printed 4-place weights with one operand copied wrong
     c4 = [[F(rnd(v, 4)) for v in row] for row in c["A"]]
     v = c["V"]
-    x["c_o1_bad"] = [[sum((w * v[k][j] for k, w in enumerate([c4[0][0], F("0.1561"), c4[0][2], c4[0][3]])),
-                          Fraction(0)) for j in range(2)]]
+    x["c_o1_bad"] = [
+        [
+            sum((w * v[k][j] for k, w in enumerate([c4[0][0], F("0.1561"), c4[0][2], c4[0][3]])), Fraction(0))
+            for j in range(2)
+        ]
+    ]
     v_bad = [v[0], v[1], [F(2), F(2)], v[3]]
     x["c_o4_bad"] = [[sum((c4[3][k] * v_bad[k][j] for k in range(4)), Fraction(0)) for j in range(2)]]
     x["c_o4_4"] = [[sum((c4[3][k] * v[k][j] for k in range(4)), Fraction(0)) for j in range(2)]]

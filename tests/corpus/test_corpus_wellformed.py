@@ -54,7 +54,9 @@ def _at(lines: list[str], line: int, column: int, claimed: str) -> None:
     after = text[start + len(claimed)] if start + len(claimed) < len(text) else " "
     assert not (DIGIT.match(before) or before == "."), (line, column, claimed)
     assert not DIGIT.match(after), (line, column, claimed)
-    assert not (after == "." and start + len(claimed) + 1 < len(text) and DIGIT.match(text[start + len(claimed) + 1]))
+    assert not (
+        after == "." and start + len(claimed) + 1 < len(text) and DIGIT.match(text[start + len(claimed) + 1])
+    )
 
 
 @pytest.mark.parametrize("doc", DOCS, ids=_ids(DOCS))
@@ -137,7 +139,9 @@ def test_every_listed_number_is_wrong_in_truth(doc: Path) -> None:
         assert not _rounds_to(value, f["claimed"], T), f
         if f["kind"] == "rounding":
             got, places = _claimed_value(f["claimed"])
-            assert Fraction(T.trunc(T.mul(value, Fraction(10) ** places), 0)) == got * Fraction(10) ** places, f
+            assert (
+                Fraction(T.trunc(T.mul(value, Fraction(10) ** places), 0)) == got * Fraction(10) ** places
+            ), f
     for n in expect.get("note", []):
         value = T.value(n["truth"])
         assert not _rounds_to(value, n["claimed"], T), n
