@@ -1,0 +1,130 @@
+"""A docs tree verified file by file (-j 1) and in a pool of two (-j 2).
+
+    python benchmarks/docs_tree.py              # 200 documents, 3 runs each
+    python benchmarks/docs_tree.py --record     # also write its section of benchmarks/RESULTS.md
+
+The tree is made of copies of the corpus (tests/docs/*.md and *.tex), spread
+over ten folders.  Each run is ``python -m symattn verify --format json -j N
+TREE`` in a subprocess; the script checks that every run prints the same
+combined report (byte for byte) and exits with the same code, and reports the
+median wall time of each ``-j`` and their ratio.  ``--record`` replaces only
+the section between its own markers in RESULTS.md (appending it the first
+time); the other sections are left as they are.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "benchmarks" / "RESULTS.md"
+BEGIN, END = "<!-- docs-tree: begin -->", "<!-- docs-tree: end -->"
+
+
+def make_tree(target: Path, count: int) -> list[Path]:
+    """``count`` copies of the corpus documents under ``target`` (ten folders)."""
+    sources = sorted(p for p in (ROOT / "tests" / "docs").iterdir() if p.suffix in (".md", ".tex"))
+    made = []
+    for index in range(count):
+        source = sources[index % len(sources)]
+        folder = target / f"part{index % 10:02}"
+        folder.mkdir(parents=True, exist_ok=True)
+        copy = folder / f"{index:03}_{source.name}"
+        shutil.copyfile(source, copy)
+        made.append(copy)
+    return made
+
+
+def run_once(tree: Path, jobs: int) -> tuple[float, float, int, bytes]:
+    """(wall seconds, CPU seconds of the reaped children, exit code, stdout) of one verify run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "symattn", "verify", "--format", "json", "-j", str(jobs), str(tree)],
+        capture_output=True,
+        check=False,
+        cwd=ROOT,
+    )
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if done.returncode == 2:
+        raise SystemExit(f"verify failed: {done.stderr.decode(errors='replace').strip()}")
+    return wall, cpu, done.returncode, done.stdout
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--docs", type=int, default=200, help="documents in the tree (default: 200)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per -j (default: 3)")
+    parser.add_argument("--record", action="store_true", help="write this section of RESULTS.md")
+    args = parser.parse_args(argv)
+
+    with tempfile.TemporaryDirectory(prefix="symattn-docs-tree-") as temp:
+        tree = Path(temp) / "docs"
+        make_tree(tree, args.docs)
+        load_start = os.getloadavg()[0]
+        times: dict[int, list[tuple[float, float]]] = {1: [], 2: []}
+        outputs: set[bytes] = set()
+        codes: set[int] = set()
+        for _ in range(args.repeat):
+            for jobs in (1, 2):  # interleaved, so that a busy spell hits both
+                wall, cpu, code, out = run_once(tree, jobs)
+                times[jobs].append((wall, cpu))
+                outputs.add(out.replace(temp.encode(), b"TREE"))
+                codes.add(code)
+        load_end = os.getloadavg()[0]
+    if len(outputs) != 1 or len(codes) != 1:
+        raise SystemExit("the runs did not all give the same combined report")
+    summary = json.loads(outputs.pop())["summary"]
+    wall = {jobs: statistics.median(w for w, _ in runs) for jobs, runs in times.items()}
+    ratio = wall[1] / wall[2]
+    lines = [
+        BEGIN,
+        "## Docs tree: `symattn verify -j 1` and `-j 2`",
+        "",
+        f"Recorded by `python benchmarks/docs_tree.py --record` on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
+        f"python {platform.python_version()}, {os.cpu_count()} CPUs, load average (1 min) {load_start:.2f} "
+        f"at the start, {load_end:.2f} at the end (the machine is shared: read the ratio).",
+        "",
+        f"{summary['files']} documents (copies of tests/docs, in ten folders), "
+        f"`python -m symattn verify --format json -j N TREE` in a subprocess, median of {args.repeat} runs each, "
+        "runs interleaved:",
+        "",
+        "| -j | wall (median) | wall (each run) |",
+        "|---|---|---|",
+        f"| 1 | {wall[1]:.2f} s | {', '.join(f'{w:.2f} s' for w, _ in times[1])} |",
+        f"| 2 | {wall[2]:.2f} s | {', '.join(f'{w:.2f} s' for w, _ in times[2])} |",
+        "",
+        f"- `-j 2` is **{ratio:.2f}×** as fast as `-j 1`.",
+        f"- Every run printed the same combined report, byte for byte, and exited {codes.pop()}: "
+        f"{summary['claims']} numbers, {summary['ok']} ok, {summary['wrong']} wrong, "
+        f"{summary['unverified']} not checked, {summary['unreadable']} unreadable files.",
+        END,
+    ]
+    section = "\n".join(lines)
+    print(section)
+    if args.record:
+        text = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else "# Benchmark results\n"
+        if BEGIN in text and END in text:
+            head, rest = text.split(BEGIN, 1)
+            text = head + section + rest.split(END, 1)[1]
+        else:
+            text = text.rstrip("\n") + "\n\n" + section + "\n"
+        RESULTS.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
