@@ -175,3 +175,26 @@ def test_corpus_size_and_coverage() -> None:
     assert set(kinds) == KINDS, kinds
     notes = Counter(n["kind"] for e in expects.values() for n in e.get("note", []))
     assert notes["float-rounding"] >= 1
+
+
+def test_float_printouts_are_what_numpy_prints() -> None:
+    """_truth.f32_text / f64_text give NumPy's own text of the float32 / float64 nearest each stage value."""
+    np = pytest.importorskip("numpy")
+    T = _truth_module()
+    checked = 0
+    for case in T.CASES.values():
+        for stage in ("Z", "E", "A", "O"):
+            for row in case.stages[stage]:
+                for v in row:
+                    x = float(T.mpmath.nstr(T.to_mpf(v), 40))
+                    for places in (4, 8):
+                        want32 = np.format_float_positional(
+                            np.float32(x), precision=places, unique=True, trim="."
+                        )
+                        want64 = np.format_float_positional(
+                            np.float64(x), precision=places, unique=True, trim="."
+                        )
+                        assert T.f32_text(v, places) == want32, (case.name, stage, v)
+                        assert T.f64_text(v, places) == want64, (case.name, stage, v)
+                    checked += 1
+    assert checked > 500
