@@ -5,7 +5,8 @@ value, so its 2.0281 need not equal e^{0.7071} rounded.  Each printed decimal
 with k places stands for any value within half a unit of its last place; the
 computation is evaluated on those intervals with python-flint arb balls, and
 a printed result is consistent with the document's numbers when its own
-rounding interval meets the ball.  Names take their true values (enclosed).
+rounding interval meets the ball.  Names take their values by the document's
+numbers, widened by half a unit of each printed cell's last place.
 """
 
 from __future__ import annotations
@@ -37,15 +38,27 @@ def _num(text: str) -> arb:
     return mid + arb(0, arb(1) / (2 * 10**claim.places))
 
 
-def _lift(value: Any) -> Any:
-    if getattr(value, "is_Matrix", False):
-        if value.rows * value.cols > MAX_CELLS:
-            raise _NoBall
-        return [[enclose(value[i, j], _PREC) for j in range(value.cols)] for i in range(value.rows)]
-    if getattr(value, "free_symbols", None) or value in (float("inf"),):
-        raise _NoBall
+def _widen(ball: arb, half: Any) -> arb:
+    if not half:
+        return ball
+    return ball + arb(0, arb(int(half.p)) / int(half.q))
+
+
+def _lift(value: Any, halfwidth: Any = None) -> Any:
     try:
-        return enclose(value, _PREC)
+        if getattr(value, "is_Matrix", False):
+            if value.rows * value.cols > MAX_CELLS:
+                raise _NoBall
+            rows = halfwidth if isinstance(halfwidth, list) else None
+            return [
+                [_widen(enclose(value[i, j], _PREC), rows[i][j] if rows else None) for j in range(value.cols)]
+                for i in range(value.rows)
+            ]
+        if getattr(value, "free_symbols", None):
+            raise _NoBall
+        return _widen(enclose(value, _PREC), halfwidth if not isinstance(halfwidth, list) else None)
+    except _NoBall:
+        raise
     except Exception:
         raise _NoBall from None
 
@@ -85,7 +98,7 @@ def _eval(node: Node, lookup: Any, depth: int = 0) -> Any:
     if isinstance(node, Num):
         return _num(node.text)
     if isinstance(node, Name):
-        return _lift(lookup(node.name))
+        return _lift(*lookup(node.name))
     if isinstance(node, Neg):
         return _map2(_eval(node.arg, lookup, depth + 1), arb(-1), lambda p, q: p * q)
     if isinstance(node, Sum):
@@ -135,12 +148,29 @@ def _eval(node: Node, lookup: Any, depth: int = 0) -> Any:
 def ball_of(node: Node, lookup: Any) -> Any | None:
     """The computation ``node`` on intervals (an arb, or rows of arbs), or None
     when it holds no rounded number or cannot be evaluated on intervals."""
-    if not any(isinstance(n, Num) and parse_claim(n.text).places for n in _nums(node)):
+    rounded = any(isinstance(n, Num) and parse_claim(n.text).places for n in _nums(node))
+    if not rounded and not any(_rounded_name(name, lookup) for name in _names(node)):
         return None
     try:
         return _eval(node, lookup)
     except (_NoBall, Exception):
         return None
+
+
+def _rounded_name(name: str, lookup: Any) -> bool:
+    try:
+        half = lookup(name)[1]
+    except Exception:
+        return False
+    if isinstance(half, list):
+        return any(h for row in half for h in row)
+    return bool(half)
+
+
+def _names(node: Any) -> list[str]:
+    from symattn.verify.shapes import names_in
+
+    return sorted(names_in(node))
 
 
 def _nums(node: Any) -> list[Num]:

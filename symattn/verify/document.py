@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from symattn.errors import DocumentTooLargeError, MissingFileError, NotTextError
-from symattn.latexparse import Num, parse_formula, tokenize
+from symattn.latexparse import Name, Num, parse_formula, tokenize
 from symattn.verify.find import Locator, ReadConfig, Span, find_math
 from symattn.verify.finding import Finding
 from symattn.verify.report import Report
@@ -152,6 +152,11 @@ def _run_span(state: DocumentState, span: Span, locator: Locator) -> None:
         chains = parse_formula(span.text).chains
     except Exception as err:  # a parser bug must not stop the document
         state.unverified(_numbers(span.text), "unparsed", f"cannot parse ({type(err).__name__})")
+        return
+    if "forget" in span.flags:  # code assigned a name in a way the reader cannot follow
+        for chain in chains:
+            if chain.elements and isinstance(chain.elements[0], Name):
+                state.forget_name(chain.elements[0].name)
         return
     tentative = "tentative" in span.flags
     for chain in chains:

@@ -105,6 +105,7 @@ _ALIASES = {
     "scores": ("scores", "attn_scores", "attention_scores", "S", "logits"),
     "scaled": ("scaled", "scaled_scores", "scaled_attention_logits", "scores_scaled", "\\tilde{S}"),
     "output": ("output", "out", "Output", "attn_output", "attention_output", "context", "O", "Z"),
+    "X": ("X", "x", "inputs", "embeddings", "emb"),
 }
 _W_SUBSCRIPTS = {"q": "Q", "query": "Q", "k": "K", "key": "K", "v": "V", "value": "V", "o": "O", "out": "O"}
 
@@ -120,6 +121,21 @@ def _aliases(name: str) -> tuple[str, ...]:
         letter = _W_SUBSCRIPTS.get(match.group(1).lower(), match.group(1).upper())
         return tuple(c for c in (f"W_{{{letter}}}", f"W_{{{letter.lower()}}}") if c != name)
     return ()
+
+
+def _halfwidth(node: Node) -> Any:
+    """Half a unit of the last printed place of a number or of each cell of a block."""
+
+    def half(cell: Node) -> Any:
+        if isinstance(cell, Num):
+            places = parse_claim(cell.text).places
+            return sympy.Rational(1, 2 * 10**places) if places else sympy.Integer(0)
+        return None
+
+    if isinstance(node, Matrix):
+        rows = [[half(c) for c in row] for row in node.rows]
+        return None if any(h is None for row in rows for h in row) else rows
+    return half(node)
 
 
 def _distinctive(text: str) -> bool:
@@ -171,6 +187,7 @@ class DocumentState:
         self.binary = False  # the current formula is a printout of binary floats
         self.scope_line = 0  # where the latest heading or setup sentence stood
         self.bound_line: dict[str, int] = {}  # the line each name was last bound on
+        self.last_halfwidth: Any = None  # of the last printed element of the chain being read
         self.results: dict[str, Val] = {}  # printed results by their text, for operands that restate them
 
     # --- findings ------------------------------------------------------------
@@ -248,6 +265,11 @@ class DocumentState:
         return frozenset({(self.position(num.offset)[0], not ok)})
 
     # --- chains -------------------------------------------------------------
+
+    def forget_name(self, name: str) -> None:
+        """Drop ``name`` (and what was computed from it): the document set it in a
+        way that cannot be followed, so no stale value may judge later numbers."""
+        self._forget([self._resolve(name)])
 
     def new_scope(self, line: int) -> None:
         """A heading or a sentence that sets up data ("Let", "Suppose", "设"):
@@ -372,6 +394,7 @@ class DocumentState:
                 value, is_claim = self._element(element, ref, bool(names))
                 if value is None:
                     continue
+                self.last_halfwidth = _halfwidth(element) if is_claim_shape(element) else None
                 self.unverified(self.operands, "operand", "a number used in a computation")
                 ref = last = value
                 last_is_claim = is_claim
@@ -443,7 +466,7 @@ class DocumentState:
             return self.scaled_claim(element, ref), True
         try:
             value = self.evaluate(element)
-            ball = ball_of(element, lambda name: self._lookup(name).b)
+            ball = ball_of(element, self._ball_lookup)
             return (dataclasses.replace(value, ball=ball) if ball is not None else value), False
         except Unverifiable:
             if not wants_scalar_reader(element):
@@ -539,9 +562,9 @@ class DocumentState:
             old = self.env.pop(name, None)
             self.bound_line[name] = self.position(chain.elements[0].offset)[0]
             if old is not None and is_claim:
-                self.env[name] = Binding(last.a, old.b, old.deps | last.deps, last.arith)
+                self.env[name] = Binding(last.a, old.b, old.deps | last.deps, last.arith, self.last_halfwidth)
             else:
-                self.env[name] = Binding(last.a, last.b, last.deps, last.arith)
+                self.env[name] = Binding(last.a, last.b, last.deps, last.arith, self.last_halfwidth)
 
     # --- claims ---------------------------------------------------------------
 
@@ -782,7 +805,16 @@ class DocumentState:
             raise Unverifiable(f"{what} of a matrix")
         return value
 
+    def _ball_lookup(self, name: str) -> tuple[Any, Any]:
+        """A name's value by the document's numbers and their half-units (balls.py)."""
+        resolved = self._resolve(name)
+        if resolved in self.env:
+            binding = self.env[resolved]
+            return binding.a, binding.halfwidth
+        return self._lookup(name).a, None
+
     def _lookup(self, name: str) -> Val:
+        name = self._resolve(name)
         if name in self.env:
             binding = self.env[name]
             return Val(binding.a, binding.b, binding.deps, arith=binding.arith)
@@ -866,6 +898,9 @@ class DocumentState:
                 else (ImmutableMatrix([[arg.a]]), ImmutableMatrix([[arg.b]]))
             )
             return Val(stages.softmax_rows(a), stages.softmax_rows(b), deps, arith=False)
+        if name in ("rows", "cols") and len(args) == 1 and is_matrix(args[0].a):  # K.shape[-1] in code
+            count = args[0].a.rows if name == "rows" else args[0].a.cols
+            return Val(sympy.Integer(count), sympy.Integer(count))
         if name == "exp" and len(args) == 1:
             arg = self._scalar(args[0], "exp")
             return Val(bounded_exp(arg.a), bounded_exp(arg.b), deps, arith=False)

@@ -67,6 +67,7 @@ class Binding:
     b: Any
     deps: frozenset[tuple[int, bool]]
     arith: bool = True
+    halfwidth: Any = None  # printed values: half a unit of each cell's last place (rows of them)
 
 
 def is_matrix(value: Any) -> bool:

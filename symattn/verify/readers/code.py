@@ -54,7 +54,7 @@ def phrase_name(text: str) -> str | None:
 class CodeContext:
     """What earlier code blocks left for the next printout."""
 
-    pending: list[str] = field(default_factory=list)  # names printed, in order, not yet shown
+    pending: list[Span] = field(default_factory=list)  # what was printed (core text), not yet shown
 
 
 def inline_code_spans(piece: Span) -> list[Span]:
@@ -84,11 +84,17 @@ def code_block_spans(piece: Span, info: str, context: CodeContext, prose: str = 
         return []
     if any(_PROMPT.match(text[a:b]) for a, b in _lines(piece)):
         return _session(piece, context)
-    printout = _printout(piece, 0, len(text))
-    if printout is not None:
+    printouts = _printouts(piece)
+    if printouts:
         last = [line for line in prose.splitlines() if line.strip()]
-        name = context.pending.pop(0) if context.pending else phrase_name(last[-1] if last else "")
-        return [_claim(name, printout)] if name else []
+        spans = []
+        for k, printout in enumerate(printouts):
+            name = context.pending.pop(0) if context.pending else None
+            if name is None and k == 0 and len(printouts) == 1:
+                name = phrase_name(last[-1] if last else "")
+            if name:
+                spans.append(_claim(name, printout))
+        return spans
     if _parses(text):  # a program (comments included) is program text, not arithmetic
         return _program(piece, 0, len(text), context) if language in _PYTHON else []
     if "$" in text or "\\begin" in text or language in ("latex", "tex", "markdown", "md"):
@@ -135,24 +141,74 @@ def _session(piece: Span, context: CodeContext) -> list[Span]:
     return spans
 
 
-def _claim(name: str, printout: Span) -> Span:
+def _claim(printed: Span | str, printout: Span) -> Span:
+    """``printed = printout``: what a program printed, claimed by its printout."""
     builder = Builder()
     at = printout.source_offset(0)
-    builder.put(_name_text(name) + " = ", at)
+    if isinstance(printed, str):
+        builder.put(_name_text(printed), at)
+    else:
+        builder.copy_span(printed, 0, len(printed.text))
+    builder.put(" = ", at)
     builder.copy_span(printout, 0, len(printout.text))
     return builder.build(True, "code", frozenset({"binary", "tentative"}))
 
 
 def _name_text(name: str) -> str:
-    if len(name) == 1:
-        return name
-    base, sep, sub = name.partition("_")
-    if sep and len(base) == 1:
-        return f"{base}_{{{sub}}}"
-    return rf"\text{{{name}}}"
+    """A name as the core grammar writes it, the same way wherever it stands."""
+    writer = _Writer(Span.verbatim(name, 0, False))
+    writer.identifier(0, name)
+    return writer.out.text
 
 
 # --- printouts ------------------------------------------------------------------
+
+
+def _closing(text: str, start: int, opener: str, closer: str) -> int:
+    depth = 0
+    for index in range(start, len(text)):
+        if text[index] == opener:
+            depth += 1
+        elif text[index] == closer:
+            depth -= 1
+            if depth == 0:
+                return index
+    return -1
+
+
+def _printouts(piece: Span) -> list[Span]:
+    """Every printout of an output block, in order; [] when the block is not
+    made of printouts only."""
+    text = piece.text
+    found = []
+    i = 0
+    while i < len(text):
+        if text[i].isspace():
+            i += 1
+            continue
+        out = _OUT.match(text, i)
+        if out:
+            i = out.end()
+            continue
+        head = re.match(r"(?:tensor|array)\(", text[i:])
+        if head:
+            end = _closing(text, i + head.end() - 1, "(", ")")
+        elif text[i] == "[":
+            end = _closing(text, i, "[", "]")
+        elif re.match(r"[-+]?\d", text[i:]):
+            line_end = text.find("\n", i)
+            end = (len(text) if line_end < 0 else line_end) - 1
+        else:
+            return []
+        if end < 0:
+            return []
+        printout = _printout(piece, i, end + 1)
+        if printout is None:
+            return []
+        found.append(printout)
+        i = end + 1
+    return found
+
 
 _PRINT_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:e[+-]?\d+)?")
 
@@ -310,6 +366,18 @@ class _Program:
         if isinstance(node, ast.BinOp):
             self.binop(node, out, depth)
             return
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "shape"
+        ):
+            axis = _int(node.slice)
+            if axis not in (0, 1, -1, -2):
+                raise _Unknown
+            out.put(r"\text{rows}(" if axis in (0, -2) else r"\text{cols}(", at)
+            self.write(node.value.value, out, depth + 1)
+            out.put(")", at)
+            return
         if isinstance(node, ast.Attribute) and node.attr == "T":
             out.put("(", at)
             self.write(node.value, out, depth + 1)
@@ -386,6 +454,14 @@ class _Program:
         receiver = func.value if isinstance(func, ast.Attribute) else None
         args = node.args
         keywords = {k.arg: k.value for k in node.keywords if k.arg}
+        if (
+            name == "size" and receiver is not None and len(args) == 1 and _int(args[0]) in (0, 1, -1, -2)
+        ) or (name == "len" and receiver is None and len(args) == 1):
+            axis = _int(args[0]) if name == "size" else 0
+            out.put(r"\text{rows}(" if axis in (0, -2) else r"\text{cols}(", at)
+            self.write(receiver if name == "size" else args[0], out, depth + 1)  # type: ignore[arg-type]
+            out.put(")", at)
+            return
         if name in _ARRAY_MAKERS and len(args) == 1:
             self.write(args[0], out, depth + 1)
             return
@@ -524,13 +600,20 @@ def _statement(
         return spans
     if isinstance(statement, ast.Expr):
         value = statement.value
-        if isinstance(value, ast.Call) and getattr(value.func, "id", "") == "print":
-            for arg in value.args:
-                if isinstance(arg, ast.Name):
-                    context.pending.append(arg.id)
-            return []
-        if interactive and isinstance(value, ast.Name):
-            context.pending.append(value.id)
+        printed = (
+            value.args if isinstance(value, ast.Call) and getattr(value.func, "id", "") == "print" else None
+        )
+        if printed is None and interactive and not isinstance(value, ast.Call):
+            printed = [value]
+        for arg in printed or []:
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                continue  # a label: print("weights:", weights)
+            out = Builder()
+            try:
+                program.write(arg, out)
+            except (_Unknown, RecursionError):
+                out = Builder().put(r"\text{?}", at)  # printed, but not readable: its printout is not tied
+            context.pending.append(out.build(True, "code"))
         return []
     if isinstance(statement, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef, ast.Pass)):
         return []
