@@ -198,3 +198,26 @@ def test_float_printouts_are_what_numpy_prints() -> None:
                         assert T.f64_text(v, places) == want64, (case.name, stage, v)
                     checked += 1
     assert checked > 500
+
+
+def test_readme_table_lists_every_document_as_it_is() -> None:
+    """README.md's table names each document with its language, readers, results and planted kinds."""
+    rows = {}
+    row = re.compile(r"\| `([^`]+\.(?:md|txt|tex))` \| (\w+) \| ([^|]+) \| (\w+) \| (\d+) \| ([^|]+) \|")
+    for line in (HERE / "README.md").read_text(encoding="utf-8").splitlines():
+        m = row.match(line)
+        if m:
+            rows[m.group(1)] = m.groups()
+    assert set(rows) == {p.name for p in DOCS}
+    for doc in DOCS:
+        expect = _expect(doc)
+        _, language, readers, kind, results, planted = rows[doc.name]
+        kinds = Counter(f["kind"] for f in expect.get("finding", []))
+        text = ", ".join(f"{k} {v}" for k, v in kinds.items())
+        if expect.get("note"):
+            text += (", " if text else "") + f"{len(expect['note'])} float-rounding notes"
+        assert language == expect["language"]
+        assert readers.strip() == ", ".join(expect["readers"])
+        assert kind == ("control" if expect["control"] else "planted")
+        assert int(results) == expect["results"]
+        assert planted.strip() == (text or "-")
