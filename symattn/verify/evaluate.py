@@ -188,6 +188,7 @@ class DocumentState:
         self.scope_line = 0  # where the latest heading or setup sentence stood
         self.bound_line: dict[str, int] = {}  # the line each name was last bound on
         self.last_halfwidth: Any = None  # of the last printed element of the chain being read
+        self.row_results: dict[tuple[str, ...], Val] = {}  # printed rows by their texts
         self.results: dict[str, Val] = {}  # printed results by their text, for operands that restate them
 
     # --- findings ------------------------------------------------------------
@@ -452,6 +453,10 @@ class DocumentState:
             return self._cell(element.name), False
         if is_claim_shape(element) and ref is not None:
             return self.claim(element, ref), True
+        if is_claim_shape(element) and isinstance(element, Matrix):
+            tied = self._tied_rows(element)
+            if tied is not None:
+                return tied, True
         if is_claim_shape(element):
             kind, reason = (
                 ("input", "given as an input")
@@ -512,6 +517,42 @@ class DocumentState:
         else:
             a, b = binding.a[i, j], binding.b[i, j]
         return Val(a, b, binding.deps, arith=binding.arith)
+
+    def _tied_rows(self, node: Matrix) -> Val | None:
+        """A block whose rows restate rows printed before (each row's cells
+        written the same): tied to them, so a wrong row carries on."""
+        rows = [tuple(c.text if isinstance(c, Num) else "" for c in row) for row in node.rows]
+        if not rows or any(not all(r) for r in rows) or len({len(r) for r in rows}) != 1:
+            return None
+        found = [self.row_results.get(r) for r in rows]
+        if not any(v is not None and any(is_wrong for _, is_wrong in v.deps) for v in found):
+            return None  # only tie when it matters: a row printed wrong before
+        a_rows, b_rows, deps = [], [], set()
+        for row_node, value in zip(node.rows, found, strict=True):
+            printed = [parse_claim(c.text).value for c in row_node]  # type: ignore[union-attr]
+            if value is None:
+                a_rows.append(printed)
+                b_rows.append(printed)
+                self.unverified(list(row_node), "input", "given as an input")  # type: ignore[arg-type]
+                continue
+            wrong = [line for line, is_wrong in value.deps if is_wrong]
+            for j, cell in enumerate(row_node):
+                if wrong:
+                    self._add(
+                        cell,
+                        status="wrong",
+                        kind="carried",
+                        carried_from=min(wrong),
+                        value=None,  # type: ignore[arg-type]
+                        exact=exact_text(value.b[j]),
+                        reason="restates an earlier result",
+                    )
+                else:
+                    self._add(cell, status="ok", kind="ok", reason="restates an earlier result")  # type: ignore[arg-type]
+            a_rows.append(printed)
+            b_rows.append(list(value.b))
+            deps |= value.deps
+        return Val(ImmutableMatrix(a_rows), ImmutableMatrix(b_rows), frozenset(deps), arith=False)
 
     def _restates(self, names: list[str], node: Node) -> bool:
         """Whether printed numbers equal the current value of every bound name."""
@@ -641,7 +682,16 @@ class DocumentState:
                 out_row.append(part.a)
                 deps |= part.deps
             out_a.append(out_row)
-        return Val(ImmutableMatrix(out_a), b, frozenset(deps))
+        result = Val(ImmutableMatrix(out_a), b, frozenset(deps))
+        for i, row in enumerate(node.rows):  # each printed row, for a later block that restates it
+            texts = tuple(c.text if isinstance(c, Num) else "" for c in row)
+            if all(texts) and len(texts) > 1:
+                p = (slice(None), i) if transposed else (i, slice(None))
+                row_deps = frozenset(d for d in deps)
+                self.row_results[texts] = Val(
+                    ImmutableMatrix(out_a).__getitem__(p), b.__getitem__(p), row_deps
+                )
+        return result
 
     def _claim_compound(self, node: Node, ref: Val, cell: tuple[int, int] | None) -> Val:
         """Numbers with arithmetic (``0.4\\cdot 1``): judged within the rounding of its parts."""

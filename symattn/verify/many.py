@@ -190,7 +190,14 @@ def _exit_when_closed(sentinel: int) -> None:
 
 
 def _start_pool_worker() -> None:
-    """A pool worker: end when the parent ends, however it ends, then warm up."""
+    """A pool worker: end when the parent ends, however it ends, then warm up.
+
+    ``spawn`` leaves its own name as this process's start method; the
+    per-document worker must still be forked (safe mode would drop the
+    per-formula time limit), so the choice is undone here.
+    """
+    if multiprocessing.get_start_method(allow_none=True) == "spawn":
+        multiprocessing.set_start_method(None, force=True)
     parent = multiprocessing.parent_process()
     if parent is not None and parent.sentinel is not None:
         threading.Thread(target=_exit_when_closed, args=(parent.sentinel,), daemon=True).start()

@@ -132,6 +132,7 @@ class _Walker:
         self.locator = Locator(self.source)
         self.spans: list[Span] = []
         self.prose = ""  # the last paragraph, for naming a table or printout
+        self.prose_start = 0  # where that paragraph starts
         self.code = CodeContext()
 
     def line_offset(self, line: int) -> int:
@@ -169,7 +170,26 @@ class _Walker:
         prefixes = ("$$", "\\[", "") if token.type != "amsmath" else ("",)
         found = self.cursor.find(token.content, start, end, prefixes)
         if found is not None and self.config.latex:
-            self.spans.append(Span(found.text, True, found.segments, "latex"))
+            span = Span(found.text, True, found.segments, "latex")
+            self.spans.append(self.continued(span))
+
+    def continued(self, span: Span) -> Span:
+        """A display formula that starts with ``=`` goes on from the formula
+        before it ("Row 1: $\\text{softmax}([2.5, 0])$" then "$$ = [...] $$")."""
+        if not re.match(r"\s*(?:=|\\approx)", span.text):
+            return span
+        previous = next(
+            (k for k in range(len(self.spans) - 1, -1, -1) if self.spans[k].reader != "scope"), None
+        )
+        if previous is None or self.spans[previous].reader != "latex":
+            return span
+        before = self.spans[previous]
+        if re.search(r"=|\\approx", before.text) or before.source_offset(0) < self.prose_start:
+            return span
+        joined = Builder().copy_span(before, 0, len(before.text)).put(" ", span.source_offset(0))
+        joined.copy_span(span, 0, len(span.text))
+        del self.spans[previous]
+        return joined.build(True, "latex")
 
     def code_block(self, token: Any, start: int, end: int) -> None:
         content = token.content
@@ -244,6 +264,7 @@ class _Walker:
         flush()
         text = "".join(run.text for run in text_runs)
         if text.strip():
+            self.prose_start = start
             if _SETUP.match(text):
                 self.scope(start)
             self.prose = text
