@@ -243,14 +243,15 @@ class FixResult:
         return self.fixed != self.original
 
     def diff(self) -> str:
-        """A unified diff from the original to the fixed text."""
+        """A unified diff from the original to the fixed text (``patch`` applies it)."""
+        lines = difflib.unified_diff(
+            self.original.splitlines(keepends=True),
+            self.fixed.splitlines(keepends=True),
+            fromfile=self.name,
+            tofile=self.name,
+        )
         return "".join(
-            difflib.unified_diff(
-                self.original.splitlines(keepends=True),
-                self.fixed.splitlines(keepends=True),
-                fromfile=self.name,
-                tofile=self.name,
-            )
+            line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
         )
 
 

@@ -5,15 +5,16 @@ Add it to ``mkdocs.yml``::
     plugins:
       - symattn
 
-Each Markdown page's source file is verified by the same code as
-``symattn verify`` (:func:`symattn.verify.many.verify_one`), so lines and
-columns are those of the file, front matter included.  Every wrong number is
-logged as a warning ``page:line:col: claimed X, true Y (kind)``, so
-``mkdocs build --strict`` fails on it; a page that cannot be verified is a
-warning too.  The page itself is not changed.
+The Markdown source files of all pages are verified once per build, side by
+side, by the same code as ``symattn verify`` (:func:`symattn.verify.many.verify_paths`),
+so lines and columns are those of the files, front matter included.  Each
+wrong number is logged as a warning ``page:line:col: claimed X, true Y (kind)``
+when its page is built, so ``mkdocs build --strict`` fails on it; a page that
+cannot be verified is a warning too.  Pages are not changed.
 
 Options: ``enabled`` (default true) turns the check off, e.g.
-``enabled: !ENV [SYMATTN_VERIFY, true]``.
+``enabled: !ENV [SYMATTN_VERIFY, true]``; ``jobs`` (default: the CPUs) is
+``symattn verify -j``.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from mkdocs.config.base import Config
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 
 from symattn.verify.formats import message
-from symattn.verify.many import verify_one
+from symattn.verify.many import FileResult, verify_one, verify_paths
 
 __all__ = ["SymattnConfig", "SymattnPlugin"]
 
@@ -36,16 +37,33 @@ class SymattnConfig(Config):
     """The plugin's options."""
 
     enabled = config_options.Type(bool, default=True)
+    jobs = config_options.Optional(config_options.Type(int))
 
 
 class SymattnPlugin(BasePlugin[SymattnConfig]):
     """Log each wrong number of a page as a warning (``mkdocs build --strict`` fails)."""
 
+    def __init__(self) -> None:
+        self.results: dict[str, FileResult] = {}
+
+    def on_files(self, files: Any, /, *, config: Any) -> Any:
+        """Verify every Markdown page of the build at once (a pool of ``jobs``)."""
+        self.results = {}
+        if not self.config.enabled:
+            return files
+        paths = [f.abs_src_path for f in files.documentation_pages() if f.abs_src_path]
+        jobs = self.config.jobs
+        for result in verify_paths(paths, jobs=None if jobs is None else max(1, jobs)):
+            self.results[result.path] = result
+        return files
+
     def on_page_markdown(self, markdown: str, /, *, page: Any, config: Any, files: Any) -> str | None:
-        if not self.config.enabled or not page.file.abs_src_path:
+        """Log the wrong numbers of this page."""
+        path = page.file.abs_src_path
+        if not self.config.enabled or not path:
             return markdown
+        result = self.results.pop(path, None) or verify_one(path)  # a page added by another plugin
         name = page.file.src_path
-        result = verify_one(page.file.abs_src_path)
         if result.report is None:
             log.warning(f"{name}: cannot be verified: {result.error}")
             return markdown

@@ -454,3 +454,24 @@ def test_verify_paths_api(tmp_path):
         0,
         0,
     ]  # the top folder first, then sub/
+
+
+def _pool_probe(_: int) -> tuple[str | None, bool]:
+    import multiprocessing
+
+    from symattn.verify.document import VerifyOptions, safe_mode_reason
+
+    return safe_mode_reason(VerifyOptions()), multiprocessing.current_process().daemon
+
+
+def test_pool_workers_keep_the_per_formula_worker():
+    """In a pool worker each document still gets its forked worker (and so its timeout)."""
+    import concurrent.futures
+    import multiprocessing
+
+    from symattn.verify import many
+
+    with concurrent.futures.ProcessPoolExecutor(
+        2, mp_context=multiprocessing.get_context("spawn"), initializer=many._start_pool_worker
+    ) as pool:
+        assert list(pool.map(_pool_probe, [1, 2])) == [(None, False), (None, False)]
