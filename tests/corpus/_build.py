@@ -142,6 +142,17 @@ def claim_ok(text: str, truth: T.Value, spec: str) -> tuple[bool, str | None]:
     return text == fmt(truth, spec), None
 
 
+def _is_truncation(text: str, truth: T.Value, spec: str) -> bool:
+    """Whether ``text`` is ``truth`` truncated at its places (a number a reader would call ``rounding``)."""
+    digits = text.rstrip("%MK").replace(",", "")
+    if spec.startswith("%") or spec[0] in "MK" or "." not in digits:
+        return False
+    try:
+        return T.trunc(truth, places_of(digits)) == digits
+    except ValueError:
+        return False
+
+
 def truth_ref(ref: str, case: str) -> str:
     owner, _, rest = ref.partition(".")
     if owner in {"x", "lit"}:
@@ -195,6 +206,15 @@ def render_cell(spec: str, case: str) -> Literal:
             raise TemplateError(f"{spec}: a slip equal to the document's own value {ref}")
     else:
         raise TemplateError(f"{spec}: unknown kind {kind}")
+    ambiguous_ok = g["flag"] == "trunc"  # a restatement of a truncated number: carried wins (README)
+    if (
+        kind in PLANTED
+        and kind != "rounding"
+        and truth is not None
+        and not ambiguous_ok
+        and _is_truncation(text, truth, form)
+    ):
+        raise TemplateError(f"{spec}: planted {kind} {text} is also the truncation of the truth (ambiguous)")
     result = kind not in NOT_RESULT and g["flag"] != "op"
     return Literal(0, text, kind if kind in PLANTED else None, g["label"], g["src"], result, note, tref)
 

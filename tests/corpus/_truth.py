@@ -580,13 +580,13 @@ CASE_LIST = [
         K=[[0, 1], [1, 0], [1, 1]],
         V=[[1, 0], [0, 1], [3, 3]],
     ),
-    # d with the row-1 sum of exponentials 1.6487 + 1.6487 + 2.7183 (6.0157) written 6.0175
+    # d with the row-1 sum of exponentials 1.6487 + 1.6487 + 2.7183 (6.0157) written 6.1057
     _case(
         "d_r1",
-        "d with R[1] = 6.0175 (true 6.0157)",
+        "d with R[1] = 6.1057 (true 6.0157)",
         4,
         truth_of="d",
-        sets={"E": {(1, 1): "1.6487", (1, 2): "1.6487", (1, 3): "2.7183"}, "R": {(1, 1): "6.0175"}},
+        sets={"E": {(1, 1): "1.6487", (1, 2): "1.6487", (1, 3): "2.7183"}, "R": {(1, 1): "6.1057"}},
         Q=[[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 1, 1]],
         K=[[1, 1, 0, 0], [0, 0, 1, 1], [1, 0, 1, 0]],
         V=[[1, 0, 0, 2], [0, 2, 1, 0], [1, 1, 1, 1]],
@@ -742,6 +742,8 @@ def _scalars() -> dict[str, Value]:
     x["a_O_from2"] = matmul(a_a2, a["V"])
     c_a2 = [[F(rnd(v, 2)) for v in row] for row in c["A"]]
     x["c_O_from2"] = matmul(c_a2, c["V"])
+    k2 = [[F(rnd(v, 2)) for v in row] for row in S("k")["A"]]
+    x["k_O_from2"] = matmul(k2, S("k")["V"])
     d_a2 = [[F(rnd(v, 2)) for v in row] for row in d["A"]]
     x["d_O_from2"] = matmul(d_a2, d["V"])
     # row sums of exp (case b, d)
