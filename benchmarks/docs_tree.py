@@ -2,6 +2,7 @@
 
     python benchmarks/docs_tree.py              # 200 documents, 3 runs each
     python benchmarks/docs_tree.py --record     # also write its section of benchmarks/RESULTS.md
+    python benchmarks/docs_tree.py --snapshot   # run the committed symattn (git HEAD), not the work tree
 
 The tree is made of copies of the corpus (tests/docs/*.md and *.tex), spread
 over ten folders.  Each run is ``python -m symattn verify --format json -j N
@@ -46,15 +47,30 @@ def make_tree(target: Path, count: int) -> list[Path]:
     return made
 
 
-def run_once(tree: Path, jobs: int) -> tuple[float, float, int, bytes]:
+def snapshot(target: Path) -> str:
+    """Export the committed ``symattn`` package (git HEAD) to ``target``; return the commit."""
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    archive = subprocess.run(["git", "archive", "HEAD", "symattn"], cwd=ROOT, capture_output=True, check=True)
+    target.mkdir(parents=True)
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
+    return commit
+
+
+def run_once(tree: Path, jobs: int, code: Path | None) -> tuple[float, float, int, bytes]:
     """(wall seconds, CPU seconds of the reaped children, exit code, stdout) of one verify run."""
+    env = dict(os.environ)
+    if code is not None:  # the snapshot comes first on the path
+        env["PYTHONPATH"] = str(code) + os.pathsep + env.get("PYTHONPATH", "")
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "symattn", "verify", "--format", "json", "-j", str(jobs), str(tree)],
         capture_output=True,
         check=False,
-        cwd=ROOT,
+        cwd=code or ROOT,
+        env=env,
     )
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -69,25 +85,40 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--docs", type=int, default=200, help="documents in the tree (default: 200)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per -j (default: 3)")
     parser.add_argument("--record", action="store_true", help="write this section of RESULTS.md")
+    parser.add_argument(
+        "--snapshot", action="store_true", help="run the committed symattn (git HEAD), not the work tree"
+    )
     args = parser.parse_args(argv)
 
     with tempfile.TemporaryDirectory(prefix="symattn-docs-tree-") as temp:
         tree = Path(temp) / "docs"
         make_tree(tree, args.docs)
+        code = Path(temp) / "code" if args.snapshot else None
+        source = f"the committed symattn at {snapshot(code)}" if code is not None else "the work tree"
         load_start = os.getloadavg()[0]
         times: dict[int, list[tuple[float, float]]] = {1: [], 2: []}
-        outputs: set[bytes] = set()
+        outputs: dict[bytes, list[str]] = {}
         codes: set[int] = set()
         for _ in range(args.repeat):
             for jobs in (1, 2):  # interleaved, so that a busy spell hits both
-                wall, cpu, code, out = run_once(tree, jobs)
+                wall, cpu, exit_code, out = run_once(tree, jobs, code)
                 times[jobs].append((wall, cpu))
-                outputs.add(out.replace(temp.encode(), b"TREE"))
-                codes.add(code)
+                outputs.setdefault(out.replace(temp.encode(), b"TREE"), []).append(f"-j {jobs}")
+                codes.add(exit_code)
         load_end = os.getloadavg()[0]
     if len(outputs) != 1 or len(codes) != 1:
+        for out, runs in outputs.items():
+            report = json.loads(out)
+            print(", ".join(runs), report["summary"], file=sys.stderr)
+            skipped = [
+                (entry["document"], f["line"], f["reason"])
+                for entry in report["files"]
+                for f in entry.get("findings", [])
+                if f["kind"] == "skipped"
+            ]
+            print("  skipped:", skipped[:5], file=sys.stderr)
         raise SystemExit("the runs did not all give the same combined report")
-    summary = json.loads(outputs.pop())["summary"]
+    summary = json.loads(next(iter(outputs)))["summary"]
     wall = {jobs: statistics.median(w for w, _ in runs) for jobs, runs in times.items()}
     ratio = wall[1] / wall[2]
     lines = [
@@ -98,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
         f"python {platform.python_version()}, {os.cpu_count()} CPUs, load average (1 min) {load_start:.2f} "
         f"at the start, {load_end:.2f} at the end (the machine is shared: read the ratio).",
         "",
-        f"{summary['files']} documents (copies of tests/docs, in ten folders), "
+        f"{summary['files']} documents (copies of tests/docs, in ten folders), {source}, "
         f"`python -m symattn verify --format json -j N TREE` in a subprocess, median of {args.repeat} runs each, "
         "runs interleaved:",
         "",
