@@ -40,6 +40,15 @@ class SymattnError(Exception):
     """Base class: anything symattn reports to a user."""
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``"1 row"``, ``"3 rows"``: a count with its noun, for messages.
+
+    >>> counted(1, "row"), counted(3, "column"), counted(2, "entry", "entries")
+    ('1 row', '3 columns', '2 entries')
+    """
+    return f"{n} {noun}" if n == 1 else f"{n} {plural or noun + 's'}"
+
+
 # --- numbers and strings -------------------------------------------------------
 
 

@@ -43,7 +43,7 @@ from fractions import Fraction
 
 import flint
 
-from symattn.errors import FullyMaskedRowError, InputError, ShapeError, UndecidedRoundingError
+from symattn.errors import FullyMaskedRowError, InputError, ShapeError, UndecidedRoundingError, counted
 
 __all__ = [
     "IntegerScores",
@@ -135,13 +135,13 @@ def exact_products(
     ):
         if left.ncols() != right.nrows():
             raise ShapeError(
-                f"{right_name} has {right.nrows()} rows but {left_name} has {left.ncols()} columns "
+                f"{right_name} has {counted(right.nrows(), 'row')} but {left_name} has {counted(left.ncols(), 'column')} "
                 f"({left_name} is {left.nrows()}×{left.ncols()}, {right_name} is {right.nrows()}×{right.ncols()})"
             )
     (x, dx), (s, ds), (q, dq), (k, dk), (v, dv) = (m.numer_denom() for m in (X, source, W_Q, W_K, W_V))
     if W_Q.ncols() != W_K.ncols():
         raise ShapeError(
-            f"W_Q has {W_Q.ncols()} columns but W_K has {W_K.ncols()}; queries and keys need the same d_k"
+            f"W_Q has {counted(W_Q.ncols(), 'column')} but W_K has {W_K.ncols()}; queries and keys need the same d_k"
         )
     scores = IntegerScores((x * q) * (s * k).transpose(), int(dx * dq * ds * dk))
     return scores, flint.fmpq_mat(s * v) / (ds * dv)
@@ -221,7 +221,7 @@ def _check_shapes(scores: Scores, keep: Sequence[Sequence[bool]] | None, V: flin
     n_q, n_k = scores.nrows(), scores.ncols()
     if V.nrows() != n_k:
         raise ShapeError(
-            f"the scores have {n_k} columns but V has {V.nrows()} rows "
+            f"the scores have {counted(n_k, 'column')} but V has {counted(V.nrows(), 'row')} "
             f"(scores are {n_q}×{n_k}, V is {V.nrows()}×{V.ncols()})"
         )
     if keep is not None and (len(keep) != n_q or any(len(row) != n_k for row in keep)):

@@ -25,7 +25,7 @@ import sympy
 from sympy import ImmutableMatrix
 
 from symattn import stages
-from symattn.errors import InputError, ShapeError, SymattnError
+from symattn.errors import InputError, ShapeError, SymattnError, counted
 from symattn.exact import (
     Claim,
     certified_decimal,
@@ -148,7 +148,9 @@ def _claims_matrix(claimed: Any, name: str) -> list[list[Claim]]:
     width = len(rows[0])
     for index, row in enumerate(rows, start=1):
         if len(row) != width:
-            raise InputError(f"claims.{name}: row {index} has {len(row)} entries but row 1 has {width}")
+            raise InputError(
+                f"claims.{name}: row {index} has {counted(len(row), 'entry', 'entries')} but row 1 has {width}"
+            )
     return [[value if isinstance(value, Claim) else parse_claim(str(value)) for value in row] for row in rows]
 
 
@@ -493,7 +495,9 @@ def _labels(labels: Sequence[str] | None, n: int, what: str) -> tuple[str, ...] 
         return None
     labels = tuple(str(label) for label in labels)
     if len(labels) != n:
-        raise ShapeError(f"{what} has {len(labels)} entries but there are {n} tokens")
+        raise ShapeError(
+            f"{what} has {counted(len(labels), 'entry', 'entries')} but there are {counted(n, 'token')}"
+        )
     return labels
 
 
@@ -548,12 +552,12 @@ def attention(
     ):
         if W.rows != inp.cols:
             raise ShapeError(
-                f"{name} has {W.rows} rows but {inp_name} has {inp.cols} columns "
+                f"{name} has {counted(W.rows, 'row')} but {inp_name} has {counted(inp.cols, 'column')} "
                 f"({inp_name} is {stages.shape_text(inp)}, {name} is {stages.shape_text(W)})"
             )
     if W_K.cols != W_Q.cols:
         raise ShapeError(
-            f"W_Q has {W_Q.cols} columns but W_K has {W_K.cols}; queries and keys need the same d_k "
+            f"W_Q has {counted(W_Q.cols, 'column')} but W_K has {W_K.cols}; queries and keys need the same d_k "
             f"(W_Q is {stages.shape_text(W_Q)}, W_K is {stages.shape_text(W_K)})"
         )
     factor = stages.scale_factor(W_Q.cols, scale, temperature)
@@ -696,7 +700,7 @@ def multihead(
         width = sum(head.W_V.cols for head in built)
         if W_O_m.rows != width:
             raise ShapeError(
-                f"W_O has {W_O_m.rows} rows but the concatenated heads have {width} columns "
+                f"W_O has {counted(W_O_m.rows, 'row')} but the concatenated heads have {counted(width, 'column')} "
                 f"(the concatenated heads are {built[0].X.rows}×{width}, W_O is {stages.shape_text(W_O_m)})"
             )
     return result

@@ -21,6 +21,7 @@ from symattn.errors import (
     InputError,
     MaskError,
     ShapeError,
+    counted,
 )
 from symattn.exact import enclose, to_exact, to_matrix
 
@@ -95,7 +96,7 @@ def matmul(A: ImmutableMatrix, B: ImmutableMatrix, *, left: str = "A", right: st
     """
     if A.cols != B.rows:
         raise ShapeError(
-            f"{left} has {A.cols} columns but {right} has {B.rows} rows "
+            f"{left} has {counted(A.cols, 'column')} but {right} has {counted(B.rows, 'row')} "
             f"({left} is {shape_text(A)}, {right} is {shape_text(B)})"
         )
     if is_rational(A) and is_rational(B):
@@ -117,7 +118,9 @@ def hconcat(matrices: Sequence[ImmutableMatrix], *, names: Sequence[str] | None 
     names = list(names) if names is not None else [f"head {k}" for k in range(1, len(matrices) + 1)]
     for name, matrix in zip(names, matrices, strict=True):
         if matrix.rows != matrices[0].rows:
-            raise ShapeError(f"{name} has {matrix.rows} rows but {names[0]} has {matrices[0].rows}")
+            raise ShapeError(
+                f"{name} has {counted(matrix.rows, 'row')} but {names[0]} has {matrices[0].rows}"
+            )
     return ImmutableMatrix(sympy.Matrix.hstack(*matrices))
 
 
@@ -316,7 +319,9 @@ def softmax_output(rows: Sequence[SoftmaxRow], V: ImmutableMatrix) -> ImmutableM
         ShapeError: the number of keys differs from V's rows.
     """
     if rows and len(rows[0].terms) != V.rows:
-        raise ShapeError(f"the weights have {len(rows[0].terms)} columns but V has {V.rows} rows")
+        raise ShapeError(
+            f"the weights have {counted(len(rows[0].terms), 'column')} but V has {counted(V.rows, 'row')}"
+        )
     out = []
     for row in rows:
         inverse = sympy.Pow(row.denominator, -1)

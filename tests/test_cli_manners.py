@@ -47,3 +47,39 @@ def test_the_built_in_example_is_titled_in_chinese(capsys):
     assert capsys.readouterr().out.startswith("# 三个词元上的自注意力（教科书示例）\n")
     assert main(["derive"]) == 0
     assert capsys.readouterr().out.startswith("# Self-attention on three tokens (the textbook example)\n")
+
+
+@pytest.mark.parametrize(
+    ("spec_text", "message"),
+    [
+        pytest.param(
+            "X = [[1, 0], [0, 1]]\nW_Q = [[1, 0]]\n",
+            "W_Q has 1 row but X has 2 columns (X is 2×2, W_Q is 1×2)",
+            id="one-row",
+        ),
+        pytest.param(
+            "X = [[1], [2]]\nW_Q = [[1, 0], [0, 1]]\n",
+            "W_Q has 2 rows but X has 1 column (X is 2×1, W_Q is 2×2)",
+            id="one-column",
+        ),
+        pytest.param(
+            'X = [[1, 0], [0, 1]]\nlabels = ["a"]\n',
+            "labels has 1 entry but there are 2 tokens",
+            id="one-label",
+        ),
+    ],
+)
+def test_counts_of_one_are_singular(spec_text, message, tmp_path, capsys):
+    spec = tmp_path / "s.toml"
+    spec.write_text(spec_text, encoding="utf-8")
+    assert main(["derive", str(spec)]) == 2
+    err = capsys.readouterr().err
+    assert err.endswith(f": {message}\n") and err.count("\n") == 1
+
+
+def test_one_token_is_singular_in_the_derivation(capsys):
+    from symattn.derivation import derive
+    from symattn.pipeline import attention
+
+    md = derive(attention([[1, 2]])).to_markdown()
+    assert "The input $X$ has 1 token (one row), a vector of dimension 2:" in md

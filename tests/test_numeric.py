@@ -229,7 +229,7 @@ def test_exact_tie_is_rounded_exactly():
 def test_shape_error_names_both_matrices():
     with pytest.raises(ShapeError) as err:
         attention_decimals(flint.fmpq_mat([[1, 2]]), 1, None, flint.fmpq_mat([[1]]), 2)
-    assert str(err.value) == "the scores have 2 columns but V has 1 rows (scores are 1×2, V is 1×1)"
+    assert str(err.value) == "the scores have 2 columns but V has 1 row (scores are 1×2, V is 1×1)"
 
 
 def test_mask_shape_error():
@@ -314,18 +314,18 @@ ROW = flint.fmpq_mat([[1, 2]])
     ("args", "kwargs", "message"),
     [
         pytest.param(
-            (ROW, ONE, ONE, ONE), {}, "W_Q has 1 rows but X has 2 columns (X is 1×2, W_Q is 1×1)", id="W_Q"
+            (ROW, ONE, ONE, ONE), {}, "W_Q has 1 row but X has 2 columns (X is 1×2, W_Q is 1×1)", id="W_Q"
         ),
         pytest.param(
             (ONE, ONE, ONE, ONE),
             {"X_kv": ROW},
-            "W_K has 1 rows but X_kv has 2 columns (X_kv is 1×2, W_K is 1×1)",
+            "W_K has 1 row but X_kv has 2 columns (X_kv is 1×2, W_K is 1×1)",
             id="cross-W_K",
         ),
         pytest.param(
             (ONE, ONE, ROW, ONE),
             {},
-            "W_Q has 1 columns but W_K has 2; queries and keys need the same d_k",
+            "W_Q has 1 column but W_K has 2; queries and keys need the same d_k",
             id="d_k",
         ),
     ],

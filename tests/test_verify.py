@@ -185,7 +185,7 @@ BROKEN = [
     ),
     pytest.param(
         "$$S = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}\\begin{bmatrix} 1 & 2 & 3 \\end{bmatrix} = 7$$",
-        "S: the left factor has 2 columns but the right factor has 1 rows (the left factor is 2×2, the right factor is 1×3)",
+        "S: the left factor has 2 columns but the right factor has 1 row (the left factor is 2×2, the right factor is 1×3)",
         id="shape-mismatch",
     ),
     pytest.param(
