@@ -148,6 +148,7 @@ def _run_span(state: DocumentState, span: Span, locator: Locator) -> None:
         state.new_scope(locator.position(span.source_offset(0))[0])
         return
     state.binary = "binary" in span.flags
+    state.formula_index += 1
     try:
         chains = parse_formula(span.text).chains
     except Exception as err:  # a parser bug must not stop the document

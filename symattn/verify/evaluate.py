@@ -123,6 +123,17 @@ def _aliases(name: str) -> tuple[str, ...]:
     return ()
 
 
+def _shape_key(node: Any) -> Any:
+    """A syntax tree without its positions: equal for the same expression written again."""
+    if isinstance(node, Node):
+        return (type(node).__name__,) + tuple(
+            _shape_key(getattr(node, f)) for f in node.__dataclass_fields__ if f != "offset"
+        )
+    if isinstance(node, tuple):
+        return tuple(_shape_key(item) for item in node)
+    return node
+
+
 def _halfwidth(node: Node) -> Any:
     """Half a unit of the last printed place of a number or of each cell of a block."""
 
@@ -189,6 +200,11 @@ class DocumentState:
         self.bound_line: dict[str, int] = {}  # the line each name was last bound on
         self.last_halfwidth: Any = None  # of the last printed element of the chain being read
         self.row_results: dict[tuple[str, ...], Val] = {}  # printed rows by their texts
+        self.recent_wrong: dict[str, tuple[int, Val]] = {}  # wrong printed numbers: formula index, value
+        self.expressions: dict[Any, tuple[dict[str, Any], Binding]] = {}  # claimed values of expressions
+        self.formula_index = 0
+        self.untied_rounded = False
+        self.top_element: Node | None = None  # the chain element being read (never its own claimed value)
         self.results: dict[str, Val] = {}  # printed results by their text, for operands that restate them
 
     # --- findings ------------------------------------------------------------
@@ -218,20 +234,24 @@ class DocumentState:
         reason: str,
         arith: bool = True,
         ball: Any = None,
+        truth: bool = True,
     ) -> bool:
         try:
             verdict = judge(num.text, a, b, deps, arith=arith)
             only_rounded = not any(is_wrong for _, is_wrong in deps)
-            if verdict.status == "wrong" and only_rounded and ball is not None and meets(num.text, ball):
+            fits_rounded = verdict.status == "wrong" and ball is not None and meets(num.text, ball)
+            if fits_rounded and not only_rounded:  # right by the document's (rounded) numbers, one of them wrong
+                verdict = dataclasses.replace(verdict, kind="carried", carried_from=carried_line(deps))
+            elif fits_rounded:
                 if equal(a, b) is True:  # computed from printed numbers only: consistent with their rounding
                     verdict = dataclasses.replace(verdict, status="ok", kind="ok")
                     reason = "within the rounding of the printed numbers it is computed from"
                 else:
-                    # right by the document's rounded numbers, off in truth: the rounding may explain it,
-                    # so it is listed, never called wrong (a false alarm is worse than a miss)
+                    # right by the document's rounded numbers, off in truth: wrong when world (b) is the
+                    # truth itself; when it still holds a rounded printed number, listed, never called wrong
                     verdict = dataclasses.replace(
                         verdict,
-                        status="unverified",
+                        status="wrong" if truth else "unverified",
                         kind="rounding-carried",
                         carried_from=carried_line(deps) if deps else None,
                     )
@@ -266,6 +286,22 @@ class DocumentState:
         return frozenset({(self.position(num.offset)[0], not ok)})
 
     # --- chains -------------------------------------------------------------
+
+    def _bind_expression(self, node: Node, value: Val) -> None:
+        """``QKᵀ/√d_k = [printed]``: the document's value of that expression,
+        used where the same expression comes back (``softmax(QKᵀ/√d_k)``)."""
+        used = names_in(node)
+        snapshot = {n: self.env.get(n) for n in used}
+        self.expressions[_shape_key(node)] = (snapshot, Binding(value.a, value.b, value.deps, value.arith))
+
+    def _claimed_expression(self, node: Node) -> Val | None:
+        entry = self.expressions.get(_shape_key(node))
+        if entry is None:
+            return None
+        snapshot, binding = entry
+        if any(self.env.get(n) is not b for n, b in snapshot.items()):
+            return None  # a name it uses was bound again since
+        return Val(binding.a, binding.b, binding.deps, arith=binding.arith)
 
     def forget_name(self, name: str) -> None:
         """Drop ``name`` (and what was computed from it): the document set it in a
@@ -354,28 +390,18 @@ class DocumentState:
             share = self._disagreement(names, values[0])
             if share is not None and share > 0.5:
                 self._forget(names)  # most cells differ: a new example, not a restatement
-            elif (
-                share
-                and all(n in self.inputs for n in names if n in self.env)
-                and any(self.bound_line.get(n, 0) < self.scope_line for n in names if n in self.env)
-            ):  # inputs given again after a heading or "Let": a new example or a typo?
+            elif share and all(n in self.inputs for n in names if n in self.env):
+                # inputs given again with a few cells changed: a new example, or a typo?
                 line = min(self.bound_line.get(n, 0) for n in names if n in self.env)
                 self.unverified(
                     literals(values[0]), "ambiguous", f"ambiguous: new example or restatement of line {line}"
                 )
-                self._forget(names)
-                return
+                self._forget(names)  # what follows is read with the new values
         if (
             len(values) == 1
             and is_claim_shape(values[0])
             and any(n in self.env for n in names)
-            and (
-                (
-                    all(n in self.inputs for n in names if n in self.env)
-                    and not self._restates(names, values[0])
-                )
-                or self._reshapes(names, values[0])
-            )
+            and self._reshapes(names, values[0])
         ):
             self._forget(names)  # a new example gives its inputs again: a redefinition, not a claim
         self.defined_by_input = False
@@ -392,6 +418,7 @@ class DocumentState:
                 if failure is not None and ref is None and is_claim_shape(element):
                     raise Unverifiable(f"compared with something that could not be checked ({failure})")
                 self.element_text = chain.texts[index] if index < len(chain.texts) else ""
+                self.top_element = element
                 value, is_claim = self._element(element, ref, bool(names))
                 if value is None:
                     continue
@@ -418,6 +445,8 @@ class DocumentState:
                 self.deferred.append(chain)  # "Q = K = V = X" written before X is given
         if last is not None and failure is None:
             self._bind(names, last, last_is_claim and not computed, chain)
+            if not names and last_is_claim and not is_claim_shape(chain.elements[0]):
+                self._bind_expression(chain.elements[0], last)
             self._retry_deferred()
         elif failure is not None and names and isinstance(chain.elements[0], Name):
             self._forget([chain.elements[0].name])  # a definition that cannot be followed: no stale value
@@ -470,9 +499,10 @@ class DocumentState:
         if ref is not None and self._scaled_claim(element):
             return self.scaled_claim(element, ref), True
         try:
+            self.untied_rounded = False
             value = self.evaluate(element)
             ball = ball_of(element, self._ball_lookup)
-            return (dataclasses.replace(value, ball=ball) if ball is not None else value), False
+            return dataclasses.replace(value, ball=ball, truth=not self.untied_rounded), False
         except Unverifiable:
             if not wants_scalar_reader(element):
                 raise
@@ -632,10 +662,13 @@ class DocumentState:
                 reason="claimed value",
                 arith=ref.arith,  # type: ignore[arg-type]
                 ball=None if isinstance(ball, list) else ball,
+                truth=ref.truth,
             )
             result = Val(printed, b, ref.deps | self._source(node, ok, printed, b))
             if _distinctive(node.text):  # type: ignore[union-attr]
                 self.results[node.text] = result  # type: ignore[union-attr]
+            if not ok and cell is None:  # a wrong scalar result, which the next formula may use at once
+                self.recent_wrong[node.text] = (self.formula_index, result)  # type: ignore[union-attr]
             return result
         if isinstance(node, Matrix):
             return self._claim_matrix(node, ref)
@@ -677,7 +710,9 @@ class DocumentState:
                 if isinstance(ref.ball, list) and len(ref.ball) == a.rows and len(ref.ball[0]) == a.cols:
                     ball = ref.ball[p][q]
                 part = self.claim(
-                    cell_node, Val(a[p, q], b[p, q], ref.deps, terms, ref.arith, ball), (i + 1, j + 1)
+                    cell_node,
+                    Val(a[p, q], b[p, q], ref.deps, terms, ref.arith, ball, ref.truth),
+                    (i + 1, j + 1),
                 )
                 out_row.append(part.a)
                 deps |= part.deps
@@ -768,10 +803,17 @@ class DocumentState:
         return self._value_of(node, record=True)
 
     def _value_of(self, node: Node, record: bool) -> Val:
+        if isinstance(node, (Div, Mul, Call, Sum, Pow, Transpose, Sqrt)) and node is not self.top_element:
+            claimed = self._claimed_expression(node)
+            if claimed is not None:
+                return claimed
         if isinstance(node, Num):
             value = parse_claim(node.text).value
             if record:
                 earlier = self.results.get(node.text) if _distinctive(node.text) else None
+                recent = self.recent_wrong.get(node.text)
+                if earlier is None and recent is not None and self.formula_index - recent[0] <= 2:
+                    earlier = recent[1]  # "1/√d_k = 0.25", then "0.25 × QKᵀ" at once: the same wrong number
                 if earlier is not None:  # 14.3835 again: the result printed before, with its truth
                     wrong = [line for line, is_wrong in earlier.deps if is_wrong]
                     if wrong:
@@ -788,6 +830,8 @@ class DocumentState:
                         self._add(node, status="ok", kind="ok", reason="restates an earlier result")
                     return Val(earlier.a, earlier.b, earlier.deps, arith=earlier.arith)
                 self.operands.append(node)
+                if parse_claim(node.text).places:
+                    self.untied_rounded = True  # world (b) now uses a rounded printed number
             return Val(value, value)
         if isinstance(node, Inf):
             return Val(sympy.oo, sympy.oo)

@@ -57,6 +57,7 @@ class Val:
     terms: tuple[Val, ...] | None = None
     arith: bool = True  # built by exact arithmetic (no softmax, exp, roots) from printed numbers
     ball: Any = None  # the same computation on the printed numbers' rounding intervals (balls.py)
+    truth: bool = True  # world (b) holds no untied rounded printed number: it is the true value
 
 
 @dataclass(frozen=True)

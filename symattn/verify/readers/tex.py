@@ -30,6 +30,7 @@ _MATH_ENVS = (
 _CODE_ENVS = ("verbatim", "verbatim*", "lstlisting", "minted", "Verbatim")
 _OPENER = re.compile(
     r"\\begin\{(?P<env>[A-Za-z]+\*?)\}|(?P<dd>\$\$)|(?P<br>\\\[)|(?P<pa>\\\()|(?<!\\)(?P<d>\$)"
+    r"|(?P<sec>\\(?:sub)*section\*?\{|\\chapter\*?\{|\\paragraph\*?\{)"
 )
 _CODE_OPENER = re.compile(
     r"\\begin\{(?P<env>[A-Za-z]+\*?)\}|\\verb\*?(?P<v>[^A-Za-z\s])|\\lstinline(?P<l>[^A-Za-z\s\[])"
@@ -179,6 +180,10 @@ def tex_spans(source: str) -> list[Span]:
         match = _OPENER.search(blanked, pos)
         if match is None:
             break
+        if match.group("sec"):  # a new section may start a new example
+            spans.append(Span("", False, ((0, match.start(), True),), "scope"))
+            pos = match.end()
+            continue
         env = match.group("env")
         if env is not None:
             if env not in _MATH_ENVS:
