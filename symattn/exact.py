@@ -717,7 +717,9 @@ def claim_kind(claimed: Claim | str | int, true_value: Any) -> str:
     Returns:
         ``"ok"`` when :func:`claim_holds`; ``"rounding"`` when it is wrong but
         is the true value truncated toward zero at its printed places;
-        otherwise ``"wrong"``.
+        otherwise ``"wrong"`` (also when the truncation cannot be decided: a
+        value that is a multiple of the last place, such as 2 written as a sum
+        of softmax terms).
 
     >>> claim_kind("0.197", sympy.Rational(19782, 100000))
     'rounding'
@@ -725,6 +727,12 @@ def claim_kind(claimed: Claim | str | int, true_value: Any) -> str:
     claim = _as_claim(claimed)
     if claim_holds(claim, true_value):
         return "ok"
-    if claim.places is not None and Rational(truncated_decimal(true_value, claim.places)) == claim.value:
-        return "rounding"
-    return "wrong"
+    if claim.places is None:
+        return "wrong"
+    try:
+        truncated = Rational(truncated_decimal(true_value, claim.places))
+    except UndecidedRoundingError:
+        # the value is (as far as any precision tells) a multiple of the last place, e.g. exactly 2
+        # written as a sum of softmax terms: the claim is wrong; whether it is that value cut is not known
+        return "wrong"
+    return "rounding" if truncated == claim.value else "wrong"

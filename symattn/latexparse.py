@@ -911,6 +911,10 @@ def _converter() -> tuple[Any, Any]:
 
 _PLACEHOLDER = re.compile(r"(?<!_)(?<!_\{)\d+(?:\.\d+)?")  # not subscripts (d_1, W_{2})
 
+#: ``\left`` and ``\right`` before a delimiter (``\left.`` with its dot): sizing only, and
+#: a formula's text may hold one of a pair (``(\ln t\right)^{2}``).
+_SIZING = re.compile(r"\\(?:left|right)(?![A-Za-z])\s*\.?")
+
 #: Largest integer argument of factorial, binomial and gamma on the scalar path.
 MAX_FACTORIAL_ARGUMENT = 1000
 
@@ -1042,7 +1046,7 @@ def scalar_latex(text: str) -> sympy.Expr:
         values[name] = parse_claim(match.group()).value
         return f" \\text{{{name}}} "
 
-    masked = _PLACEHOLDER.sub(place, text)
+    masked = _PLACEHOLDER.sub(place, _SIZING.sub("", text))
     try:
         result = latex2sympy(masked, normalization_config=None, conversion_config=config)
     except Exception as err:  # the ANTLR parser raises many types
