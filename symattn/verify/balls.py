@@ -95,6 +95,11 @@ def _product(x: Any, y: Any) -> Any:
 def _eval(node: Node, lookup: Any, depth: int = 0) -> Any:
     if depth > 60:
         raise _NoBall
+    claimed = getattr(lookup, "expression", None)
+    if claimed is not None and not isinstance(node, (Num, Name)):
+        found = claimed(node)
+        if found is not None:
+            return _lift(*found)
     if isinstance(node, Num):
         return _num(node.text)
     if isinstance(node, Name):
@@ -149,7 +154,8 @@ def ball_of(node: Node, lookup: Any) -> Any | None:
     """The computation ``node`` on intervals (an arb, or rows of arbs), or None
     when it holds no rounded number or cannot be evaluated on intervals."""
     rounded = any(isinstance(n, Num) and parse_claim(n.text).places for n in _nums(node))
-    if not rounded and not any(_rounded_name(name, lookup) for name in _names(node)):
+    named = any(_rounded_name(name, lookup) for name in _names(node))
+    if not (rounded or named or getattr(lookup, "has_expressions", False)):
         return None
     try:
         return _eval(node, lookup)

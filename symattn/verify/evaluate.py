@@ -123,12 +123,30 @@ def _aliases(name: str) -> tuple[str, ...]:
     return ()
 
 
+class _BallLookup:
+    """What :func:`~symattn.verify.balls.ball_of` asks of the document: a name's
+    value and half-units, and the claimed value of a sub-expression."""
+
+    def __init__(self, state: DocumentState, top: Node) -> None:
+        self.state = state
+        self.top = top
+        self.has_expressions = bool(state.expressions)
+
+    def __call__(self, name: str) -> tuple[Any, Any]:
+        return self.state._ball_lookup(name)
+
+    def expression(self, node: Node) -> tuple[Any, Any] | None:
+        if node is self.top:
+            return None
+        binding = self.state._claimed_binding(node)
+        return None if binding is None else (binding.a, binding.halfwidth)
+
+
 def _shape_key(node: Any) -> Any:
     """A syntax tree without its positions: equal for the same expression written again."""
     if isinstance(node, Node):
-        return (type(node).__name__,) + tuple(
-            _shape_key(getattr(node, f)) for f in node.__dataclass_fields__ if f != "offset"
-        )
+        fields = (_shape_key(getattr(node, f)) for f in node.__dataclass_fields__ if f != "offset")
+        return (type(node).__name__, *fields)
     if isinstance(node, tuple):
         return tuple(_shape_key(item) for item in node)
     return node
@@ -240,7 +258,9 @@ class DocumentState:
             verdict = judge(num.text, a, b, deps, arith=arith)
             only_rounded = not any(is_wrong for _, is_wrong in deps)
             fits_rounded = verdict.status == "wrong" and ball is not None and meets(num.text, ball)
-            if fits_rounded and not only_rounded:  # right by the document's (rounded) numbers, one of them wrong
+            if (
+                fits_rounded and not only_rounded
+            ):  # right by the document's (rounded) numbers, one of them wrong
                 verdict = dataclasses.replace(verdict, kind="carried", carried_from=carried_line(deps))
             elif fits_rounded:
                 if equal(a, b) is True:  # computed from printed numbers only: consistent with their rounding
@@ -292,16 +312,21 @@ class DocumentState:
         used where the same expression comes back (``softmax(QKᵀ/√d_k)``)."""
         used = names_in(node)
         snapshot = {n: self.env.get(n) for n in used}
-        self.expressions[_shape_key(node)] = (snapshot, Binding(value.a, value.b, value.deps, value.arith))
+        binding = Binding(value.a, value.b, value.deps, value.arith, self.last_halfwidth)
+        self.expressions[_shape_key(node)] = (snapshot, binding)
 
-    def _claimed_expression(self, node: Node) -> Val | None:
+    def _claimed_binding(self, node: Node) -> Binding | None:
         entry = self.expressions.get(_shape_key(node))
         if entry is None:
             return None
         snapshot, binding = entry
         if any(self.env.get(n) is not b for n, b in snapshot.items()):
             return None  # a name it uses was bound again since
-        return Val(binding.a, binding.b, binding.deps, arith=binding.arith)
+        return binding
+
+    def _claimed_expression(self, node: Node) -> Val | None:
+        binding = self._claimed_binding(node)
+        return None if binding is None else Val(binding.a, binding.b, binding.deps, arith=binding.arith)
 
     def forget_name(self, name: str) -> None:
         """Drop ``name`` (and what was computed from it): the document set it in a
@@ -501,7 +526,7 @@ class DocumentState:
         try:
             self.untied_rounded = False
             value = self.evaluate(element)
-            ball = ball_of(element, self._ball_lookup)
+            ball = ball_of(element, _BallLookup(self, element))
             return dataclasses.replace(value, ball=ball, truth=not self.untied_rounded), False
         except Unverifiable:
             if not wants_scalar_reader(element):
@@ -992,6 +1017,17 @@ class DocumentState:
                 else (ImmutableMatrix([[arg.a]]), ImmutableMatrix([[arg.b]]))
             )
             return Val(stages.softmax_rows(a), stages.softmax_rows(b), deps, arith=False)
+        if (
+            name == "causal" and len(args) == 1 and is_matrix(args[0].a)
+        ):  # scores.masked_fill(tril == 0, -inf)
+            arg = args[0]
+            mask = stages.causal_mask(arg.a.rows, arg.a.cols)
+            return Val(
+                stages.scale_scores(arg.a, 1, mask),
+                stages.scale_scores(arg.b, 1, mask),
+                deps,
+                arith=arg.arith,
+            )
         if name in ("rows", "cols") and len(args) == 1 and is_matrix(args[0].a):  # K.shape[-1] in code
             count = args[0].a.rows if name == "rows" else args[0].a.cols
             return Val(sympy.Integer(count), sympy.Integer(count))

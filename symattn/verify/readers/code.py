@@ -318,6 +318,7 @@ class _Program:
         self.start = start
         line_starts = [0] + [m.end() for m in re.finditer("\n", piece.text[start:])]
         self.line_starts = [start + s for s in line_starts]
+        self.masks: dict[str, str] = {}  # names of causal masks: "tril" (keep) or "triu" (drop)
 
     def index(self, lineno: int, col: int) -> int:
         """Index in the piece of an ast (line, UTF-8 byte column)."""
@@ -387,6 +388,22 @@ class _Program:
             self.call(node, out, depth)
             return
         raise _Unknown
+
+    def causal_fill(self, args: list[ast.expr]) -> bool:
+        """``masked_fill(mask == 0, -inf)`` with ``mask = torch.tril(torch.ones(n, n))``, or
+        ``masked_fill(mask, -inf)`` with ``mask = torch.triu(torch.ones(n, n), diagonal=1).bool()``."""
+        condition, fill = args
+        if not _is_neg_inf(fill):
+            return False
+        if (
+            isinstance(condition, ast.Compare)
+            and isinstance(condition.left, ast.Name)
+            and len(condition.ops) == 1
+            and isinstance(condition.ops[0], ast.Eq)
+            and _int(condition.comparators[0]) == 0
+        ):
+            return self.masks.get(condition.left.id) == "tril"
+        return isinstance(condition, ast.Name) and self.masks.get(condition.id) == "triu"
 
     def array(self, node: ast.List | ast.Tuple, out: Builder, depth: int) -> None:
         lo, _ = self.bounds(node)
@@ -462,6 +479,11 @@ class _Program:
             self.write(receiver if name == "size" else args[0], out, depth + 1)  # type: ignore[arg-type]
             out.put(")", at)
             return
+        if name == "masked_fill" and receiver is not None and len(args) == 2 and self.causal_fill(args):
+            out.put(r"\text{causal}(", at)
+            self.write(receiver, out, depth + 1)
+            out.put(")", at)
+            return
         if name in _ARRAY_MAKERS and len(args) == 1:
             self.write(args[0], out, depth + 1)
             return
@@ -510,12 +532,50 @@ class _Program:
         raise _Unknown
 
 
+def _is_neg_inf(node: ast.AST) -> bool:
+    """``float("-inf")``, ``-float("inf")``, ``-np.inf``, ``-torch.inf``, ``-1e9`` and the like."""
+    if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "float" and node.args:
+        arg = node.args[0]
+        return isinstance(arg, ast.Constant) and str(arg.value).strip().lower() in ("-inf", "-infinity")
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = node.operand
+        if isinstance(inner, ast.Attribute) and inner.attr == "inf":
+            return True
+        if isinstance(inner, ast.Call) and getattr(inner.func, "id", "") == "float" and inner.args:
+            return isinstance(inner.args[0], ast.Constant) and str(inner.args[0].value).lower() == "inf"
+    return False
+
+
 def _int(node: ast.AST) -> int | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, int):
         return node.value
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         inner = _int(node.operand)
         return -inner if inner is not None else None
+    return None
+
+
+def _mask_kind(node: ast.AST) -> str | None:
+    """``torch.tril(torch.ones(n, n))`` -> "tril"; ``torch.triu(..., diagonal=1)`` (``.bool()``) -> "triu"."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("bool", "float")
+    ):
+        node = node.func.value
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args):
+        return None
+    inner = node.args[0]
+    ones = (
+        isinstance(inner, ast.Call) and getattr(inner.func, "attr", getattr(inner.func, "id", "")) == "ones"
+    )
+    diagonal = {k.arg: _int(k.value) for k in node.keywords}.get(
+        "diagonal", _int(node.args[1]) if len(node.args) > 1 else 0
+    )
+    if ones and node.func.attr == "tril" and diagonal == 0:
+        return "tril"
+    if ones and node.func.attr == "triu" and diagonal == 1:
+        return "triu"
     return None
 
 
@@ -584,6 +644,10 @@ def _statement(
             pairs = [(target, statement.value)]
         spans: list[Span] = []
         for name_node, value in pairs:
+            kind = _mask_kind(value)
+            if isinstance(name_node, ast.Name) and kind:
+                program.masks[name_node.id] = kind
+                continue
             if not isinstance(name_node, ast.Name):
                 spans.extend(_forget(program, _targets(name_node), at))
                 continue
