@@ -327,7 +327,16 @@ def _attention_steps(att: Attention, digits: int, *, head: int = 0) -> list[st.S
     return [setup, *projections, scores, softmax, output, analysis]
 
 
-def _claim_table(comparison: Comparison) -> st.ClaimTable:
+def _claim_table(comparison: Comparison, named: dict[int, tuple[st.Softmax, st.Output]]) -> st.ClaimTable:
+    head_name, _, stage = comparison.name.rpartition(".")
+    head = int(head_name[4:]) if head_name.startswith("head") and head_name[4:].isdigit() else 0
+    extra: dict[str, Any] = {}
+    if head in named:  # the closed forms with the softmax's names, as in the derivation above
+        softmax, output = named[head]
+        if stage == "weights":
+            extra = {"head": head, "weight_names": tuple(row.names for row in softmax.rows)}
+        elif stage == "output":
+            extra = {"head": head, "output_named": tuple(row.output_named for row in output.rows)}
     cells = tuple(
         tuple(
             st.ClaimCell(
@@ -343,14 +352,19 @@ def _claim_table(comparison: Comparison) -> st.ClaimTable:
         )
         for row in comparison.cells
     )
-    return st.ClaimTable(comparison.name, cells)
+    return st.ClaimTable(comparison.name, cells, **extra)
 
 
-def _claim_steps(result: Attention | MultiHead, claims: dict[str, Any], digits: int) -> list[st.Step]:
+def _claim_steps(
+    result: Attention | MultiHead, claims: dict[str, Any], digits: int, done: list[st.Step]
+) -> list[st.Step]:
+    softmaxes = {step.head: step for step in done if isinstance(step, st.Softmax) and step.named}
+    outputs = {step.head: step for step in done if isinstance(step, st.Output)}
+    named = {head: (softmax, outputs[head]) for head, softmax in softmaxes.items()}
     steps: list[st.Step] = []
     recomputed: list[st.Step] = []
     for comparison in result.check(claims):
-        steps.append(_claim_table(comparison))
+        steps.append(_claim_table(comparison, named))
         if comparison.recomputed_output is not None and isinstance(result, Attention):
             claimed_output = claims.get("output")
             recomputed.append(
@@ -437,7 +451,7 @@ def build_steps(
     else:
         steps += _attention_steps(result, digits)
     if claims:
-        steps += _claim_steps(result, claims, digits)
+        steps += _claim_steps(result, claims, digits, steps)
     return tuple(steps)
 
 

@@ -153,3 +153,18 @@ def test_claims_after_the_heads_go_on_numbering():
         "## 8. Output projection",
         "## 9. Checking the claimed numbers",
     ]
+
+
+def test_the_claims_table_shows_true_values_by_name():
+    text = SPEC.read_text(encoding="utf-8") + (
+        "\n[claims]\nweights = [[0.24, 0.22, 0.29, 0.26], [0.16, 0.38, 0.19, 0.27],"
+        " [0.26, 0.13, 0.37, 0.24], [0.22, 0.22, 0.29, 0.27]]\n"
+        "output = [[0.42, 0.48, 0.37], [0.57, 0.31, 0.45], [0.34, 0.58, 0.33], [0.43, 0.48, 0.38]]\n"
+    )
+    md = derive(parse_spec(text, source=None)).to_markdown()
+    truth = _truth()
+    mpmath.mp.dps = 50
+    a11 = mpmath.nstr(truth[0][2][0], 5)
+    assert f"| $a_{{11}}$ | 0.24 | $\\frac{{t_{{1}}}}{{D_{{1}}}}$ | {a11} | correct rounding |" in md
+    assert "| $o_{11}$ | 0.42 | $\\frac{1 + \\frac{t_{1}}{3} + \\frac{t_{3}}{2}}{D_{1}}$ |" in md
+    assert "All 16 claimed entries are correct roundings" in md

@@ -558,6 +558,16 @@ def _verdict(kind: str, T: dict[str, str], exact_claim: bool = False) -> tuple:
     return (Strong(T["verdict_wrong"]), Text(note))
 
 
+def _claim_exact(step: st.ClaimTable, cell: st.ClaimCell) -> str:
+    """The true value's closed form: by the softmax's names when the derivation uses them."""
+    if step.weight_names is not None:
+        return _named_weight(step.weight_names[cell.row - 1][cell.col - 1], cell.row, step.head)
+    if step.output_named is not None:
+        numerator = _linear(step.output_named[cell.row - 1][cell.col - 1], step.head)
+        return rf"\frac{{{numerator}}}{{{_D(cell.row, step.head)}}}"
+    return entry(cell.exact)
+
+
 def _claim_table(step: st.ClaimTable, ctx: _Context) -> list[Block]:
     T = ctx.T
     header = tuple(
@@ -572,7 +582,7 @@ def _claim_table(step: st.ClaimTable, ctx: _Context) -> list[Block]:
             (
                 (Math(symbol),),
                 (claimed,),
-                (Math(entry(cell.exact)),),
+                (Math(_claim_exact(step, cell)),),
                 (Text(cell.decimal),),
                 _verdict(cell.kind, T, cell.exact_claim),
             )

@@ -192,6 +192,11 @@ class ClaimTable:
 
     name: str  # "weights", "output", "Q", ...
     cells: tuple[tuple[ClaimCell, ...], ...]
+    # With named exponentials: the head, and the weights' names or the output's numerators
+    # over D_i (see SoftmaxRow.names and OutputRow.output_named), to show the exact values by name.
+    head: int = 0
+    weight_names: tuple[tuple[int | None, ...], ...] | None = None
+    output_named: tuple[tuple[Linear, ...], ...] | None = None
 
 
 @dataclass(frozen=True)
