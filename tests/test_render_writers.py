@@ -73,7 +73,7 @@ def test_markdown_block(block, md):
         ),
         pytest.param(
             TABLE,
-            "\\begin{center}\n\\begin{tabular}{|l|l|}\n\\hline\nEntry & Claimed \\\\\n\\hline\n"
+            "\\begin{center}\n\\renewcommand{\\arraystretch}{2.2}\n\\begin{tabular}{|l|l|}\n\\hline\nEntry & Claimed \\\\\n\\hline\n"
             "\\(a_{31}\\) & \\textbf{0.3} \\\\\n\\(|x|\\) & 0.4 \\\\\n\\hline\n\\end{tabular}\n\\end{center}",
             id="table",
         ),
