@@ -186,6 +186,14 @@ def _nums(node: Any) -> list[Num]:
 
 
 def meets(text: str, ball: Any) -> bool:
-    """Whether the printed number's rounding interval meets the ball."""
-    claimed = _num(text)
-    return bool(claimed.overlaps(ball))
+    """Whether the printed number's rounding interval meets the ball.
+
+    The interval is taken open (a hair narrower than half a unit each side), so
+    an exact value on a rounding boundary (1/8 for 0.12) does not meet it."""
+    claim = parse_claim(text)
+    value = claim.value
+    mid = arb(int(value.p)) / int(value.q)
+    if claim.places is None:
+        return bool(mid.overlaps(ball))
+    half = arb(1) / (2 * 10**claim.places) * (1 - arb(2) ** -20)  # radii keep 30 bits: shrink by more
+    return bool((mid + arb(0, half)).overlaps(ball))

@@ -311,6 +311,8 @@ class DocumentState:
         """``QKᵀ/√d_k = [printed]``: the document's value of that expression,
         used where the same expression comes back (``softmax(QKᵀ/√d_k)``)."""
         used = names_in(node)
+        if not used and getattr(value.b, "is_Rational", False):
+            return  # \frac{1}{8} = 0.125: exact arithmetic on literals, read afresh each time
         snapshot = {n: self.env.get(n) for n in used}
         binding = Binding(value.a, value.b, value.deps, value.arith, self.last_halfwidth)
         self.expressions[_shape_key(node)] = (snapshot, binding)
