@@ -51,7 +51,14 @@ from symattn.verify.report import Report
 if TYPE_CHECKING:  # imported by the worker (SymPy), not by this process
     from symattn.verify.evaluate import DocumentState
 
-__all__ = ["MAX_DOCUMENT_BYTES", "VerifyOptions", "read_document", "verify_document", "verify_text"]
+__all__ = [
+    "MAX_DOCUMENT_BYTES",
+    "VerifyOptions",
+    "read_document",
+    "safe_mode_reason",
+    "verify_document",
+    "verify_text",
+]
 
 #: Documents larger than this (UTF-8 bytes) are refused before they are read.
 MAX_DOCUMENT_BYTES = 4_000_000
