@@ -93,6 +93,8 @@ _CELL = re.compile(r"^(.+?)_\{(?:(\d+|:),(\d+|:)|(\d\d))\}$")
 _PROJECTIONS = {"Q": "W_{Q}", "K": "W_{K}", "V": "W_{V}"}
 #: Names of the identity matrix when it stands for a weight (``W_Q = I``).
 _IDENTITY = ("I", "\\mathbf{I}", "\\mathrm{I}")
+#: ``I_4``, ``I_{3}``: the identity of a given size.
+_SIZED_IDENTITY = re.compile(r"^I_\{(\d{1,2})\}$")
 #: Names read as attention weights softmax(QKᵀ/√d_k) when printed as numbers
 #: and never defined otherwise (see docs/verify.md, "Conventions").
 _WEIGHT_NAMES = ("A", "weights", "attn_weights", "attention_weights", "p_attn", "attn")
@@ -506,6 +508,9 @@ class DocumentState:
                 return Val(binding.a, binding.b, binding.deps, arith=binding.arith), False
             if element.name in _IDENTITY and ref is None and defines and self._named_before(element):
                 return self._identity(), False  # W_Q = W_K = W_V = I
+            sized = _SIZED_IDENTITY.match(element.name)
+            if sized and ref is None and defines and self._named_before(element):
+                return self._identity(int(sized.group(1))), False  # W_Q = I_4
             return self._cell(element.name), False
         if is_claim_shape(element) and ref is not None:
             return self.claim(element, ref), True
@@ -948,13 +953,21 @@ class DocumentState:
             return cell
         if name in _IDENTITY:
             return self._identity()
+        sized = _SIZED_IDENTITY.match(name)
+        if sized:
+            return self._identity(int(sized.group(1)))
         if name in _PROJECTIONS and "X" in self.env and _PROJECTIONS[name] in self.env:
             return self._product([self._lookup("X"), self._lookup(_PROJECTIONS[name])])
         raise Unverifiable(f"{_display_name(name)} is not defined in the document")
 
-    def _identity(self) -> Val:
-        """``I`` as a weight matrix: the identity of X's width."""
-        x = self.env.get("X")
+    def _identity(self, size: int | None = None) -> Val:
+        """``I`` as a weight matrix: the identity of X's width (``I_4``: of size 4)."""
+        if size is not None:
+            if not 1 <= size <= 64:
+                raise Unverifiable(f"I_{size} is too large an identity")
+            eye = ImmutableMatrix(sympy.eye(size))
+            return Val(eye, eye)
+        x = self.env.get(self._resolve("X"))
         if x is None or not is_matrix(x.a):
             raise Unverifiable("I is not defined in the document (no X gives its size)")
         eye = ImmutableMatrix(sympy.eye(x.a.cols))
