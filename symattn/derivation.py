@@ -507,6 +507,10 @@ class Derivation:
         }
         return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
+    def __repr__(self) -> str:
+        title = self.title or "untitled"
+        return f"<Derivation {title!r}: {len(self.steps)} steps, lang={self.lang}, {self.digits} places>"
+
     def _repr_markdown_(self) -> str:
         return self.to_markdown()
 

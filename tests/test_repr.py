@@ -113,3 +113,11 @@ def test_report_of_a_real_document(tmp_path):
     report = symattn.verify_document(doc)
     assert len(repr(report)) < 2000 and repr(report).startswith(f"<Report {doc}: ")
     assert "<table" in report._repr_html_()
+
+
+def test_derivation_repr_is_short():
+    d = symattn.derive(symattn.examples.reference())  # 8 steps, 2 claim tables, the recomputed output
+    assert repr(d) == (
+        "<Derivation 'Self-attention on three tokens (the textbook example)': 11 steps, lang=en, 4 places>"
+    )
+    assert d._repr_markdown_().startswith("# Self-attention")
