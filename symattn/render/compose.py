@@ -60,7 +60,15 @@ def _fits(*latex: str) -> bool:
 
 
 def _matrix_blocks(
-    name: str, values, labels, ctx: _Context, *, decimals=None, formula: str = "", relation: str = "="
+    name: str,
+    values,
+    labels,
+    ctx: _Context,
+    *,
+    decimals=None,
+    formula: str = "",
+    relation: str = "=",
+    row_gap: str | None = None,
 ) -> list[Block]:
     """``name = formula = M`` (and ``≈ decimals``), split into column blocks when too wide.
 
@@ -69,7 +77,7 @@ def _matrix_blocks(
     blocks = column_blocks(values)
     if len(blocks) == 1:
         pieces = [("=", formula)] if formula else []
-        pieces.append((relation, matrix(values, labels=labels)))
+        pieces.append((relation, matrix(values, labels=labels, row_gap=row_gap)))
         if decimals is not None:
             pieces.append((r"\approx", matrix(decimals, labels=labels)))
         return [Display(chain([(name, pieces)]))]
@@ -80,7 +88,7 @@ def _matrix_blocks(
             out.append(fill(ctx.T["column"], first=stop, total=n_cols, name=Math(name)))
         else:
             out.append(fill(ctx.T["columns"], first=start + 1, last=stop, total=n_cols, name=Math(name)))
-        block = matrix(values, labels=labels, columns=(start, stop))
+        block = matrix(values, labels=labels, columns=(start, stop), row_gap=row_gap)
         if decimals is None:
             out.append(Display(block))
         else:
@@ -393,7 +401,7 @@ def _softmax(step: st.Softmax, ctx: _Context) -> list[Block]:
             for row in step.rows
         ]
         out.append(fill(T["softmax_matrix"], A=Math(_name("A", h))))
-        out += _matrix_blocks(_name("A", h), names, step.labels, ctx, decimals=step.decimals)
+        out += _matrix_blocks(_name("A", h), names, step.labels, ctx, decimals=step.decimals, row_gap="4pt")
         return out
     for row in step.rows:
         out += _softmax_row(row, h, ctx, comma=comma)

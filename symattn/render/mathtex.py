@@ -116,6 +116,7 @@ def matrix(
     *,
     labels: Sequence[str] | None = None,
     columns: tuple[int, int] | None = None,
+    row_gap: str | None = None,
 ) -> str:
     """A bracketed matrix; optional row labels are written to its right.
 
@@ -124,6 +125,7 @@ def matrix(
         labels: one label per row (token names), aligned with ``\\vphantom``.
         columns: ``(start, stop)`` to show only those columns (0-based, stop
             excluded), for matrices too wide for a line.
+        row_gap: extra space between rows, such as ``"4pt"`` (rows of fractions).
 
     Returns:
         ``\\begin{bmatrix} ... \\end{bmatrix}`` and, with labels, a column of
@@ -135,10 +137,11 @@ def matrix(
     rows = _rows(_as_lists(values))
     if columns is not None:
         rows = [row[columns[0] : columns[1]] for row in rows]
-    body = r" \\ ".join(" & ".join(row) for row in rows)
+    newline = r" \\ " if row_gap is None else rf" \\[{row_gap}] "
+    body = newline.join(" & ".join(row) for row in rows)
     latex = r"\begin{bmatrix} " + body + r" \end{bmatrix}"
     if labels:
-        tags = r" \\ ".join(
+        tags = newline.join(
             r"\vphantom{" + "".join(row) + "}" + label(text) for row, text in zip(rows, labels, strict=False)
         )
         latex += r"\begin{matrix} " + tags + r" \end{matrix}"
