@@ -475,3 +475,17 @@ def test_pool_workers_keep_the_per_formula_worker():
         2, mp_context=multiprocessing.get_context("spawn"), initializer=many._start_pool_worker
     ) as pool:
         assert list(pool.map(_pool_probe, [1, 2])) == [(None, False), (None, False)]
+
+
+def _verify_in_daemon(paths: list[str]) -> list[int | None]:
+    return [r.report.exit_code if r.report else None for r in verify_paths(paths, jobs=2)]
+
+
+def test_verify_paths_inside_a_daemonic_pool_worker(tmp_path):
+    import multiprocessing
+
+    wrong, right = tmp_path / "wrong.md", tmp_path / "right.md"
+    wrong.write_text(WRONG, encoding="utf-8")
+    right.write_text(RIGHT, encoding="utf-8")
+    with multiprocessing.get_context("spawn").Pool(1) as pool:  # its workers are daemonic
+        assert pool.apply(_verify_in_daemon, ([str(wrong), str(right)],)) == [1, 0]

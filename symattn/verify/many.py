@@ -236,6 +236,8 @@ def verify_paths(
         else:
             files.append((index, path))
     jobs = default_jobs() if jobs is None else max(1, jobs)
+    if multiprocessing.current_process().daemon:  # a daemonic process cannot start a pool
+        jobs = 1
     if jobs == 1 or len(files) <= 1:
         if len(files) > 1:
             _warm()
