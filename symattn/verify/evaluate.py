@@ -98,6 +98,10 @@ _SIZED_IDENTITY = re.compile(r"^I_\{(\d{1,2})\}$")
 #: Names read as attention weights softmax(QKᵀ/√d_k) when printed as numbers
 #: and never defined otherwise (see docs/verify.md, "Conventions").
 _WEIGHT_NAMES = ("A", "weights", "attn_weights", "attention_weights", "p_attn", "attn")
+#: Names read as the scores QKᵀ when printed as numbers and never defined otherwise.
+_SCORE_NAMES = ("scores", "attn_scores", "attention_scores")
+#: ``q_2``, ``k_{3}``, ``v_1``: row i of Q, K or V (1-based) when the document never binds them.
+_ROW_NAME = re.compile(r"^([qkv])_\{(\d{1,3})\}$")
 
 #: What a document may call a quantity another part of it names otherwise:
 #: a printout or table named "attention weights" means the bound ``A`` or
@@ -223,6 +227,7 @@ class DocumentState:
         self.recent_wrong: dict[str, tuple[int, Val]] = {}  # wrong printed numbers: formula index, value
         self.expressions: dict[Any, tuple[dict[str, Any], Binding]] = {}  # claimed values of expressions
         self.formula_index = 0
+        self.last_dot: tuple[Val, Val] | None = None  # the last dot product of two row vectors
         self.untied_rounded = False
         self.top_element: Node | None = None  # the chain element being read (never its own claimed value)
         self.results: dict[str, Val] = {}  # printed results by their text, for operands that restate them
@@ -434,7 +439,10 @@ class DocumentState:
         ):
             self._forget(names)  # a new example gives its inputs again: a redefinition, not a claim
         self.defined_by_input = False
-        ref: Val | None = self._weights_by_convention(names, values)
+        self.last_dot = None
+        ref: Val | None = self._weights_by_convention(names, values) or self._scores_by_convention(
+            names, values
+        )
         last: Val | None = None
         last_is_claim = False
         failure: str | None = None
@@ -530,6 +538,10 @@ class DocumentState:
             return value, False
         if ref is not None and self._scaled_claim(element):
             return self.scaled_claim(element, ref), True
+        if ref is not None and self.last_dot is not None:
+            expanded = self._expanded_dot(element, ref)
+            if expanded is not None:
+                return expanded, True
         try:
             self.untied_rounded = False
             value = self.evaluate(element)
@@ -956,6 +968,17 @@ class DocumentState:
         sized = _SIZED_IDENTITY.match(name)
         if sized:
             return self._identity(int(sized.group(1)))
+        row = _ROW_NAME.match(name)
+        if row and self._resolve(row.group(1).upper()) in self.env:
+            whole = self.env[self._resolve(row.group(1).upper())]
+            i = int(row.group(2)) - 1
+            if is_matrix(whole.a) and 0 <= i < whole.a.rows:
+                return Val(
+                    ImmutableMatrix(whole.a.row(i)),
+                    ImmutableMatrix(whole.b.row(i)),
+                    whole.deps,
+                    arith=whole.arith,
+                )
         if name in _PROJECTIONS and "X" in self.env and _PROJECTIONS[name] in self.env:
             return self._product([self._lookup("X"), self._lookup(_PROJECTIONS[name])])
         raise Unverifiable(f"{_display_name(name)} is not defined in the document")
@@ -976,6 +999,35 @@ class DocumentState:
     def _named_before(self, element: Name) -> bool:
         """Whether ``element`` follows the first element of the current chain."""
         return element.offset > self.chain_start_offset
+
+    def _scores_by_convention(self, names: list[str], values: list[Node]) -> Val | None:
+        """``scores = [numbers]`` (no formula) when Q and K are known: a claim of
+        QKᵀ.  By the document's numbers, a cell is its printed ``q_i · k_j``
+        when the document wrote one out (so a wrong dot product carries)."""
+        if len(names) != 1 or names[0] not in _SCORE_NAMES or names[0] in self.env:
+            return None
+        if len(values) != 1 or not isinstance(values[0], Matrix):
+            return None
+        try:
+            q, k = self._lookup("Q"), self._lookup("K")
+        except (Unverifiable, SymattnError):
+            return None
+        block = values[0]
+        if not (is_matrix(q.a) and is_matrix(k.a)) or q.a.cols != k.a.cols:
+            return None
+        if len(block.rows) != q.a.rows or any(len(row) != k.a.rows for row in block.rows):
+            return None
+        scores = self._product([q, Val(stages.transpose(k.a), stages.transpose(k.b), k.deps)])
+        cells = [list(row) for row in scores.a.tolist()]
+        deps = set(scores.deps)
+        for i in range(q.a.rows):
+            for j in range(k.a.rows):
+                written = Mul(0, (Name(0, f"q_{{{i + 1}}}"), Name(0, f"k_{{{j + 1}}}")))
+                claimed = self._claimed_binding(written)
+                if claimed is not None and not is_matrix(claimed.a):
+                    cells[i][j] = claimed.a
+                    deps |= claimed.deps
+        return Val(ImmutableMatrix(cells), scores.b, frozenset(deps), arith=scores.arith)
 
     def _weights_by_convention(self, names: list[str], values: list[Node]) -> Val | None:
         """The true attention weights for ``A = [numbers]`` when the document
@@ -1060,9 +1112,46 @@ class DocumentState:
             return self._product([self._lookup(node.name), args[0]])
         raise Unverifiable(f"the function {_display_name(node.name)} is not defined in the document")
 
+    def _expanded_dot(self, node: Node, ref: Val) -> Val | None:
+        """``[1, 2] · [1, 1] = 1*1 + 2*1``: each factor of the written-out sum
+        restates an entry of the two vectors (a copied-wrong entry is a slip);
+        the sum carries the truth of the dot product."""
+        u, v = self.last_dot  # type: ignore[misc]
+        self.last_dot = None
+        terms = node.terms if isinstance(node, Sum) else ()
+        n = u.a.cols
+        if len(terms) != n or not all(
+            isinstance(t, Mul) and len(t.factors) == 2 and all(isinstance(f, Num) for f in t.factors)
+            for t in terms
+        ):
+            return None
+        deps = set(ref.deps)
+        printed = []
+        for j, term in enumerate(terms):
+            factors = term.factors  # type: ignore[attr-defined]
+            for factor, vector in zip(factors, (u, v), strict=True):
+                ok = self._judge(
+                    factor,
+                    vector.a[0, j],
+                    vector.b[0, j],
+                    vector.deps,
+                    cell=(1, j + 1),
+                    reason="restates an entry",
+                )
+                deps |= self._source(factor, ok, parse_claim(factor.text).value, vector.b[0, j])
+            printed.append(parse_claim(factors[0].text).value * parse_claim(factors[1].text).value)
+        return Val(sympy.Add(*printed), ref.b, frozenset(deps), arith=ref.arith)
+
     def _product(self, values: list[Val]) -> Val:
         result = values[0]
         for value in values[1:]:
+            if (
+                is_matrix(result.a)
+                and is_matrix(value.a)
+                and result.a.rows == value.a.rows == 1
+                and result.a.cols == value.a.cols > 1
+            ):
+                self.last_dot = (result, value)  # [1, 2] · [1, 1]: the next element may write it out
             try:
                 product_a = multiply(result.a, value.a)
                 product_b = multiply(result.b, value.b)

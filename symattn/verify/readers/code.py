@@ -100,9 +100,14 @@ def code_block_spans(piece: Span, info: str, context: CodeContext, prose: str = 
     if "$" in text or "\\begin" in text or language in ("latex", "tex", "markdown", "md"):
         return []  # LaTeX or Markdown source shown as code
     spans = []
+    lines: list[Builder] = []
     for a, b in _lines(piece):
-        line = Builder().copy_span(piece, a, b).build(True, "code")
-        spans.extend(prose_spans(line, reader="code"))
+        if lines and re.match(r"\s*(?:=|≈|→)", piece.text[a:b]):
+            lines[-1].put(" ", piece.source_offset(a)).copy_span(piece, a, b)  # "        ≈ [[...]]" goes on
+        else:
+            lines.append(Builder().copy_span(piece, a, b))
+    for line in lines:
+        spans.extend(prose_spans(line.build(True, "code"), reader="code"))
     return spans
 
 

@@ -57,6 +57,7 @@ _NOT_NAMES = {
 _IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _NUMBER = re.compile(r"(?:\d+(?:\.\d+)?|\.\d+)(?:e[+-]\d{1,3}(?![A-Za-z0-9]))?%?")
 _MATH_CHARS = set("0123456789.+-*/^=()[],;_% \t×·⋅−≈→√ᵀ²³@<>|!'÷") | {"\u2009", "\u00a0"}
+_KWARG = re.compile(r",\s*[A-Za-z_]\w*\s*=(?!=)\s*[-\w.]+\s*(?=[,)])")
 _GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])")
 _RELATION = re.compile(r"=|≈|→|:=")
 _UNICODE_OPS = {
@@ -147,6 +148,9 @@ class _Writer:
                 self.put(_UNICODE_OPS[char], i)
             elif char in "\u2009\u00a0\t":
                 self.put(" ", i)
+            elif char == "," and (kwarg := _KWARG.match(text, i)) and kwarg.end() <= end:
+                i = kwarg.end()  # softmax(scores, axis=-1): keyword arguments are not math
+                continue
             elif char in "|<>!'":
                 raise _Fail
             else:
@@ -302,7 +306,7 @@ def _is_math_char(char: str) -> bool:
     return char in _MATH_CHARS or (char.isalnum() and char.isascii())
 
 
-def _runs(text: str) -> list[tuple[int, int]]:
+def _runs(text: str, *, code: bool = False) -> list[tuple[int, int]]:
     """Stretches of math characters and names, split at prose words."""
     runs: list[tuple[int, int]] = []
     start = None
@@ -316,7 +320,8 @@ def _runs(text: str) -> list[tuple[int, int]]:
         word = _IDENT.match(text, i) if not boundary and char.isalpha() else None
         if word is not None:
             w = word.group()
-            if _is_prose_word(w, text, word.end(), at_start=start is None or not text[start:i].strip()):
+            at_start = start is None or not text[start:i].strip()
+            if (w.lower() in _NOT_NAMES) if code else _is_prose_word(w, text, word.end(), at_start=at_start):
                 boundary = True
                 if start is not None:
                     runs.append((start, i))
@@ -357,7 +362,7 @@ def _worth_reading(text: str) -> bool:
 def prose_spans(piece: Span, *, reader: str = "text") -> list[Span]:
     """The math runs of a piece of prose (or one code line), rewritten."""
     spans = []
-    for run_start, run_end in _runs(piece.text):
+    for run_start, run_end in _runs(piece.text, code=reader == "code"):
         start, end = run_start, run_end
         while end > start and piece.text[end - 1] in " ,;:*_":
             end -= 1
