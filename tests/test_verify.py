@@ -421,7 +421,7 @@ def test_tex_verbatim_and_verb_are_code() -> None:
     ]
 
 
-def test_a_result_computed_from_rounded_numbers_is_carried_from_the_rounding() -> None:
+def test_a_result_computed_from_rounded_numbers_is_rounding_carried() -> None:
     text = (
         "$$X = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\\\ 1 & 1 \\end{bmatrix}$$\n\n"
         "$$S = \\frac{X X^T}{\\sqrt{2}} \\approx \\begin{bmatrix} 0.7 & 0 & 0.7 \\\\ 0 & 0.7 & 0.7 \\\\ "
@@ -430,9 +430,9 @@ def test_a_result_computed_from_rounded_numbers_is_carried_from_the_rounding() -
     )
     report = verify_text(text)
     assert [(f.claimed, f.value, f.kind, f.carried_from) for f in report.wrong] == [
-        ("0.4005", "0.4011121", "carried", 3),
-        ("0.1989", "0.1977758", "carried", 3),
-        ("0.4005", "0.4011121", "carried", 3),
+        ("0.4005", "0.4011121", "rounding-carried", 3),
+        ("0.1989", "0.1977758", "rounding-carried", 3),
+        ("0.4005", "0.4011121", "rounding-carried", 3),
     ]
 
 

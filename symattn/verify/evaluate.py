@@ -264,6 +264,11 @@ class DocumentState:
         try:
             verdict = judge(num.text, a, b, deps, arith=arith)
             only_rounded = not any(is_wrong for _, is_wrong in deps)
+            if verdict.kind == "carried" and only_rounded:  # right by correctly rounded numbers only
+                verdict = dataclasses.replace(
+                    verdict, status="wrong" if truth else "unverified", kind="rounding-carried"
+                )
+                reason = "right by the document's rounded numbers, off in truth"
             fits_rounded = verdict.status == "wrong" and ball is not None and meets(num.text, ball)
             if (
                 fits_rounded and not only_rounded
@@ -440,8 +445,10 @@ class DocumentState:
             self._forget(names)  # a new example gives its inputs again: a redefinition, not a claim
         self.defined_by_input = False
         self.last_dot = None
-        ref: Val | None = self._weights_by_convention(names, values) or self._scores_by_convention(
-            names, values
+        ref: Val | None = (
+            self._weights_by_convention(names, values)
+            or self._scores_by_convention(names, values)
+            or self._output_by_convention(names, values)
         )
         last: Val | None = None
         last_is_claim = False
@@ -999,6 +1006,27 @@ class DocumentState:
     def _named_before(self, element: Name) -> bool:
         """Whether ``element`` follows the first element of the current chain."""
         return element.offset > self.chain_start_offset
+
+    def _output_by_convention(self, names: list[str], values: list[Node]) -> Val | None:
+        """``output = [numbers]`` (no formula) when the weights and V are known: a
+        claim of (weights) V, by the document's weights (on their rounding
+        intervals) and in truth."""
+        if len(names) != 1 or names[0] not in _ALIASES["output"] or names[0] in self.env:
+            return None
+        if len(values) != 1 or not isinstance(values[0], Matrix):
+            return None
+        weights_name, v_name = self._resolve("weights"), self._resolve("V")
+        if weights_name not in self.env or v_name not in self.env:
+            return None
+        weights, v = self._lookup(weights_name), self._lookup(v_name)
+        block = values[0]
+        if not (is_matrix(weights.a) and is_matrix(v.a)) or weights.a.cols != v.a.rows:
+            return None
+        if len(block.rows) != weights.a.rows or any(len(row) != v.a.cols for row in block.rows):
+            return None
+        product = self._product([weights, v])
+        node = Mul(0, (Name(0, weights_name), Name(0, v_name)))
+        return dataclasses.replace(product, ball=ball_of(node, _BallLookup(self, node)))
 
     def _scores_by_convention(self, names: list[str], values: list[Node]) -> Val | None:
         """``scores = [numbers]`` (no formula) when Q and K are known: a claim of

@@ -43,11 +43,14 @@ _PHRASES = (
 
 
 def phrase_name(text: str) -> str | None:
-    """The quantity a prose line names ("the attention weights are:"), if any."""
+    """The quantity a prose line names ("the attention weights are:"), if any;
+    of several, the one named last ("用这张表里的权重直接算输出" names the output)."""
+    best: tuple[int, str] | None = None
     for pattern, name in _PHRASES:
-        if pattern.search(text):
-            return name
-    return None
+        for match in pattern.finditer(text):
+            if best is None or match.start() > best[0]:
+                best = (match.start(), name)
+    return best[1] if best else None
 
 
 @dataclass

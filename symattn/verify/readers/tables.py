@@ -28,6 +28,13 @@ def _number(cell: Cell) -> tuple[int, int] | None:
     return match.span(1) if match else None
 
 
+def _counts(body: list[list[Cell]], header: list[Cell]) -> bool:
+    """A first column 1, 2, 3 ... under a header word ("query", "token", "词"): token numbers."""
+    if not header or _number(header[0]) is not None or len(body[0]) < 2:
+        return False
+    return [row[0].text.strip().strip("*`") for row in body] == [str(k + 1) for k in range(len(body))]
+
+
 def table_span(rows: list[list[Cell]], prose: str) -> Span | None:
     """The claim a table makes, as a core-grammar span, or None."""
     if len(rows) < 2 or len({len(r) for r in rows}) != 1:
@@ -36,7 +43,7 @@ def table_span(rows: list[list[Cell]], prose: str) -> Span | None:
     body = rows[1:]
     if any(_number(c) for c in header):
         header, body = [], rows
-    label_column = all(_number(row[0]) is None for row in body)
+    label_column = all(_number(row[0]) is None for row in body) or _counts(body, header)
     cells = [row[1:] if label_column else row for row in body]
     if not cells or not cells[0]:
         return None
@@ -46,6 +53,9 @@ def table_span(rows: list[list[Cell]], prose: str) -> Span | None:
     name = None
     if header:
         name = phrase_name(header[0].text)
+        others = {phrase_name(c.text) for c in header[1:]}
+        if name is None and len(others) == 1:
+            name = others.pop()  # "输出 1 | 输出 2": the columns of the output
     if name is None:
         lines = [line for line in prose.strip().splitlines() if line.strip()]
         name = phrase_name(lines[-1]) if lines else None
