@@ -80,6 +80,27 @@ def run_once(tree: Path, jobs: int, code: Path | None) -> tuple[float, float, in
     return wall, cpu, done.returncode, done.stdout
 
 
+def capacity(processes: int, seconds: float = 2.0) -> float:
+    """CPU seconds per second that ``processes`` busy loops get right now (2 on an idle
+    2-CPU machine): what a pool of that size could get at best."""
+    before = os.times()
+    start = time.monotonic()
+    children = []
+    for _ in range(processes):
+        pid = os.fork()
+        if pid == 0:  # a busy loop, no allocation
+            end = time.monotonic() + seconds
+            while time.monotonic() < end:
+                pass
+            os._exit(0)
+        children.append(pid)
+    for pid in children:
+        os.waitpid(pid, 0)
+    after = os.times()
+    used = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    return used / (time.monotonic() - start)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--docs", type=int, default=200, help="documents in the tree (default: 200)")
@@ -99,7 +120,10 @@ def main(argv: list[str] | None = None) -> int:
         times: dict[int, list[tuple[float, float]]] = {1: [], 2: []}
         outputs: dict[bytes, list[str]] = {}
         codes: set[int] = set()
+        spare: dict[int, list[float]] = {1: [], 2: []}
         for _ in range(args.repeat):
+            for processes in (1, 2):
+                spare[processes].append(capacity(processes))
             for jobs in (1, 2):  # interleaved, so that a busy spell hits both
                 wall, cpu, exit_code, out = run_once(tree, jobs, code)
                 times[jobs].append((wall, cpu))
@@ -139,6 +163,10 @@ def main(argv: list[str] | None = None) -> int:
         f"| 2 | {wall[2]:.2f} s | {', '.join(f'{w:.2f} s' for w, _ in times[2])} |",
         "",
         f"- `-j 2` is **{ratio:.2f}×** as fast as `-j 1`.",
+        f"- What the machine gave at the time (before each pair of runs, busy loops for 2 s): one process "
+        f"{statistics.median(spare[1]):.2f} CPU, two processes {statistics.median(spare[2]):.2f} CPU together "
+        f"(medians; an idle 2-CPU machine gives 1.00 and 2.00), so at best "
+        f"{statistics.median(spare[2]) / statistics.median(spare[1]):.2f}× from a second process.",
         f"- Every run printed the same combined report, byte for byte, and exited {codes.pop()}: "
         f"{summary['claims']} numbers, {summary['ok']} ok, {summary['wrong']} wrong, "
         f"{summary['unverified']} not checked, {summary['unreadable']} unreadable files.",
