@@ -228,6 +228,7 @@ class DocumentState:
         self.expressions: dict[Any, tuple[dict[str, Any], Binding]] = {}  # claimed values of expressions
         self.formula_index = 0
         self.last_dot: tuple[Val, Val] | None = None  # the last dot product of two row vectors
+        self.head_factors: tuple[Node, list[Val]] | None = None  # the factors of the last product element
         self.untied_rounded = False
         self.top_element: Node | None = None  # the chain element being read (never its own claimed value)
         self.results: dict[str, Val] = {}  # printed results by their text, for operands that restate them
@@ -445,6 +446,7 @@ class DocumentState:
             self._forget(names)  # a new example gives its inputs again: a redefinition, not a claim
         self.defined_by_input = False
         self.last_dot = None
+        self.head_factors = None
         ref: Val | None = (
             self._weights_by_convention(names, values)
             or self._scores_by_convention(names, values)
@@ -545,6 +547,10 @@ class DocumentState:
             return value, False
         if ref is not None and self._scaled_claim(element):
             return self.scaled_claim(element, ref), True
+        if ref is not None and self.head_factors is not None and isinstance(element, Mul):
+            composite = self._composite(element)
+            if composite is not None:
+                return composite, True
         if ref is not None and self.last_dot is not None:
             expanded = self._expanded_dot(element, ref)
             if expanded is not None:
@@ -853,7 +859,7 @@ class DocumentState:
         """Evaluate a computation in both worlds, tying restated numbers."""
         return self._value_of(node, record=True)
 
-    def _value_of(self, node: Node, record: bool) -> Val:
+    def _value_of(self, node: Node, record: bool) -> Val:  # noqa: PLR0915 - one branch per node type
         if isinstance(node, (Div, Mul, Call, Sum, Pow, Transpose, Sqrt)) and node is not self.top_element:
             claimed = self._claimed_expression(node)
             if claimed is not None:
@@ -904,7 +910,10 @@ class DocumentState:
                 all(p.arith for p in parts),
             )
         if isinstance(node, Mul):
-            return self._product([self._value_of(f, record) for f in node.factors])
+            factors = [self._value_of(f, record) for f in node.factors]
+            if node is self.top_element:
+                self.head_factors = (node, factors)  # softmax(QKᵀ/√d_k) V: the next element may print each
+            return self._product(factors)
         if isinstance(node, Div):
             num, den = self._value_of(node.num, record), self._value_of(node.den, record)
             if is_matrix(den.a):
@@ -1140,6 +1149,39 @@ class DocumentState:
             return self._product([self._lookup(node.name), args[0]])
         raise Unverifiable(f"the function {_display_name(node.name)} is not defined in the document")
 
+    def _composite(self, node: Mul) -> Val | None:
+        """``softmax(QKᵀ/√d_k) V = [printed][printed] = …``: each printed factor
+        claims the factor of the product before it, and the product goes on
+        from the printed factors (by the document's numbers) and the truth."""
+        head, values = self.head_factors  # type: ignore[misc]
+        self.head_factors = None
+        if head is node or len(node.factors) != len(values):
+            return None
+        if not any(isinstance(f, Matrix) and is_literal(f) for f in node.factors):
+            return None
+        parts = []
+        for factor, value in zip(node.factors, values, strict=True):
+            printed = isinstance(factor, Matrix) and is_literal(factor)
+            if printed and (
+                not is_matrix(value.a) or value.a.shape != (len(factor.rows), len(factor.rows[0]))
+            ):  # type: ignore[attr-defined]
+                return None
+        for head_factor, factor, value in zip(head.factors, node.factors, values, strict=True):
+            if isinstance(factor, Matrix) and is_literal(factor):
+                saved = self.subject
+                if isinstance(head_factor, Name):
+                    self.subject = _display_name(head_factor.name)  # [printed] restates A in AV = [A][V]
+                try:
+                    claimed = self.claim(factor, value)
+                finally:
+                    self.subject = saved
+                parts.append(Val(claimed.a, value.b, claimed.deps, arith=value.arith))
+            else:
+                parts.append(self._value_of(factor, True))
+        product = self._product(parts)
+        ball = ball_of(node, _BallLookup(self, node))
+        return dataclasses.replace(product, ball=ball)
+
     def _expanded_dot(self, node: Node, ref: Val) -> Val | None:
         """``[1, 2] · [1, 1] = 1*1 + 2*1``: each factor of the written-out sum
         restates an entry of the two vectors (a copied-wrong entry is a slip);
@@ -1256,36 +1298,82 @@ class DocumentState:
         return Val(a, b, binding.deps, arith=binding.arith)
 
     def _weighted_sum(self, node: Sum) -> tuple[Val, ...] | None:
-        """Tie the weights of ``w1·v1 + w2·v2 + ...`` to a row of an earlier matrix."""
+        """Tie ``w1·v1 + w2·v2 + ...``: the weights to a row of an earlier matrix
+        (one of three or more may be copied wrong: a slip), and each printed
+        ``v_j`` to row j of V."""
         weights = []
         for term in node.terms:
             if not (isinstance(term, Mul) and len(term.factors) >= 2 and isinstance(term.factors[0], Num)):
                 return None
-            weights.append(parse_claim(term.factors[0].text).value)
-        printed = ImmutableMatrix([weights])
+            weights.append(term.factors[0])
+        match = self._row_match(weights)
+        if match is None:
+            return None
+        name, binding, i = match
+        label = _display_name(name)
+        saved, self.subject = self.subject, label
+        tied = []
+        try:
+            for j, weight in enumerate(weights):
+                a, b = binding.a[i, j], binding.b[i, j]
+                ok = self._judge(weight, a, b, binding.deps, cell=(i + 1, j + 1), reason=f"restates {label}")
+                printed = parse_claim(weight.text).value
+                source = self._source(weight, ok, printed, b)
+                tied.append(Val(printed, b, binding.deps | source, arith=binding.arith))
+        finally:
+            self.subject = saved
+        return tuple(
+            self._product([w, *self._value_rows(term.factors[1:], j, len(weights))])
+            for j, (w, term) in enumerate(zip(tied, node.terms, strict=True))
+        )
+
+    def _row_match(self, weights: list[Num]) -> tuple[str, Binding, int] | None:
+        """The bound matrix row the printed weights restate: exactly, or all but
+        one of three or more."""
+        best = None
         for name, binding in reversed(self.env.items()):
             if not is_matrix(binding.a) or binding.a.cols != len(weights) or binding.a.rows < 2:
                 continue
             for i in range(binding.a.rows):
-                if equal(binding.a.row(i), printed) is True:
-                    label = _display_name(name)
-                    saved, self.subject = self.subject, label
-                    tied = []
-                    try:
-                        for j, term in enumerate(node.terms):
-                            weight = term.factors[0]
-                            a, b = binding.a[i, j], binding.b[i, j]
-                            self._judge(
-                                weight, a, b, binding.deps, cell=(i + 1, j + 1), reason=f"restates {label}"
-                            )
-                            tied.append(Val(a, b, binding.deps, arith=binding.arith))
-                    finally:
-                        self.subject = saved
-                    return tuple(
-                        self._product([w, *(self._value_of(f, True) for f in term.factors[1:])])
-                        for w, term in zip(tied, node.terms, strict=True)
-                    )
-        return None
+                try:
+                    misses = sum(not claim_fits(w.text, binding.a[i, j]) for j, w in enumerate(weights))
+                except SymattnError:
+                    continue
+                if misses == 0:
+                    return name, binding, i
+                if misses == 1 and len(weights) >= 3 and best is None:
+                    best = (name, binding, i)
+        return best
+
+    def _value_rows(self, factors: tuple[Node, ...], j: int, n: int) -> list[Val]:
+        """The factors after a weight; a printed row vector there is v_j, row j of V."""
+        v_name = self._resolve("V")
+        v = self.env.get(v_name)
+        if (
+            v is not None
+            and len(factors) == 1
+            and isinstance(factors[0], Matrix)
+            and len(factors[0].rows) == 1
+            and is_matrix(v.a)
+            and v.a.rows == n
+            and v.a.cols == len(factors[0].rows[0])
+            and all(isinstance(c, Num) for c in factors[0].rows[0])
+        ):
+            cells = factors[0].rows[0]
+            deps = set(v.deps)
+            label = _display_name(v_name)
+            saved, self.subject = self.subject, label
+            try:
+                for c, cell in enumerate(cells):
+                    ok = self._judge(
+                        cell, v.a[j, c], v.b[j, c], v.deps, cell=(j + 1, c + 1), reason=f"restates {label}"
+                    )  # type: ignore[arg-type]
+                    deps |= self._source(cell, ok, parse_claim(cell.text).value, v.b[j, c])  # type: ignore[union-attr]
+            finally:
+                self.subject = saved
+            printed = ImmutableMatrix([[parse_claim(c.text).value for c in cells]])  # type: ignore[union-attr]
+            return [Val(printed, ImmutableMatrix(v.b.row(j)), frozenset(deps), arith=v.arith)]
+        return [self._value_of(f, True) for f in factors]
 
 
 # --- arithmetic on values (delegating matrix products to stages) ------------------
