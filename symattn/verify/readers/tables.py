@@ -28,6 +28,45 @@ def _number(cell: Cell) -> tuple[int, int] | None:
     return match.span(1) if match else None
 
 
+_QKV = {"query": "Q", "queries": "Q", "q": "Q", "查询": "Q", "key": "K", "keys": "K", "k": "K", "键": "K",
+        "value": "V", "values": "V", "v": "V", "值": "V"}  # fmt: skip
+_VECTOR = re.compile(r"^\s*[\[(]\s*(-?[\d.]+(?:\s*,\s*-?[\d.]+)*)\s*[\])]\s*$")
+
+
+def _vector_columns(header: list[Cell], body: list[list[Cell]]) -> Span | None:
+    """A table of token rows with query, key and value vectors in its cells:
+    the definitions of Q, K and V, one row per token."""
+    if not header or len(header) < 2:
+        return None
+    names = [_QKV.get(c.text.strip().strip("*`").lower()) for c in header]
+    if not any(names[1:]):
+        return None
+    builder = Builder()
+    for column, name in enumerate(names):
+        if name is None or column == 0:
+            continue
+        cells = [row[column] for row in body]
+        vectors = [_VECTOR.match(c.text) for c in cells]
+        if any(v is None for v in vectors):
+            return None
+        rows = [[m.span() for m in re.finditer(r"-?[\d.]+", v.group(1))] for v in vectors]  # type: ignore[union-attr]
+        if len({len(r) for r in rows}) != 1:
+            return None
+        if builder.length:
+            builder.put(r" \quad ", cells[0].source_offset(0))
+        builder.put(name + r" = \begin{bmatrix}", cells[0].source_offset(0))
+        for r, (cell, vector, spans) in enumerate(zip(cells, vectors, rows, strict=True)):
+            if r:
+                builder.put(r" \\ ", cell.source_offset(0))
+            for c, (lo, hi) in enumerate(spans):
+                if c:
+                    builder.put(" & ", cell.source_offset(0))
+                base = vector.start(1)  # type: ignore[union-attr]
+                builder.copy_span(cell, base + lo, base + hi)
+        builder.put(r"\end{bmatrix}", cells[-1].source_offset(0))
+    return builder.build(True, "tables", frozenset({"tentative"})) if builder.length else None
+
+
 def _counts(body: list[list[Cell]], header: list[Cell]) -> bool:
     """A first column 1, 2, 3 ... under a header word ("query", "token", "词"): token numbers."""
     if not header or _number(header[0]) is not None or len(body[0]) < 2:
@@ -43,6 +82,9 @@ def table_span(rows: list[list[Cell]], prose: str) -> Span | None:
     body = rows[1:]
     if any(_number(c) for c in header):
         header, body = [], rows
+    columns = _vector_columns(header, body)
+    if columns is not None:
+        return columns
     label_column = all(_number(row[0]) is None for row in body) or _counts(body, header)
     cells = [row[1:] if label_column else row for row in body]
     if not cells or not cells[0]:
@@ -51,7 +93,11 @@ def table_span(rows: list[list[Cell]], prose: str) -> Span | None:
     if any(p is None for row in positions for p in row):
         return None
     name = None
-    if header:
+    if label_column:
+        labels = {phrase_name(row[0].text) for row in body}
+        if len(labels) == 1:
+            name = labels.pop()  # "**Attention weight** (the)" on every row
+    if header and name is None:
         name = phrase_name(header[0].text)
         others = {phrase_name(c.text) for c in header[1:]}
         if name is None and len(others) == 1:
