@@ -456,6 +456,7 @@ class DocumentState:
         last_is_claim = False
         failure: str | None = None
         chain_start = len(self.findings)
+        exact_ref = False  # the element before is exact (a computation, or integers), not a rounding
         for index, element in enumerate(chain.elements):
             if not names:
                 self.subject = subject_of(max(index - 1, 0))
@@ -469,9 +470,18 @@ class DocumentState:
                 if value is None:
                     continue
                 self.last_halfwidth = _halfwidth(element) if is_claim_shape(element) else None
-                self.unverified(self.operands, "operand", "a number used in a computation")
+                exact_link = index > 0 and chain.relations[index - 1] == "=" and exact_ref
+                if self.operands and not is_claim and ref is not None and exact_link:
+                    self._judge_step(
+                        self.operands, value, ref
+                    )  # = \frac{\sqrt{2}}{2}: a step of exact algebra
+                else:
+                    self.unverified(self.operands, "operand", "a number used in a computation")
                 ref = last = value
                 last_is_claim = is_claim
+                exact_ref = not isinstance(element, Name) and (
+                    not is_claim or all(parse_claim(n.text).places is None for n in literals(element))
+                )  # after the name a chain defines, the next side is a definition, not a step
             except (Unverifiable, SymattnError) as err:
                 del self.findings[mark:]
                 self.seen = seen
@@ -584,9 +594,14 @@ class DocumentState:
         """``A_{1,2}``, ``A_{12}`` (a cell), ``A_{3,:}`` (a row) or ``A_{:,2}`` (a
         column) of a bound matrix, 1-based."""
         match = _CELL.match(name)
-        if match is None or match.group(1) not in self.env:
+        if match is None:
             return None
-        binding = self.env[match.group(1)]
+        base = match.group(1)
+        if base not in self.env and base.islower() and len(base) == 1 and base.upper() in self.env:
+            base = base.upper()  # a_{12} is the cell of A
+        if base not in self.env:
+            return None
+        binding = self.env[base]
         if not is_matrix(binding.a):
             return None
         pair = match.group(4) or ""
@@ -1148,6 +1163,23 @@ class DocumentState:
         if node.name in self.env and len(args) == 1:
             return self._product([self._lookup(node.name), args[0]])
         raise Unverifiable(f"the function {_display_name(node.name)} is not defined in the document")
+
+    def _judge_step(self, operands: list[Num], value: Val, ref: Val) -> None:
+        """The numbers of an exact step (``\frac{1}{\\sqrt{2}} = \frac{\\sqrt{2}}{2}``):
+        right when the step's value equals the side before it exactly."""
+        verdict = equal(value.b, ref.b)
+        if verdict is None:
+            self.unverified(operands, "operand", "a number used in a computation")
+            return
+        if verdict:
+            for num in operands:
+                self._add(
+                    num, status="ok", kind="ok", reason="part of an exact step equal to the side before"
+                )
+            return
+        # not equal: an error, or a convention the step leaves implicit (a mask, a transpose);
+        # without knowing which, its numbers are listed, never called wrong
+        self.unverified(operands, "unverifiable", "this side is not exactly equal to the side before it")
 
     def _composite(self, node: Mul) -> Val | None:
         """``softmax(QKᵀ/√d_k) V = [printed][printed] = …``: each printed factor
