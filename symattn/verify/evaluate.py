@@ -457,6 +457,7 @@ class DocumentState:
         failure: str | None = None
         chain_start = len(self.findings)
         exact_ref = False  # the element before is exact (a computation, or integers), not a rounding
+        ref_is_name = False
         for index, element in enumerate(chain.elements):
             if not names:
                 self.subject = subject_of(max(index - 1, 0))
@@ -472,16 +473,15 @@ class DocumentState:
                 self.last_halfwidth = _halfwidth(element) if is_claim_shape(element) else None
                 exact_link = index > 0 and chain.relations[index - 1] == "=" and exact_ref
                 if self.operands and not is_claim and ref is not None and exact_link:
-                    self._judge_step(
-                        self.operands, value, ref
-                    )  # = \frac{\sqrt{2}}{2}: a step of exact algebra
+                    # = \frac{\sqrt{2}}{2}: a step of exact algebra; after a name, only a restatement
+                    # that holds counts (S = 2·3 may define S anew)
+                    self._judge_step(self.operands, value, ref, after_name=ref_is_name)
                 else:
                     self.unverified(self.operands, "operand", "a number used in a computation")
                 ref = last = value
                 last_is_claim = is_claim
-                exact_ref = not isinstance(element, Name) and (
-                    not is_claim or all(parse_claim(n.text).places is None for n in literals(element))
-                )  # after the name a chain defines, the next side is a definition, not a step
+                ref_is_name = isinstance(element, Name)
+                exact_ref = not is_claim or all(parse_claim(n.text).places is None for n in literals(element))
             except (Unverifiable, SymattnError) as err:
                 del self.findings[mark:]
                 self.seen = seen
@@ -599,9 +599,15 @@ class DocumentState:
         base = match.group(1)
         if base not in self.env and base.islower() and len(base) == 1 and base.upper() in self.env:
             base = base.upper()  # a_{12} is the cell of A
-        if base not in self.env:
+        if base not in self.env and base.upper() == "A":
+            weights = self._convention_weights()
+            if weights is None:
+                return None
+            binding = Binding(weights.a, weights.b, weights.deps, weights.arith)
+        elif base not in self.env:
             return None
-        binding = self.env[base]
+        else:
+            binding = self.env[base]
         if not is_matrix(binding.a):
             return None
         pair = match.group(4) or ""
@@ -1081,6 +1087,24 @@ class DocumentState:
                     deps |= claimed.deps
         return Val(ImmutableMatrix(cells), scores.b, frozenset(deps), arith=scores.arith)
 
+    def _convention_weights(self) -> Val | None:
+        """softmax(QKᵀ/√d_k) when Q, K and a positive d_k are known (for a_{ij} before A is printed)."""
+        try:
+            q, k, d_k = self._lookup("Q"), self._lookup("K"), self._lookup("d_{k}")
+        except (Unverifiable, SymattnError):
+            return None
+        if not (is_matrix(q.a) and is_matrix(k.a)) or is_matrix(d_k.a) or q.a.cols != k.a.cols:
+            return None
+        if not (getattr(d_k.a, "is_positive", False) and getattr(d_k.b, "is_positive", False)):
+            return None
+        try:
+            scores = self._product([q, Val(stages.transpose(k.a), stages.transpose(k.b), k.deps)])
+            a = stages.softmax_rows(scale(scores.a, 1 / sympy.sqrt(d_k.a)))
+            b = stages.softmax_rows(scale(scores.b, 1 / sympy.sqrt(d_k.b)))
+        except (Unverifiable, SymattnError):
+            return None
+        return Val(a, b, scores.deps | d_k.deps, arith=False)
+
     def _weights_by_convention(self, names: list[str], values: list[Node]) -> Val | None:
         """The true attention weights for ``A = [numbers]`` when the document
         never defines A otherwise (the convention of docs/verify.md).
@@ -1164,11 +1188,11 @@ class DocumentState:
             return self._product([self._lookup(node.name), args[0]])
         raise Unverifiable(f"the function {_display_name(node.name)} is not defined in the document")
 
-    def _judge_step(self, operands: list[Num], value: Val, ref: Val) -> None:
+    def _judge_step(self, operands: list[Num], value: Val, ref: Val, *, after_name: bool = False) -> None:
         """The numbers of an exact step (``\frac{1}{\\sqrt{2}} = \frac{\\sqrt{2}}{2}``):
         right when the step's value equals the side before it exactly."""
         verdict = equal(value.b, ref.b)
-        if verdict is None:
+        if verdict is None or (after_name and not verdict):
             self.unverified(operands, "operand", "a number used in a computation")
             return
         if verdict:

@@ -42,6 +42,10 @@ MAX_EXP_ARGUMENT = 10_000
 
 NEG_INF = -sympy.oo
 
+#: Differences up to this many operations are put over one denominator to decide
+#: whether they are zero (never ``simplify``; a larger one stays undecided).
+MAX_ZERO_TEST_OPS = 400
+
 
 class Unverifiable(Exception):
     """Internal: a chain element cannot be evaluated; the message is the reason."""
@@ -102,7 +106,13 @@ def equal(x: Any, y: Any) -> bool | None:
     ball = enclose(difference, 128)
     if not ball.contains(0):
         return False
-    return True if sympy.expand(difference) == 0 else None
+    if sympy.expand(difference) == 0:
+        return True
+    if sympy.count_ops(difference) <= MAX_ZERO_TEST_OPS:  # small: over one denominator, structurally
+        numerator, _ = sympy.fraction(sympy.together(difference))
+        if sympy.expand(numerator) == 0:
+            return True
+    return None
 
 
 def bounded_exp(x: Any) -> Any:
