@@ -456,7 +456,9 @@ class DocumentState:
         last_is_claim = False
         failure: str | None = None
         chain_start = len(self.findings)
-        exact_ref = False  # the element before is exact (a computation, or integers), not a rounding
+        exact_ref = (
+            ref is not None
+        )  # the element before is exact (a computation, or integers), not a rounding
         ref_is_name = False
         for index, element in enumerate(chain.elements):
             if not names:
@@ -476,6 +478,11 @@ class DocumentState:
                     # = \frac{\sqrt{2}}{2}: a step of exact algebra; after a name, only a restatement
                     # that holds counts (S = 2·3 may define S anew)
                     self._judge_step(self.operands, value, ref, after_name=ref_is_name)
+                elif (
+                    self.operands and is_claim and ref is not None and exact_link and isinstance(element, Mul)
+                ):
+                    # c [printed]: the factor's numbers hold when c times the block is the side before
+                    self._judge_step(self.operands, Val(value.a, value.a), ref, after_name=True)
                 else:
                     self.unverified(self.operands, "operand", "a number used in a computation")
                 ref = last = value
@@ -1114,6 +1121,12 @@ class DocumentState:
         means a mask), and every printed row sums to 1 within its rounding.
         """
         if len(names) != 1 or names[0] not in _WEIGHT_NAMES or names[0] in self.env:
+            return None
+        if values and isinstance(values[0], Matrix) and not is_literal(values[0]):
+            weights = self._convention_weights()  # A = [closed forms] ≈ [decimals]: a step from the truth
+            shape = (len(values[0].rows), len(values[0].rows[0]))
+            if weights is not None and weights.a.shape == shape:
+                return weights
             return None
         if len(values) != 1 or not isinstance(values[0], Matrix):
             return None
