@@ -94,7 +94,8 @@ def test_reference_ok_claims(reference: Report, line: int, subject: str, count: 
 def test_reference_scaled_scores_are_ok(reference: Report) -> None:
     line = [f for f in reference.findings if f.line == 31]
     assert line and all(f.status in ("ok", "unverified") for f in line)
-    assert sum(f.status == "ok" for f in line) == 9 + 6 + 6  # the 3×3 claim and the restated Q, Kᵀ
+    # the 3×3 claim, the restated Q and Kᵀ, and the 1 and 2 of both \frac{1}{\sqrt{2}} (exact steps)
+    assert sum(f.status == "ok" for f in line) == 9 + 6 + 6 + 4
 
 
 # --- the corpus ----------------------------------------------------------------

@@ -210,7 +210,7 @@ class DocumentState:
         self.findings: list[Finding] = []
         self.position: Callable[[int], tuple[int, int]] = lambda offset: (1, offset + 1)
         self.subject = ""
-        self.seen: set[int] = set()
+        self.seen: set[Any] = set()  # offsets in the formula, and (line, column) in the source
         self.operands: list[Num] = []
         self.deferred: list[Chain] = []
         self.inputs: set[str] = set()
@@ -236,10 +236,11 @@ class DocumentState:
     # --- findings ------------------------------------------------------------
 
     def _add(self, num: Num, **fields: Any) -> None:
-        if num.offset in self.seen:
-            return
-        self.seen.add(num.offset)
         line, column = self.position(num.offset)
+        if num.offset in self.seen or (line, column) in self.seen:
+            return  # once per literal, also when a reader wrote it twice (a table's chains)
+        self.seen.add(num.offset)
+        self.seen.add((line, column))
         base = {"subject": self.subject, "cell": None, "value": None, "exact": None, "carried_from": None}
         base.update(fields)
         self.findings.append(Finding(line=line, column=column, claimed=num.text, **base))

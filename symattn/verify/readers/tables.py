@@ -67,6 +67,76 @@ def _vector_columns(header: list[Cell], body: list[list[Cell]]) -> Span | None:
     return builder.build(True, "tables", frozenset({"tentative"})) if builder.length else None
 
 
+_STAGES = (
+    ("scaled", re.compile(r"scaled|÷|/\s*√|缩放", re.I)),
+    ("exp", re.compile(r"\bexp|e\^|指数", re.I)),
+    ("weight", re.compile(r"weight|softmax|权重|概率|attention", re.I)),
+    ("score", re.compile(r"score|q\s*[·⋅.]\s*k|点积|分数|得分", re.I)),
+)
+_TOTAL = re.compile(r"^\W*(?:total|sum|合计|总和|求和)\W*$", re.I)
+
+
+def _stage(cell: Cell) -> str | None:
+    return next((name for name, pattern in _STAGES if pattern.search(cell.text)), None)
+
+
+def _column_chain(header: list[Cell], body: list[list[Cell]]) -> Span | None:
+    """A table whose columns are computed left to right from one query's scores
+    (raw score, scaled, exp, weight): each row's cells as a chain of steps."""
+    if not header:
+        return None
+    stages = {_stage(c): k for k, c in enumerate(header) if k and _stage(c)}
+    if len(stages) < 2 or None in stages:
+        return None
+    rows = [row for row in body if not _TOTAL.match(row[0].text)]
+    if len(rows) < 2:
+        return None
+    numbers = {name: [(_number(row[k]), row[k]) for row in rows] for name, k in stages.items()}
+    if any(p is None for cells in numbers.values() for p, _ in cells):
+        return None
+    out = Builder()
+
+    def cell(name: str, r: int) -> None:
+        (lo, hi), piece = numbers[name][r]  # type: ignore[misc]
+        out.copy_span(piece, lo, hi)
+
+    def sep(at: Cell) -> None:
+        if out.length:
+            out.put(r" \quad ", at.source_offset(0))
+
+    n = len(rows)
+    for r in range(n):
+        at = rows[r][0]
+        if "score" in stages and "scaled" in stages:
+            sep(at)
+            out.put(r"\frac{", at.source_offset(0))
+            cell("score", r)
+            out.put(r"}{\sqrt{d_{k}}} = ", at.source_offset(0))
+            cell("scaled", r)
+        if "scaled" in stages and "exp" in stages:
+            sep(at)
+            out.put("e^{", at.source_offset(0))
+            cell("scaled", r)
+            out.put("} = ", at.source_offset(0))
+            cell("exp", r)
+        source = "exp" if "exp" in stages else "scaled" if "scaled" in stages else None
+        if "weight" in stages and source is not None:
+            sep(at)
+            wrap = ("", "") if source == "exp" else ("e^{", "}")
+            out.put(r"\frac{" + wrap[0], at.source_offset(0))
+            cell(source, r)
+            out.put(wrap[1] + "}{", at.source_offset(0))
+            for k in range(n):
+                if k:
+                    out.put(" + ", at.source_offset(0))
+                out.put(wrap[0], at.source_offset(0))
+                cell(source, k)
+                out.put(wrap[1], at.source_offset(0))
+            out.put("} = ", at.source_offset(0))
+            cell("weight", r)
+    return out.build(True, "tables", frozenset({"tentative"})) if out.length else None
+
+
 def _counts(body: list[list[Cell]], header: list[Cell]) -> bool:
     """A first column 1, 2, 3 ... under a header word ("query", "token", "词"): token numbers."""
     if not header or _number(header[0]) is not None or len(body[0]) < 2:
@@ -82,7 +152,7 @@ def table_span(rows: list[list[Cell]], prose: str) -> Span | None:
     body = rows[1:]
     if any(_number(c) for c in header):
         header, body = [], rows
-    columns = _vector_columns(header, body)
+    columns = _vector_columns(header, body) or _column_chain(header, body)
     if columns is not None:
         return columns
     label_column = all(_number(row[0]) is None for row in body) or _counts(body, header)
