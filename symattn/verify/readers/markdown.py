@@ -246,8 +246,7 @@ class _Walker:
                 if found is not None and self.config.code:
                     self.spans.extend(inline_code_spans(found))
             elif kind == "image":
-                src = child.attrs.get("src", "")
-                found = self.cursor.find(src, start, end, ("(",))
+                found = self.image_url(start, end)
                 if found is not None and self.config.images:
                     formula = image_span(found)
                     if formula is not None:
@@ -268,6 +267,27 @@ class _Walker:
             if _SETUP.match(text):
                 self.scope(start)
             self.prose = text
+
+    def image_url(self, start: int, end: int) -> Span | None:
+        """The link of the next ``![alt](url)`` as written in the source (markdown-it
+        normalises it, which would lose a raw ``\\``)."""
+        source = self.source
+        opener = source.find("![", max(self.cursor.pos, start), end)
+        middle = source.find("](", opener, end) if opener >= 0 else -1
+        if middle < 0:
+            return None
+        first = middle + 2
+        depth, index = 0, first
+        while index < end and source[index] not in " \n\t":
+            if source[index] == "(":
+                depth += 1
+            elif source[index] == ")":
+                if depth == 0:
+                    break
+                depth -= 1
+            index += 1
+        self.cursor.pos = index
+        return Span.verbatim(source[first:index], first, False)
 
     def html(self, content: str, start: int, end: int) -> None:
         found = self.cursor.find(content, start, end)

@@ -354,6 +354,33 @@ def _is_prose_word(word: str, text: str, end: int, *, at_start: bool) -> bool:
     return True
 
 
+def _unwrap(text: str, start: int, end: int) -> tuple[int, int]:
+    """Drop brackets that hold the whole run ("(d_k = 2)") or close nothing in it."""
+    for _ in range(4):
+        run = text[start:end]
+        opens = run.count("(") - run.count(")")
+        if run.startswith("(") and (opens > 0 or _close_index(run) == len(run) - 1):
+            start += 1
+        elif run.endswith(")") and opens < 0:
+            end -= 1
+        else:
+            break
+        while start < end and text[start] == " ":
+            start += 1
+        while end > start and text[end - 1] == " ":
+            end -= 1
+    return start, end
+
+
+def _close_index(run: str) -> int:
+    depth = 0
+    for index, char in enumerate(run):
+        depth += (char == "(") - (char == ")")
+        if depth == 0:
+            return index
+    return -1
+
+
 def _worth_reading(text: str) -> bool:
     sides = [s.strip() for s in _RELATION.split(text)]
     return len(sides) >= 2 and all(sides) and any(c.isdigit() for c in text)
@@ -368,6 +395,7 @@ def prose_spans(piece: Span, *, reader: str = "text") -> list[Span]:
             end -= 1
         while start < end and piece.text[start] in " *_":
             start += 1
+        start, end = _unwrap(piece.text, start, end)
         run = piece.text[start:end]
         if not _RELATION.search(run) or not _worth_reading(run):
             continue
