@@ -59,6 +59,8 @@ class CodeContext:
     """What earlier code blocks left for the next printout."""
 
     pending: list[Span] = field(default_factory=list)  # what was printed (core text), not yet shown
+    masks: dict[str, str] = field(default_factory=dict)  # names of causal masks: "tril" or "triu"
+    assigned: dict[str, ast.expr] = field(default_factory=dict)  # the last right side given to each name
 
 
 def inline_code_spans(piece: Span) -> list[Span]:
@@ -312,6 +314,46 @@ def _numbers_span(piece: Span, rows: list[list[tuple[int, int]]], *, scalar: boo
 
 # --- Python programs --------------------------------------------------------------
 
+_PASS_METHODS = {"astype", "float", "double", "numpy", "detach", "cpu", "to", "clone", "contiguous"}
+_MODULES = {"np", "numpy", "torch", "F", "nn", "math", "scipy", "special", "jnp", "jax", "tf"}
+
+
+def _is_module(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Name) and node.id in _MODULES) or isinstance(node, ast.Attribute)
+
+
+def _softmax_by_hand(node: ast.BinOp) -> ast.AST | None:
+    """``np.exp(x) / np.exp(x).sum(axis=-1, keepdims=True)``: softmax(x) written out."""
+    left, right = node.left, node.right
+    if not (isinstance(left, ast.Call) and _call_name(left) == "exp" and len(left.args) == 1):
+        return None
+    if not (
+        isinstance(right, ast.Call) and _call_name(right) == "sum" and isinstance(right.func, ast.Attribute)
+    ):
+        return None
+    inner = right.func.value
+    if not (isinstance(inner, ast.Call) and _call_name(inner) == "exp" and len(inner.args) == 1):
+        return None
+    if ast.dump(inner.args[0]) != ast.dump(left.args[0]) or not _row_sum(right):
+        return None
+    return left.args[0]
+
+
+def _row_sum(call: ast.Call) -> bool:
+    """``.sum(axis=1, keepdims=True)``, ``.sum(-1, keepdim=True)``: a sum along each row."""
+    keywords = {k.arg: k.value for k in call.keywords}
+    axis = keywords.get("axis", keywords.get("dim", call.args[0] if call.args else None))
+    keep = keywords.get("keepdims", keywords.get("keepdim"))
+    return (
+        axis is not None and _int(axis) in (1, -1) and isinstance(keep, ast.Constant) and keep.value is True
+    )
+
+
+def _call_name(node: ast.Call) -> str:
+    func = node.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
 _ARRAY_MAKERS = {"tensor", "array", "asarray", "Tensor", "FloatTensor", "DoubleTensor", "matrix", "as_tensor"}
 _TRANSPARENT = {"float", "int", "double", "float32", "float64"}
 
@@ -327,7 +369,8 @@ class _Program:
         self.start = start
         line_starts = [0] + [m.end() for m in re.finditer("\n", piece.text[start:])]
         self.line_starts = [start + s for s in line_starts]
-        self.masks: dict[str, str] = {}  # names of causal masks: "tril" (keep) or "triu" (drop)
+        self.masks: dict[str, str] = {}  # names of causal masks (shared with the context)
+        self.assigned: dict[str, ast.expr] = {}  # the last right side of each name (shared)
 
     def index(self, lineno: int, col: int) -> int:
         """Index in the piece of an ast (line, UTF-8 byte column)."""
@@ -447,6 +490,12 @@ class _Program:
         lo, _ = self.bounds(node)
         at = self.piece.source_offset(lo)
         op = node.op
+        by_hand = _softmax_by_hand(node) if isinstance(op, ast.Div) else None
+        if by_hand is not None:
+            out.put(r"\text{softmax}(", at)
+            self.write(by_hand, out, depth + 1)
+            out.put(")", at)
+            return
         if isinstance(op, ast.Div):
             out.put(r"\frac{", at)
             self.write(node.left, out, depth + 1)
@@ -472,7 +521,7 @@ class _Program:
         self.write(node.right, out, depth + 1)
         out.put(")", at)
 
-    def call(self, node: ast.Call, out: Builder, depth: int) -> None:
+    def call(self, node: ast.Call, out: Builder, depth: int) -> None:  # noqa: PLR0915 - one branch per function
         lo, _ = self.bounds(node)
         at = self.piece.source_offset(lo)
         func = node.func
@@ -492,6 +541,9 @@ class _Program:
             out.put(r"\text{causal}(", at)
             self.write(receiver, out, depth + 1)
             out.put(")", at)
+            return
+        if name in _PASS_METHODS and receiver is not None and not _is_module(receiver):
+            self.write(receiver, out, depth + 1)  # Q.astype(np.float64), x.float(), t.detach()
             return
         if name in _ARRAY_MAKERS and len(args) == 1:
             self.write(args[0], out, depth + 1)
@@ -622,6 +674,7 @@ def _program(
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
     program = _Program(sub, 0)
+    program.masks, program.assigned = context.masks, context.assigned  # a session is one program
     spans: list[Span] = []
     for statement in tree.body:
         spans.extend(_statement(program, statement, context, interactive=statement_only))
@@ -653,6 +706,8 @@ def _statement(
             pairs = [(target, statement.value)]
         spans: list[Span] = []
         for name_node, value in pairs:
+            if isinstance(name_node, ast.Name):
+                program.assigned[name_node.id] = value
             kind = _mask_kind(value)
             if isinstance(name_node, ast.Name) and kind:
                 program.masks[name_node.id] = kind
@@ -671,6 +726,33 @@ def _statement(
                 continue
             spans.append(out.build(True, "code", frozenset({"tentative"})))
         return spans
+    if (
+        isinstance(statement, ast.AugAssign)
+        and isinstance(statement.op, ast.Div)
+        and isinstance(statement.target, ast.Name)
+        and isinstance(statement.value, ast.Call)
+        and _call_name(statement.value) == "sum"
+        and isinstance(statement.value.func, ast.Attribute)
+        and isinstance(statement.value.func.value, ast.Name)
+        and statement.value.func.value.id == statement.target.id
+        and _row_sum(statement.value)
+    ):
+        earlier = program.assigned.get(statement.target.id)
+        if isinstance(earlier, ast.Call) and _call_name(earlier) == "exp" and len(earlier.args) == 1:
+            # w = np.exp(E); w /= w.sum(axis=1, keepdims=True): w = softmax(E)
+            rewritten = ast.Assign(
+                targets=[statement.target],
+                value=ast.Call(
+                    func=ast.Name(id="softmax", ctx=ast.Load()), args=[earlier.args[0]], keywords=[]
+                ),
+            )
+            ast.copy_location(rewritten, statement)
+            ast.copy_location(rewritten.value, earlier)
+            rewritten.value.end_lineno, rewritten.value.end_col_offset = (
+                earlier.end_lineno,
+                earlier.end_col_offset,
+            )
+            return _statement(program, rewritten, context, interactive=interactive)
     if isinstance(statement, ast.Expr):
         value = statement.value
         printed = (
