@@ -433,8 +433,14 @@ class DocumentState:
             share = self._disagreement(names, values[0])
             if share is not None and share > 0.5:
                 self._forget(names)  # most cells differ: a new example, not a restatement
-            elif share and all(n in self.inputs for n in names if n in self.env):
-                # inputs given again with a few cells changed: a new example, or a typo?
+            elif (
+                share
+                and all(n in self.inputs for n in names if n in self.env)
+                and (
+                    share > 0.25
+                    or any(self.bound_line.get(n, 0) < self.scope_line for n in names if n in self.env)
+                )
+            ):  # inputs given again with several cells changed, or after a heading or "Let": new example or typo?
                 line = min(self.bound_line.get(n, 0) for n in names if n in self.env)
                 self.unverified(
                     literals(values[0]), "ambiguous", f"ambiguous: new example or restatement of line {line}"
@@ -787,8 +793,10 @@ class DocumentState:
             else:
                 raise ShapeError(f"{self.subject} is {shape_text(a)} but the printed matrix is {rows}×{cols}")
         out_a, deps = [], set(ref.deps)
+        row_deps: list[set] = []
         for i, row in enumerate(node.rows):
             out_row = []
+            row_deps.append(set())
             for j, cell_node in enumerate(row):
                 p, q = (j, i) if transposed else (i, j)
                 terms = None
@@ -804,15 +812,15 @@ class DocumentState:
                 )
                 out_row.append(part.a)
                 deps |= part.deps
+                row_deps[i] |= part.deps - ref.deps if part.deps != ref.deps else set()
             out_a.append(out_row)
         result = Val(ImmutableMatrix(out_a), b, frozenset(deps))
         for i, row in enumerate(node.rows):  # each printed row, for a later block that restates it
             texts = tuple(c.text if isinstance(c, Num) else "" for c in row)
             if all(texts) and len(texts) > 1:
                 p = (slice(None), i) if transposed else (i, slice(None))
-                row_deps = frozenset(d for d in deps)
-                self.row_results[texts] = Val(
-                    ImmutableMatrix(out_a).__getitem__(p), b.__getitem__(p), row_deps
+                self.row_results[texts] = Val(  # its own cells' sources, and what the whole came from
+                    ImmutableMatrix(out_a).__getitem__(p), b.__getitem__(p), frozenset(row_deps[i] | ref.deps)
                 )
         return result
 
