@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import statistics
 import subprocess
 import sys
@@ -374,7 +375,11 @@ def write_results(report: list[str], *, quick: bool, argv: list[str] | None) -> 
         "",
         *report,
     ]
-    (ROOT / "benchmarks" / "RESULTS.md").write_text("\n".join(text))
+    path = ROOT / "benchmarks" / "RESULTS.md"
+    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    # sections other scripts record between <!-- NAME: begin --> and <!-- NAME: end --> are kept
+    blocks = [m.group(0) for m in re.finditer(r"<!-- ([\w-]+): begin -->.*?<!-- \1: end -->", old, re.DOTALL)]
+    path.write_text("\n".join(text) + "".join("\n\n" + block for block in blocks) + ("\n" if blocks else ""))
 
 
 if __name__ == "__main__":
