@@ -350,6 +350,10 @@ def _run_fix(args: argparse.Namespace) -> int:
             print(f"symattn: error: {' '.join(str(error).split())}", file=sys.stderr)
             failed = True
             continue
+        except OSError as error:  # e.g. no permission to read: the other files are still fixed
+            print(f"symattn: error: {path}: {error.strerror or error}", file=sys.stderr)
+            failed = True
+            continue
         needed = needed or result.needed
         for note in result.notes + result.remarks:
             print(f"{path}:{note}", file=sys.stderr)
