@@ -88,3 +88,11 @@ def test_read_document_by_suffix(tmp_path: Path, name: str, is_tex: bool) -> Non
 def test_read_document_never_takes_text_for_a_file() -> None:  # text goes to verify_text (issue 10)
     with pytest.raises(MissingFileError, match=r"^\$x = 1\$: no such file$"):
         read_document("$x = 1$")
+
+
+def test_an_inline_img_tag_in_prose_is_read() -> None:
+    source = 'See <img src="https://latex.codecogs.com/svg.latex?x%3D1%2B1%3D3"> here.\n'
+    spans = [s for s in find_math(source, tex=False) if s.reader == "images"]
+    assert [s.text for s in spans] == ["x=1+1=3"]
+    locator = Locator(source)
+    assert locator.position(spans[0].source_offset(spans[0].text.index("3"))) == (1, source.index("%3D3") + 4)

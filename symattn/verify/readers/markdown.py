@@ -29,6 +29,11 @@ __all__ = ["markdown_spans"]
 
 #: How far ahead a character of an unescaped text token is looked for.
 ALIGN_WINDOW = 8
+#: How far past the previous token the next token's text is looked for (markup,
+#: delimiters and link targets lie between them); bounds every search.
+SEARCH_WINDOW = 4096
+#: The first, short look ahead (delimiters and emphasis marks between tokens).
+NEAR = 64
 
 _SETUP = re.compile(
     r"^\s*(?:suppose|let(?:'s| us)?\b|now (?:take|consider|let|suppose)|consider|assume|"
@@ -60,6 +65,9 @@ def _dollars(source: str) -> str:
     return _BRACKETS.sub(lambda m: _SAME_LENGTH[m.group(1)], source)
 
 
+_ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
 class _Cursor:
     """Find token contents in the source, in order."""
 
@@ -69,19 +77,28 @@ class _Cursor:
 
     def find(self, content: str, start: int, end: int, prefixes: tuple[str, ...] = ("",)) -> Span | None:
         """The source span of ``content`` (after one of ``prefixes``), searching forward."""
-        source = self.source
         pos = max(self.pos, start)
         if not content:
             return Span("", False, ((0, pos, True),))
+        # tokens follow each other closely: look just ahead, then align an escaped text
+        # character by character, and only then search further (past a link target, say)
+        found = self.verbatim(content, pos, min(end, pos + len(content) + NEAR), prefixes)
+        if found is None:
+            found = self.align(content, pos, end)
+        if found is None:
+            found = self.verbatim(content, pos, min(end, pos + len(content) + SEARCH_WINDOW), prefixes)
+        return found
+
+    def verbatim(self, content: str, pos: int, window: int, prefixes: tuple[str, ...]) -> Span | None:
+        source = self.source
         while True:
-            found = source.find(content, pos, end)
+            found = source.find(content, pos, window)
             if found < 0:
-                break
+                return None
             if any(source.startswith(p, found - len(p)) for p in prefixes if p) or "" in prefixes:
                 self.pos = found + len(content)
                 return Span.verbatim(content, found, False)
             pos = found + 1
-        return self.align(content, max(self.pos, start), end)
 
     def align(self, content: str, start: int, end: int) -> Span | None:
         """``content`` matched character by character (escapes and indentation skipped)."""
@@ -95,6 +112,11 @@ class _Cursor:
                     pos += 1
                 continue
             found = source.find(char, pos, min(end, pos + ALIGN_WINDOW))
+            entity = _ENTITY.match(source, pos)
+            if entity and (found < 0 or found > pos):  # &#65; or &amp; is one character of text
+                builder.put(char, pos)
+                pos = entity.end()
+                continue
             if found < 0:
                 return None
             builder.copy(char, found)
@@ -259,7 +281,7 @@ class _Walker:
             elif kind == "html_inline":
                 found = self.cursor.find(child.content, start, end)
                 if found is not None:
-                    self.html(found.text, found.source_offset(0), found.source_offset(0) + len(found.text))
+                    self.html_found(found)
         flush()
         text = "".join(run.text for run in text_runs)
         if text.strip():
@@ -291,8 +313,11 @@ class _Walker:
 
     def html(self, content: str, start: int, end: int) -> None:
         found = self.cursor.find(content, start, end)
-        if found is None:
-            return
+        if found is not None:
+            self.html_found(found)
+
+    def html_found(self, found: Span) -> None:
+        """Math, image links and tables inside HTML found in the source."""
         base = found.source_offset(0)
         if self.config.latex:
             for span in tex_spans("\\begin{document}" + " " * 0 + found.text):

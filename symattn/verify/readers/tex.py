@@ -21,6 +21,9 @@ __all__ = ["MAX_EXPANSIONS", "tex_spans"]
 
 #: Macro expansions per formula (a macro that calls itself stops here).
 MAX_EXPANSIONS = 200
+#: Macros read per document, and the longest body of one (characters).
+MAX_MACROS = 500
+MAX_MACRO_BODY = 2000
 
 _COMMENT = re.compile(r"(?<!\\)%[^\n]*")
 _MATH_ENVS = (
@@ -79,10 +82,10 @@ def _blank_code(source: str) -> str:
     return "".join(chars)
 
 
-def _group(text: str, start: int) -> int:
-    """Index just past the brace group opening at ``text[start]`` (or -1)."""
+def _group(text: str, start: int, limit: int = 20_000) -> int:
+    """Index just past the brace group opening at ``text[start]``, within ``limit`` characters (or -1)."""
     depth = 0
-    for index in range(start, min(len(text), start + 20_000)):
+    for index in range(start, min(len(text), start + limit)):
         char = text[index]
         if char == "\\":
             continue
@@ -95,15 +98,31 @@ def _group(text: str, start: int) -> int:
     return -1
 
 
+def _closing_braces(text: str) -> dict[int, int]:
+    """Each ``{`` matched to its ``}`` in one pass (unescaped braces only)."""
+    stack: list[int] = []
+    pairs: dict[int, int] = {}
+    for match in re.finditer(r"(?<!\\)[{}]", text):
+        if match.group() == "{":
+            stack.append(match.start())
+        elif stack:
+            pairs[stack.pop()] = match.start()
+    return pairs
+
+
 def _macros(text: str) -> dict[str, tuple[int, str]]:
     """``\\name -> (number of arguments, body)`` for the simple macros of a document."""
     found: dict[str, tuple[int, str]] = {}
-    for match in _NEWCOMMAND.finditer(text):
+    closing = _closing_braces(text)
+    for tries, match in enumerate(_NEWCOMMAND.finditer(text)):
+        if len(found) >= MAX_MACROS or tries >= 4 * MAX_MACROS:
+            break  # a macro body is short; a document with thousands of them gets no more
         name = match.group(1) or match.group(3)
         count = int(match.group(2) or 0) if match.group(1) else len(match.group(4) or "") // 2
-        end = _group(text, match.end() - 1)
-        if end < 0 or len(found) > 500:
+        close = closing.get(match.end() - 1, -1)
+        if close < 0 or close - match.end() > MAX_MACRO_BODY:
             continue
+        end = close + 1
         found[name] = (count, text[match.end() : end - 1])
     return found
 

@@ -69,10 +69,10 @@ class _Fail(Exception):
     pass
 
 
-def _close(text: str, start: int, opener: str, closer: str) -> int:
-    """Index of the bracket closing the one at ``start`` (or raise)."""
+def _close(text: str, start: int, opener: str, closer: str, limit: int | None = None) -> int:
+    """Index of the bracket closing the one at ``start``, before ``limit`` (or raise)."""
     depth = 0
-    for index in range(start, len(text)):
+    for index in range(start, len(text) if limit is None else min(limit, len(text))):
         if text[index] == opener:
             depth += 1
         elif text[index] == closer:
@@ -89,6 +89,7 @@ class _Writer:
         self.piece = piece
         self.text = piece.text
         self.out = Builder()
+        self.limit: int | None = None  # brackets are matched only up to the end of the run
 
     def at(self, index: int) -> int:
         return self.piece.source_offset(index)
@@ -99,7 +100,16 @@ class _Writer:
     def copy(self, start: int, end: int) -> None:
         self.out.copy_span(self.piece, start, end)
 
-    def write(self, start: int, end: int) -> None:  # noqa: PLR0915 - one branch per character class
+    def write(self, start: int, end: int) -> None:
+        """Write ``text[start:end]``; brackets inside are matched only up to ``end``."""
+        saved = self.limit
+        self.limit = end if saved is None else min(saved, end)
+        try:
+            self._write(start, end)
+        finally:
+            self.limit = saved
+
+    def _write(self, start: int, end: int) -> None:  # noqa: PLR0915 - one branch per character class
         text = self.text
         i = start
         while i < end:
@@ -170,7 +180,7 @@ class _Writer:
             if lower == "sqrt":
                 if self.text[end : end + 1] != "(":
                     raise _Fail
-                close = _close(self.text, end, "(", ")")
+                close = _close(self.text, end, "(", ")", self.limit)
                 self.put(r"\sqrt{", i)
                 self.write(end + 1, close)
                 self.put("}", close)
@@ -215,7 +225,7 @@ class _Writer:
 
     def root(self, i: int, end: int) -> int:
         if i < end and self.text[i] == "(":
-            close = _close(self.text, i, "(", ")")
+            close = _close(self.text, i, "(", ")", self.limit)
             self.put(r"\sqrt{", i - 1)
             self.write(i + 1, close)
             self.put("}", close)
@@ -231,13 +241,13 @@ class _Writer:
     def power(self, i: int, end: int) -> int:
         text = self.text
         if i < end and text[i] == "(":
-            close = _close(text, i, "(", ")")
+            close = _close(text, i, "(", ")", self.limit)
             self.put("^{", i)
             self.write(i + 1, close)
             self.put("}", close)
             return close + 1
         if i < end and text[i] == "{":
-            close = _close(text, i, "{", "}")
+            close = _close(text, i, "{", "}", self.limit)
             self.put("^{", i)
             self.write(i + 1, close)
             self.put("}", close)
@@ -257,7 +267,7 @@ class _Writer:
 
     def matrix(self, i: int, end: int) -> int:
         """``[[1, 0], [0, 1]]`` as a bmatrix (rows of equal length)."""
-        close = _close(self.text, i, "[", "]")
+        close = _close(self.text, i, "[", "]", self.limit)
         if close >= end:
             raise _Fail
         rows = []
@@ -269,7 +279,7 @@ class _Writer:
                 break
             if self.text[j] != "[":
                 raise _Fail
-            row_close = _close(self.text, j, "[", "]")
+            row_close = _close(self.text, j, "[", "]", self.limit)
             cells, k = [], j + 1
             for part in self.text[j + 1 : row_close].split(","):
                 cells.append((k, k + len(part)))
@@ -320,7 +330,7 @@ def _runs(text: str, *, code: bool = False) -> list[tuple[int, int]]:
         word = _IDENT.match(text, i) if not boundary and char.isalpha() else None
         if word is not None:
             w = word.group()
-            at_start = start is None or not text[start:i].strip()
+            at_start = start is None  # a run starts at its first non-space character
             if (w.lower() in _NOT_NAMES) if code else _is_prose_word(w, text, word.end(), at_start=at_start):
                 boundary = True
                 if start is not None:
