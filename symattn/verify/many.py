@@ -196,7 +196,7 @@ def _start_pool_worker() -> None:
     per-document worker must still be forked (safe mode would drop the
     per-formula time limit), so the choice is undone here.
     """
-    if multiprocessing.get_start_method(allow_none=True) in ("spawn", "forkserver"):
+    if multiprocessing.get_start_method(allow_none=True) == "spawn":
         multiprocessing.set_start_method(None, force=True)
     parent = multiprocessing.parent_process()
     if parent is not None and parent.sentinel is not None:
@@ -251,10 +251,7 @@ def verify_paths(
 def _run_pool(
     files: list[tuple[int, str]], jobs: int, options: VerifyOptions | None, results: dict[int, FileResult]
 ) -> None:
-    method = os.environ.get("SYMATTN_POOL", "spawn")
-    context = multiprocessing.get_context(method)
-    if method == "forkserver":
-        context.set_forkserver_preload(["symattn.verify.evaluate"])
+    context = multiprocessing.get_context("spawn")
     executor = concurrent.futures.ProcessPoolExecutor(
         jobs, mp_context=context, initializer=_start_pool_worker
     )
