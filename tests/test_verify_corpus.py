@@ -88,3 +88,15 @@ def test_recall_is_measured(capsys: pytest.CaptureFixture[str]) -> None:
     with capsys.disabled():
         print(f"\ncorpus recall: {found}/{planted} planted numbers found with their kind")
     assert planted == 0 or found > 0
+
+
+def test_every_reason_of_the_corpus_has_a_chinese_translation() -> None:
+    from symattn.verify.text import _translate
+
+    untranslated = set()
+    for doc in DOCUMENTS:
+        for finding in _report(doc).findings:
+            if finding.reason and finding.kind not in ("bad-input", "unparsed", "undecided", "error"):
+                if _translate(finding.reason) is None:
+                    untranslated.add(finding.reason)
+    assert sorted(untranslated) == []

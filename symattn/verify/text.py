@@ -56,12 +56,16 @@ KIND_TEXT: dict[str, dict[str, str]] = {
         "carried": "carried from line {line} (right by the document's numbers, wrong in truth)",
         "rounding": "rounding (the true value truncated instead of rounded)",
         "wrong": "wrong value",
+        "rounding-carried": "rounding carried (right by the document's rounded numbers, off in truth)",
+        "float-rounding": "float32 rounding (not an error)",
     },
     "zh": {
         "slip": "计算失误（按文中自己的数字也不成立）",
         "carried": "沿用第 {line} 行的错误（按文中数字成立，但与真实值不符）",
         "rounding": "舍入错误（真实值被截断而不是四舍五入）",
         "wrong": "数值错误",
+        "rounding-carried": "沿用舍入（按文中舍入后的数字成立，与真实值不符）",
+        "float-rounding": "float32 舍入（不是错误）",
     },
 }
 
@@ -91,11 +95,15 @@ UNVERIFIED_KIND_TEXT: dict[str, str] = {
     "undecided": "无法确定舍入",
     "error": "内部错误",
     "skipped": "未核验（超出限制）",
+    "ambiguous": "不确定是新例子还是重述",
+    "rounding-carried": "沿用舍入",
 }
 
 #: Chinese for each reason the verifier gives: (English pattern, Chinese
 #: template with the pattern's groups).  Nested reasons are translated inside.
 REASONS_ZH: tuple[tuple[str, str], ...] = (
+    (r"restates an earlier result", "重述前面算出的结果"),
+    (r"restates an entry", "重述向量中的一个元素"),
     (r"given as an input", "作为输入给出"),
     (r"a number used in a computation", "计算中使用的数字"),
     (r"no earlier quantity to compare with", "前面没有可以比较的量"),
@@ -146,6 +154,12 @@ REASONS_ZH: tuple[tuple[str, str], ...] = (
     (r"not checked: the time for the document ran out", "未核验：文档的核验时间已用完"),
     (r"could not be checked \((.+)\)", "无法核验（{0}）"),
     (r"a general formula without numbers", "不含数字的一般公式"),
+    (r"within float32 rounding of the true value", "在 float32 舍入误差之内"),
+    (r"within the rounding of the printed numbers it is computed from", "在所依据的文中数字的舍入范围之内"),
+    (r"right by the document's rounded numbers, off in truth", "按文中舍入后的数字成立，但与真实值不符"),
+    (r"part of an exact step equal to the side before", "精确推导的一步，与前一项完全相等"),
+    (r"this side is not exactly equal to the side before it", "这一项与前一项不完全相等"),
+    (r"ambiguous: new example or restatement of line (\d+)", "不确定：是新的例子，还是第 {0} 行的重述"),
 )
 
 
