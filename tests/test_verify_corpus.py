@@ -96,7 +96,7 @@ def test_every_reason_of_the_corpus_has_a_chinese_translation() -> None:
     untranslated = set()
     for doc in DOCUMENTS:
         for finding in _report(doc).findings:
-            if finding.reason and finding.kind not in ("bad-input", "unparsed", "undecided", "error"):
-                if _translate(finding.reason) is None:
-                    untranslated.add(finding.reason)
+            checked = finding.reason and finding.kind not in ("bad-input", "unparsed", "undecided", "error")
+            if checked and _translate(finding.reason) is None:
+                untranslated.add(finding.reason)
     assert sorted(untranslated) == []
