@@ -96,3 +96,16 @@ def test_an_inline_img_tag_in_prose_is_read() -> None:
     assert [s.text for s in spans] == ["x=1+1=3"]
     locator = Locator(source)
     assert locator.position(spans[0].source_offset(spans[0].text.index("3"))) == (1, source.index("%3D3") + 4)
+
+
+def test_an_html_table_of_weights_is_read_with_positions() -> None:
+    source = (
+        "The attention weights are:\n\n<table>\n<tr><th></th><th>a</th><th>b</th></tr>\n"
+        "<tr><td>a</td><td>0.73</td><td>0.27</td></tr>\n<tr><td>b</td><td>0.5</td><td>0.5</td></tr>\n</table>\n"
+    )
+    spans = [s for s in find_math(source, tex=False) if s.reader == "tables"]
+    assert len(spans) == 1
+    assert " ".join(spans[0].text.split()) == r"\text{weights} = \begin{bmatrix}0.73 & 0.27 \\ 0.5 & 0.5\end{bmatrix}"
+    locator = Locator(source)
+    at = spans[0].text.index("0.27")
+    assert locator.position(spans[0].source_offset(at)) == (5, source.splitlines()[4].index("0.27") + 1)

@@ -98,6 +98,8 @@ _SIZED_IDENTITY = re.compile(r"^I_\{(\d{1,2})\}$")
 #: Names read as attention weights softmax(QKᵀ/√d_k) when printed as numbers
 #: and never defined otherwise (see docs/verify.md, "Conventions").
 _WEIGHT_NAMES = ("A", "weights", "attn_weights", "attention_weights", "p_attn", "attn")
+#: Names of an additive mask a document may leave undefined (read as causal when it prints the pattern).
+_MASK_NAMES = ("M", "\\text{mask}", "M_{causal}", "\\text{Mask}")
 #: Names read as the scores QKᵀ when printed as numbers and never defined otherwise.
 _SCORE_NAMES = ("scores", "attn_scores", "attention_scores")
 #: ``q_2``, ``k_{3}``, ``v_1``: row i of Q, K or V (1-based) when the document never binds them.
@@ -344,6 +346,34 @@ class DocumentState:
         binding = self._claimed_binding(node)
         return None if binding is None else Val(binding.a, binding.b, binding.deps, arith=binding.arith)
 
+    def _causal_mask_by_convention(self, chain: Chain) -> None:
+        """An undefined ``M`` added to the scores is the causal mask when the chain
+        prints its pattern: -∞ (scores) or 0 (weights) exactly above the diagonal."""
+        used = {n for e in chain.elements for n in names_in(e)}
+        name = next((n for n in _MASK_NAMES if n in used and n not in self.env), None)
+        if name is None:
+            return
+        for element in chain.elements:
+            if not (isinstance(element, Matrix) and is_literal(element)):
+                continue
+            n = len(element.rows)
+            if n < 2 or any(len(row) != n for row in element.rows):
+                continue
+            cells = [[printed_value(c) for c in row] for row in element.rows]
+            upper = [cells[i][j] for i in range(n) for j in range(n) if j > i]
+            lower = [cells[i][j] for i in range(n) for j in range(n) if j <= i]
+            if (all(v == NEG_INF for v in upper) and all(v is not None and v != NEG_INF for v in lower)) or (
+                all(v == 0 for v in upper) and all(v is not None and v != 0 for v in lower)
+            ):
+                pattern = True
+            else:
+                pattern = False
+            if pattern:
+                mask = stages.causal_mask(n, n)
+                self.env[name] = Binding(mask, mask, frozenset())
+                self.inputs.add(name)
+                return
+
     def forget_name(self, name: str) -> None:
         """Drop ``name`` (and what was computed from it): the document set it in a
         way that cannot be followed, so no stale value may judge later numbers."""
@@ -424,6 +454,7 @@ class DocumentState:
             self.unverified(literals(element), "no-claim", reason)
             return
         chain = self._resolved(chain)
+        self._causal_mask_by_convention(chain)
         self.chain_start_offset = chain.elements[0].offset
         names = [e.name for e in chain.elements if isinstance(e, Name)]
         self.subject = next((_display_name(n) for n in names), subject_of(0))

@@ -371,7 +371,8 @@ class _TableParser(HTMLParser):
         self.cell: Span | None = None
         self.depth = 0
 
-    def offset(self) -> int:
+    def here(self) -> int:
+        """The offset in the text of what the parser reads now (``HTMLParser.offset`` is taken)."""
         line, col = self.getpos()
         return self.locator.starts[line - 1] + col
 
@@ -381,7 +382,7 @@ class _TableParser(HTMLParser):
         elif tag == "tr" and self.tables:
             self.tables[-1].append([])
         elif tag in ("td", "th") and self.tables and self.tables[-1]:
-            self.cell = Span("", False, ((0, self.base + self.offset(), True),))
+            self.cell = Span("", False, ((0, self.base + self.here(), True),))
             self.tables[-1][-1].append(self.cell)
 
     def handle_endtag(self, tag: str) -> None:
@@ -391,7 +392,7 @@ class _TableParser(HTMLParser):
     def handle_data(self, data: str) -> None:
         open_cell = self.cell is not None and self.tables and self.tables[-1] and self.tables[-1][-1]
         if open_cell and data.strip() and not self.cell.text.strip():  # type: ignore[union-attr]
-            cell = Span.verbatim(data, self.base + self.offset(), False)
+            cell = Span.verbatim(data, self.base + self.here(), False)
             self.tables[-1][-1][-1] = cell
             self.cell = cell
 
