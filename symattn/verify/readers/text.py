@@ -58,6 +58,7 @@ _IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _NUMBER = re.compile(r"(?:\d+(?:\.\d+)?|\.\d+)(?:e[+-]\d{1,3}(?![A-Za-z0-9]))?%?")
 _MATH_CHARS = set("0123456789.+-*/^=()[],;_% \t×·⋅−≈→√ᵀ²³@<>|!'÷") | {"\u2009", "\u00a0"}
 _KWARG = re.compile(r",\s*[A-Za-z_]\w*\s*=(?!=)\s*[-\w.]+\s*(?=[,)])")
+_LEADING_RELATION = re.compile(r"\s*(?:=|≈|→|:=)\s*")
 _GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])")
 _RELATION = re.compile(r"=|≈|→|:=")
 _UNICODE_OPS = {
@@ -393,6 +394,8 @@ def _close_index(run: str) -> int:
 
 def _worth_reading(text: str) -> bool:
     sides = [s.strip() for s in _RELATION.split(text)]
+    if any(side.lower() in FUNCTIONS or side.lower() in _KEEP_WORDS for side in sides):
+        return False  # "step 3 = softmax": a word, not a value
     return len(sides) >= 2 and all(sides) and any(c.isdigit() for c in text)
 
 
@@ -406,6 +409,9 @@ def prose_spans(piece: Span, *, reader: str = "text") -> list[Span]:
         while start < end and piece.text[start] in " *_":
             start += 1
         start, end = _unwrap(piece.text, start, end)
+        lead = _LEADING_RELATION.match(piece.text, start, end)
+        if lead:  # "分母 = 1.6487 + … ≈ 6.0157": the name was prose; the numbers still form a chain
+            start = lead.end()
         run = piece.text[start:end]
         if not _RELATION.search(run) or not _worth_reading(run):
             continue
