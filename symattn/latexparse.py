@@ -121,7 +121,7 @@ _DROP_WITH_ARG = {
 }
 _UNWRAP = {
     r"\mathbf", r"\boldsymbol", r"\bm", r"\mathit", r"\mathnormal", r"\pmb", r"\mathbb", r"\mathcal",
-    r"\boxed", r"\underline",
+    r"\boxed", r"\underline", r"\num",
 }  # fmt: skip
 _NAME_CMDS = {
     r"\text", r"\mathrm", r"\operatorname", r"\operatorname*", r"\textrm", r"\textbf", r"\texttt",

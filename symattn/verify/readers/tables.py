@@ -17,7 +17,9 @@ from symattn.verify.readers.span import Builder, Span
 
 __all__ = ["Cell", "table_span"]
 
-_CELL_NUMBER = re.compile(r"^[\s*_$`]*(-?(?:\d+(?:\.\d+)?|\.\d+)%?)[\s*_$`]*$")
+_CELL_NUMBER = re.compile(
+    r"^[\s*_$`]*(?:\\(?:num|SI)\s*\{\s*)?(-?(?:\d+(?:\.\d+)?|\.\d+)%?)(?:\s*\}(?:\{[^{}]*\})?)?[\s*_$`]*$"
+)  # 0.4, **0.4**, $0.4$, \num{0.4}, \SI{0.4}{\metre}
 
 #: A table cell: its text with the source map.
 Cell = Span

@@ -187,7 +187,34 @@ def expand(span: Span, macros: dict[str, tuple[int, str]]) -> Span:
     return span
 
 
-def tex_spans(source: str) -> list[Span]:
+_TABULAR = re.compile(r"\\begin\{tabular\*?\}(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\})?")
+_RULES = re.compile(r"\\(?:hline|toprule|midrule|bottomrule|cline\{[^}]*\})")
+
+
+def _tabular(blanked: str, start: int, prose: str) -> tuple[Span | None, int]:
+    """A ``tabular`` of numbers as a table claim (see :mod:`.tables`), and where it ends."""
+    from symattn.verify.readers.tables import table_span
+
+    end = blanked.find("\\end{tabular}", start)
+    if end < 0:
+        return None, start
+    rows: list[list[Span]] = []
+    pos = start
+    body = blanked[start:end]
+    for raw in re.split(r"\\\\", body):
+        cells: list[Span] = []
+        offset = pos
+        for part in raw.split("&"):
+            text = _RULES.sub(lambda m: " " * len(m.group()), part)
+            cells.append(Span.verbatim(text, offset, False))
+            offset += len(part) + 1
+        pos += len(raw) + 2
+        if any(c.text.strip() for c in cells):
+            rows.append(cells)
+    return table_span(rows, prose), end
+
+
+def tex_spans(source: str) -> list[Span]:  # noqa: PLR0915 - one branch per kind of opener
     """All math spans of a LaTeX source, in order."""
     blanked = _blank_code(source)
     begin = blanked.find("\\begin{document}")
@@ -195,6 +222,7 @@ def tex_spans(source: str) -> list[Span]:
     spans: list[Span] = []
     missing: set[str] = set()
     pos = begin if begin >= 0 else 0
+    last_math = pos  # the prose before a table starts after the last formula
     while True:
         match = _OPENER.search(blanked, pos)
         if match is None:
@@ -204,6 +232,14 @@ def tex_spans(source: str) -> list[Span]:
             pos = match.end()
             continue
         env = match.group("env")
+        if env in ("tabular", "tabular*"):
+            head = _TABULAR.match(blanked, match.start())
+            prose = blanked[max(last_math, match.start() - 400) : match.start()]
+            table, after = _tabular(blanked, head.end() if head else match.end(), prose)
+            if table is not None:
+                spans.append(table)
+            pos = max(after, match.end())
+            continue
         if env is not None:
             if env not in _MATH_ENVS:
                 pos = match.end()
@@ -230,6 +266,7 @@ def tex_spans(source: str) -> list[Span]:
             missing.add(closer)
             pos = match.end()
             continue
+        last_math = end + len(closer)
         if end > match.end() or closer != "$":
             text = blanked[match.end() : end]
             if text.strip():
