@@ -351,8 +351,8 @@ class DocumentState:
         prints its pattern: -∞ (scores) or 0 (weights) exactly above the diagonal."""
         used = {n for e in chain.elements for n in names_in(e)}
         name = next((n for n in _MASK_NAMES if n in used and n not in self.env), None)
-        if name is None:
-            return
+        if name is None or (isinstance(chain.elements[0], Name) and chain.elements[0].name == name):
+            return  # M = [...] defines M itself
         for element in chain.elements:
             if not (isinstance(element, Matrix) and is_literal(element)):
                 continue
