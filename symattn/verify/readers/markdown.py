@@ -320,9 +320,13 @@ class _Walker:
         """Math, image links and tables inside HTML found in the source."""
         base = found.source_offset(0)
         if self.config.latex:
-            for span in tex_spans("\\begin{document}" + " " * 0 + found.text):
+            cells: list[Span] = []
+            for span in tex_spans("\\begin{document}" + found.text):
+                if span.reader != "latex":
+                    continue
                 shifted = tuple((i, o - len("\\begin{document}") + base, lin) for i, o, lin in span.segments)
-                self.spans.append(Span(span.text, span.display, shifted, "latex"))
+                cells.append(Span(span.text, span.display, shifted, "latex"))
+            self.spans.extend(_joined_cells(cells, self.source))
         if self.config.images:
             for match in re.finditer(r"<img\b[^>]*?\bsrc\s*=\s*[\"']([^\"']+)", found.text, re.I):
                 url = Span.verbatim(match.group(1), base + match.start(1), False)
@@ -358,6 +362,31 @@ class _Walker:
             if span is not None:
                 self.spans.append(span)
         return index + 1
+
+
+_RELATION_TEXT = re.compile(r"=|\\approx")
+
+
+def _joined_cells(spans: list[Span], source: str) -> list[Span]:
+    """In an HTML table row, a formula cell followed by a result cell
+    (``<td>$$QK^T$$</td><td>$$[...]$$</td>``) is one statement: formula = result."""
+    out: list[Span] = []
+    for span in spans:
+        if out:
+            before = out[-1]
+            gap = source[before.source_offset(len(before.text) - 1) + 1 : span.source_offset(0)]
+            same_row = "</td>" in gap and "<td" in gap and "</tr>" not in gap and len(gap) < 400
+            if (
+                same_row
+                and not _RELATION_TEXT.search(span.text)
+                and not re.search(r"\d", before.text.split("=")[-1])
+            ):
+                glue = " \\approx " if re.search(r"\d\.\d", span.text) else " = "
+                joined = Builder().copy_span(before, 0, len(before.text)).put(glue, span.source_offset(0))
+                out[-1] = joined.copy_span(span, 0, len(span.text)).build(True, "latex")
+                continue
+        out.append(span)
+    return out
 
 
 class _TableParser(HTMLParser):
