@@ -150,6 +150,10 @@ class _BallLookup:
         return None if binding is None else (binding.a, binding.halfwidth)
 
 
+def _is_row(value: Any) -> bool:
+    return is_matrix(value) and value.rows == 1 and value.cols > 1
+
+
 def _shape_key(node: Any) -> Any:
     """A syntax tree without its positions: equal for the same expression written again."""
     if isinstance(node, Node):
@@ -985,7 +989,11 @@ class DocumentState:
                 self.head_factors = (node, factors)  # softmax(QKᵀ/√d_k) V: the next element may print each
             return self._product(factors)
         if isinstance(node, Div):
-            num, den = self._value_of(node.num, record), self._value_of(node.den, record)
+            num = self._value_of(node.num, record)
+            if record and isinstance(node.num, Matrix) and isinstance(node.den, Num) and _is_row(num.a):
+                den = self._normaliser(node.den, num, node.num)  # [e1, e2, e3] / 7.3461: their sum
+            else:
+                den = self._value_of(node.den, record)
             if is_matrix(den.a):
                 raise Unverifiable("division by a matrix")
             if den.a == 0 or den.b == 0:
@@ -1242,6 +1250,32 @@ class DocumentState:
         if node.name in self.env and len(args) == 1:
             return self._product([self._lookup(node.name), args[0]])
         raise Unverifiable(f"the function {_display_name(node.name)} is not defined in the document")
+
+    def _normaliser(self, node: Num, numerators: Val, printed_row: Matrix) -> Val:
+        """The denominator of ``[x_1, …, x_n] / S`` claims ``S = x_1 + … + x_n``
+        (a softmax row written out): judged on the numerators' rounding, and
+        carried into the quotient."""
+        total_a = sympy.Add(*numerators.a)
+        total_b = sympy.Add(*numerators.b)
+        cells = ball_of(printed_row, _BallLookup(self, printed_row))
+        ball = sum(cells[0], start=cells[0][0] * 0) if isinstance(cells, list) and len(cells) == 1 else None
+        ok = self._judge(
+            node,
+            total_a,
+            total_b,
+            numerators.deps,
+            cell=None,
+            reason="the sum of the numerators",
+            ball=ball,
+            truth=numerators.truth,
+        )
+        printed = parse_claim(node.text).value
+        return Val(
+            printed,
+            total_b,
+            numerators.deps | self._source(node, ok, printed, total_b),
+            arith=numerators.arith,
+        )
 
     def _judge_step(self, operands: list[Num], value: Val, ref: Val, *, after_name: bool = False) -> None:
         """The numbers of an exact step (``\frac{1}{\\sqrt{2}} = \frac{\\sqrt{2}}{2}``):

@@ -104,6 +104,7 @@ UNVERIFIED_KIND_TEXT: dict[str, str] = {
 REASONS_ZH: tuple[tuple[str, str], ...] = (
     (r"restates an earlier result", "重述前面算出的结果"),
     (r"restates an entry", "重述向量中的一个元素"),
+    (r"the sum of the numerators", "分子之和"),
     (r"given as an input", "作为输入给出"),
     (r"a number used in a computation", "计算中使用的数字"),
     (r"no earlier quantity to compare with", "前面没有可以比较的量"),
