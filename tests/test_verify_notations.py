@@ -5,9 +5,10 @@ entries -2..2, W_Q, W_K, W_V each the identity or a small integer matrix, scale 
 ``tests/notation_docs.py`` computes its true values with ``fractions`` and ``mpmath`` (40
 digits, rounded half away from zero; never symattn) and prints it four ways: LaTeX
 (Markdown with ``$$…$$`` and bmatrix), plain text (no ``$`` anywhere), a PyTorch program
-with its printouts (4 places, aligned as torch prints float32 tensors) and pipe tables
-(queries, keys and values as vector cells; scores, weights and outputs as tables named by
-the sentence before them).  Each document prints the inputs, the scaled scores, the weights
+with its printouts (4 places, aligned as torch prints float32 tensors; the identity is
+``torch.eye(d)``) and pipe tables (the tables document starts from the queries, keys and
+values, a ``| token | query | key | value |`` table of vector cells; scores, weights and
+outputs are tables named by the sentence before them).  Each document prints the inputs, the scaled scores, the weights
 (4 places) and the outputs (4 places).
 
 **What "the same findings" means here.**  The quantities compared are the attention
