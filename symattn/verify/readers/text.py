@@ -394,8 +394,8 @@ def _close_index(run: str) -> int:
 
 def _worth_reading(text: str) -> bool:
     sides = [s.strip() for s in _RELATION.split(text)]
-    if any(side.lower() in FUNCTIONS or side.lower() in _KEEP_WORDS for side in sides):
-        return False  # "step 3 = softmax": a word, not a value
+    if any(side.lower() in FUNCTIONS or side.lower() in _KEEP_WORDS for side in sides[1:]):
+        return False  # "step 3 = softmax": a word, not a value (but "Output = AV" names the output)
     return len(sides) >= 2 and all(sides) and any(c.isdigit() for c in text)
 
 
