@@ -542,6 +542,12 @@ class _Program:
             self.write(receiver, out, depth + 1)
             out.put(")", at)
             return
+        if name in ("eye", "identity") and len(args) == 1 and _int(args[0]) is not None:
+            size = _int(args[0])
+            if size is None or not 1 <= size <= 64:
+                raise _Unknown
+            out.put(f"I_{{{size}}}", at)  # torch.eye(2): the identity of that size
+            return
         if name in _PASS_METHODS and receiver is not None and not _is_module(receiver):
             self.write(receiver, out, depth + 1)  # Q.astype(np.float64), x.float(), t.detach()
             return
