@@ -494,6 +494,7 @@ class DocumentState:
         ref: Val | None = (
             self._weights_by_convention(names, values)
             or self._scores_by_convention(names, values)
+            or self._scaled_by_convention(names, values)
             or self._output_by_convention(names, values)
         )
         last: Val | None = None
@@ -1093,6 +1094,31 @@ class DocumentState:
     def _named_before(self, element: Name) -> bool:
         """Whether ``element`` follows the first element of the current chain."""
         return element.offset > self.chain_start_offset
+
+    def _scaled_by_convention(self, names: list[str], values: list[Node]) -> Val | None:
+        """``scaled = [numbers]`` (no formula) when Q, K and d_k are known: QKᵀ/√d_k."""
+        if len(names) != 1 or names[0] not in _ALIASES["scaled"] or names[0] in self.env:
+            return None
+        if len(values) != 1 or not isinstance(values[0], Matrix):
+            return None
+        try:
+            q, k, d_k = self._lookup("Q"), self._lookup("K"), self._lookup("d_{k}")
+        except (Unverifiable, SymattnError):
+            return None
+        block = values[0]
+        if not (is_matrix(q.a) and is_matrix(k.a)) or is_matrix(d_k.a) or q.a.cols != k.a.cols:
+            return None
+        if not (getattr(d_k.b, "is_positive", False) and getattr(d_k.a, "is_positive", False)):
+            return None
+        if len(block.rows) != q.a.rows or any(len(row) != k.a.rows for row in block.rows):
+            return None
+        scores = self._product([q, Val(stages.transpose(k.a), stages.transpose(k.b), k.deps)])
+        return Val(
+            scale(scores.a, 1 / sympy.sqrt(d_k.a)),
+            scale(scores.b, 1 / sympy.sqrt(d_k.b)),
+            scores.deps | d_k.deps,
+            arith=False,
+        )
 
     def _output_by_convention(self, names: list[str], values: list[Node]) -> Val | None:
         """``output = [numbers]`` (no formula) when the weights and V are known: a

@@ -46,12 +46,13 @@ _PHRASES = (
 def phrase_name(text: str) -> str | None:
     """The quantity a prose line names ("the attention weights are:"), if any;
     of several, the one named last ("用这张表里的权重直接算输出" names the output)."""
-    best: tuple[int, str] | None = None
+    best: tuple[int, int, str] | None = None  # (end, -start, name): the last named, and the longest there
     for pattern, name in _PHRASES:
         for match in pattern.finditer(text):
-            if best is None or match.start() > best[0]:
-                best = (match.start(), name)
-    return best[1] if best else None
+            key = (match.end(), -match.start(), name)
+            if best is None or key[:2] > best[:2]:
+                best = key
+    return best[2] if best else None
 
 
 @dataclass
