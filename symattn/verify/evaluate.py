@@ -1221,8 +1221,8 @@ class DocumentState:
             return None
         for row in block.rows:
             claims = [parse_claim(cell.text) for cell in row]  # type: ignore[union-attr]
-            if any(c.value == 0 for c in claims):
-                return None
+            if any(c.value == 0 and c.places is None for c in claims):
+                return None  # a printed 0 means a mask, which the convention does not guess
             slack = sum(sympy.Rational(1, 2 * 10 ** (c.places or 0)) for c in claims if c.places)
             if abs(sum(c.value for c in claims) - 1) > slack:
                 return None
@@ -1233,9 +1233,17 @@ class DocumentState:
                 scale(scores.b, 1 / sympy.sqrt(d_k.b)),
                 scores.deps | d_k.deps,
             )
-            return Val(stages.softmax_rows(scaled.a), stages.softmax_rows(scaled.b), scaled.deps, arith=False)
+            weights = Val(
+                stages.softmax_rows(scaled.a), stages.softmax_rows(scaled.b), scaled.deps, arith=False
+            )
         except (Unverifiable, SymattnError):
             return None
+        for i, row in enumerate(block.rows):  # a 0.0000 must be a tiny weight, not a mask
+            for j, cell in enumerate(row):
+                value = parse_claim(cell.text)  # type: ignore[union-attr]
+                if value.value == 0 and not claim_fits(cell.text, weights.b[i, j]):  # type: ignore[union-attr]
+                    return None
+        return weights
 
     def _call(self, node: Call, record: bool) -> Val:
         name = node.name.lower()
