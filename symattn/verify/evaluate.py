@@ -1224,8 +1224,8 @@ class DocumentState:
             if any(c.value == 0 and c.places is None for c in claims):
                 return None  # a printed 0 means a mask, which the convention does not guess
             slack = sum(sympy.Rational(1, 2 * 10 ** (c.places or 0)) for c in claims if c.places)
-            if abs(sum(c.value for c in claims) - 1) > slack:
-                return None
+            if names[0] == "A" and abs(sum(c.value for c in claims) - 1) > slack:
+                return None  # a bare A might be any matrix; one named "weights" is a claim of them
         try:
             scores = self._product([q, Val(stages.transpose(k.a), stages.transpose(k.b), k.deps)])
             scaled = Val(
