@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from symattn.verify.readers.span import Builder, Span
 from symattn.verify.readers.text import _Writer, prose_spans
@@ -61,7 +62,7 @@ class CodeContext:
 
     pending: list[Span] = field(default_factory=list)  # what was printed (core text), not yet shown
     masks: dict[str, str] = field(default_factory=dict)  # names of causal masks: "tril" or "triu"
-    assigned: dict[str, ast.expr] = field(default_factory=dict)  # the last right side given to each name
+    assigned: dict[str, tuple[Any, ast.expr]] = field(default_factory=dict)  # (program, last right side)
 
 
 def inline_code_spans(piece: Span) -> list[Span]:
@@ -371,7 +372,7 @@ class _Program:
         line_starts = [0] + [m.end() for m in re.finditer("\n", piece.text[start:])]
         self.line_starts = [start + s for s in line_starts]
         self.masks: dict[str, str] = {}  # names of causal masks (shared with the context)
-        self.assigned: dict[str, ast.expr] = {}  # the last right side of each name (shared)
+        self.assigned: dict[str, tuple[_Program, ast.expr]] = {}  # (program, last right side), shared
 
     def index(self, lineno: int, col: int) -> int:
         """Index in the piece of an ast (line, UTF-8 byte column)."""
@@ -697,7 +698,7 @@ def _forget(program: _Program, names: list[str], at: int) -> list[Span]:
     return spans
 
 
-def _statement(
+def _statement(  # noqa: PLR0915 - one branch per kind of statement
     program: _Program, statement: ast.stmt, context: CodeContext, *, interactive: bool
 ) -> list[Span]:
     at = program.piece.source_offset(program.bounds(statement)[0])
@@ -714,7 +715,7 @@ def _statement(
         spans: list[Span] = []
         for name_node, value in pairs:
             if isinstance(name_node, ast.Name):
-                program.assigned[name_node.id] = value
+                program.assigned[name_node.id] = (program, value)  # positions belong to its own program
             kind = _mask_kind(value)
             if isinstance(name_node, ast.Name) and kind:
                 program.masks[name_node.id] = kind
@@ -744,22 +745,16 @@ def _statement(
         and statement.value.func.value.id == statement.target.id
         and _row_sum(statement.value)
     ):
-        earlier = program.assigned.get(statement.target.id)
+        owner, earlier = program.assigned.get(statement.target.id, (None, None))
         if isinstance(earlier, ast.Call) and _call_name(earlier) == "exp" and len(earlier.args) == 1:
             # w = np.exp(E); w /= w.sum(axis=1, keepdims=True): w = softmax(E)
-            rewritten = ast.Assign(
-                targets=[statement.target],
-                value=ast.Call(
-                    func=ast.Name(id="softmax", ctx=ast.Load()), args=[earlier.args[0]], keywords=[]
-                ),
-            )
-            ast.copy_location(rewritten, statement)
-            ast.copy_location(rewritten.value, earlier)
-            rewritten.value.end_lineno, rewritten.value.end_col_offset = (
-                earlier.end_lineno,
-                earlier.end_col_offset,
-            )
-            return _statement(program, rewritten, context, interactive=interactive)
+            out = Builder().put(_name_text(statement.target.id) + r" = \text{softmax}(", at)
+            try:
+                owner.write(earlier.args[0], out)  # type: ignore[union-attr]
+            except (_Unknown, RecursionError):
+                return _forget(program, [statement.target.id], at)
+            out.put(")", at)
+            return [out.build(True, "code", frozenset({"tentative"}))]
     if isinstance(statement, ast.Expr):
         value = statement.value
         printed = (
@@ -773,6 +768,12 @@ def _statement(
             out = Builder()
             try:
                 program.write(arg, out)
+                owner, definition = (
+                    program.assigned.get(arg.id, (None, None)) if isinstance(arg, ast.Name) else (None, None)
+                )
+                if definition is not None:  # print(out) shows out = weights @ V, with the weights as printed
+                    out.put(" = ", at)
+                    owner.write(definition, out)  # type: ignore[union-attr]
             except (_Unknown, RecursionError):
                 out = Builder().put(r"\text{?}", at)  # printed, but not readable: its printout is not tied
             context.pending.append(out.build(True, "code"))

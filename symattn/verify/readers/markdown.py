@@ -12,6 +12,7 @@ by character within a short window.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from functools import lru_cache
 from html.parser import HTMLParser
@@ -223,7 +224,11 @@ class _Walker:
         if found is None:
             return
         if self.config.code:
-            self.spans.extend(code_block_spans(found, token.info or "", self.code, self.prose))
+            # a reader that trips over a block leaves it out; the rest of the document is read
+            with contextlib.suppress(
+                IndexError, KeyError, ValueError, TypeError, AttributeError, RecursionError
+            ):
+                self.spans.extend(code_block_spans(found, token.info or "", self.code, self.prose))
         self.prose = ""
 
     def inline(self, token: Any, start: int, end: int) -> None:
