@@ -1095,24 +1095,21 @@ class DocumentState:
         """Whether ``element`` follows the first element of the current chain."""
         return element.offset > self.chain_start_offset
 
-    def _scaled_by_convention(self, names: list[str], values: list[Node]) -> Val | None:
-        """``scaled = [numbers]`` (no formula) when Q, K and d_k are known: QKᵀ/√d_k."""
-        if len(names) != 1 or names[0] not in _ALIASES["scaled"] or names[0] in self.env:
-            return None
-        if len(values) != 1 or not isinstance(values[0], Matrix):
-            return None
+    def _known_scores(self, *, scaled: bool) -> Val | None:
+        """QKᵀ from the document's Q and K, divided by √d_k when ``scaled`` (d_k known
+        and positive), or None when they are not known."""
         try:
-            q, k, d_k = self._lookup("Q"), self._lookup("K"), self._lookup("d_{k}")
+            q, k = self._lookup("Q"), self._lookup("K")
+            if not (is_matrix(q.a) and is_matrix(k.a)) or q.a.cols != k.a.cols:
+                return None
+            scores = self._product([q, Val(stages.transpose(k.a), stages.transpose(k.b), k.deps)])
+            if not scaled:
+                return scores
+            d_k = self._lookup("d_{k}")
         except (Unverifiable, SymattnError):
             return None
-        block = values[0]
-        if not (is_matrix(q.a) and is_matrix(k.a)) or is_matrix(d_k.a) or q.a.cols != k.a.cols:
+        if is_matrix(d_k.a) or not all(getattr(v, "is_positive", False) for v in (d_k.a, d_k.b)):
             return None
-        if not (getattr(d_k.b, "is_positive", False) and getattr(d_k.a, "is_positive", False)):
-            return None
-        if len(block.rows) != q.a.rows or any(len(row) != k.a.rows for row in block.rows):
-            return None
-        scores = self._product([q, Val(stages.transpose(k.a), stages.transpose(k.b), k.deps)])
         return Val(
             scale(scores.a, 1 / sympy.sqrt(d_k.a)),
             scale(scores.b, 1 / sympy.sqrt(d_k.b)),
@@ -1120,22 +1117,53 @@ class DocumentState:
             arith=False,
         )
 
+    def _convention_weights(self) -> Val | None:
+        """softmax(QKᵀ/√d_k) when Q, K and a positive d_k are known."""
+        scaled = self._known_scores(scaled=True)
+        if scaled is None:
+            return None
+        try:
+            return Val(stages.softmax_rows(scaled.a), stages.softmax_rows(scaled.b), scaled.deps, arith=False)
+        except (Unverifiable, SymattnError):
+            return None
+
+    @staticmethod
+    def _bare_block(
+        names: list[str], values: list[Node], accepted: tuple[str, ...], shape: Any
+    ) -> Matrix | None:
+        """The printed block of ``name = [numbers]`` when ``name`` is one of ``accepted``
+        and the block has the shape of the value it would claim."""
+        if (
+            len(names) != 1
+            or names[0] not in accepted
+            or len(values) != 1
+            or not isinstance(values[0], Matrix)
+        ):
+            return None
+        block = values[0]
+        if shape is None or len(block.rows) != shape[0] or any(len(row) != shape[1] for row in block.rows):
+            return None
+        return block
+
+    def _scaled_by_convention(self, names: list[str], values: list[Node]) -> Val | None:
+        """``scaled = [numbers]`` (no formula) when Q, K and d_k are known: QKᵀ/√d_k."""
+        if not names or names[0] in self.env:
+            return None
+        scaled = self._known_scores(scaled=True)
+        shape = scaled.a.shape if scaled is not None else None
+        return scaled if self._bare_block(names, values, _ALIASES["scaled"], shape) is not None else None
+
     def _output_by_convention(self, names: list[str], values: list[Node]) -> Val | None:
         """``output = [numbers]`` (no formula) when the weights and V are known: a
         claim of (weights) V, by the document's weights (on their rounding
         intervals) and in truth."""
-        if len(names) != 1 or names[0] not in _ALIASES["output"] or names[0] in self.env:
-            return None
-        if len(values) != 1 or not isinstance(values[0], Matrix):
-            return None
         weights_name, v_name = self._resolve("weights"), self._resolve("V")
-        if weights_name not in self.env or v_name not in self.env:
+        if not names or names[0] in self.env or weights_name not in self.env or v_name not in self.env:
             return None
         weights, v = self._lookup(weights_name), self._lookup(v_name)
-        block = values[0]
         if not (is_matrix(weights.a) and is_matrix(v.a)) or weights.a.cols != v.a.rows:
             return None
-        if len(block.rows) != weights.a.rows or any(len(row) != v.a.cols for row in block.rows):
+        if self._bare_block(names, values, _ALIASES["output"], (weights.a.rows, v.a.cols)) is None:
             return None
         product = self._product([weights, v])
         node = Mul(0, (Name(0, weights_name), Name(0, v_name)))
@@ -1145,24 +1173,16 @@ class DocumentState:
         """``scores = [numbers]`` (no formula) when Q and K are known: a claim of
         QKᵀ.  By the document's numbers, a cell is its printed ``q_i · k_j``
         when the document wrote one out (so a wrong dot product carries)."""
-        if len(names) != 1 or names[0] not in _SCORE_NAMES or names[0] in self.env:
+        if not names or names[0] in self.env:
             return None
-        if len(values) != 1 or not isinstance(values[0], Matrix):
+        scores = self._known_scores(scaled=False)
+        shape = scores.a.shape if scores is not None else None
+        if scores is None or self._bare_block(names, values, _SCORE_NAMES, shape) is None:
             return None
-        try:
-            q, k = self._lookup("Q"), self._lookup("K")
-        except (Unverifiable, SymattnError):
-            return None
-        block = values[0]
-        if not (is_matrix(q.a) and is_matrix(k.a)) or q.a.cols != k.a.cols:
-            return None
-        if len(block.rows) != q.a.rows or any(len(row) != k.a.rows for row in block.rows):
-            return None
-        scores = self._product([q, Val(stages.transpose(k.a), stages.transpose(k.b), k.deps)])
         cells = [list(row) for row in scores.a.tolist()]
         deps = set(scores.deps)
-        for i in range(q.a.rows):
-            for j in range(k.a.rows):
+        for i in range(scores.a.rows):
+            for j in range(scores.a.cols):
                 written = Mul(0, (Name(0, f"q_{{{i + 1}}}"), Name(0, f"k_{{{j + 1}}}")))
                 claimed = self._claimed_binding(written)
                 if claimed is not None and not is_matrix(claimed.a):
@@ -1170,79 +1190,34 @@ class DocumentState:
                     deps |= claimed.deps
         return Val(ImmutableMatrix(cells), scores.b, frozenset(deps), arith=scores.arith)
 
-    def _convention_weights(self) -> Val | None:
-        """softmax(QKᵀ/√d_k) when Q, K and a positive d_k are known (for a_{ij} before A is printed)."""
-        try:
-            q, k, d_k = self._lookup("Q"), self._lookup("K"), self._lookup("d_{k}")
-        except (Unverifiable, SymattnError):
-            return None
-        if not (is_matrix(q.a) and is_matrix(k.a)) or is_matrix(d_k.a) or q.a.cols != k.a.cols:
-            return None
-        if not (getattr(d_k.a, "is_positive", False) and getattr(d_k.b, "is_positive", False)):
-            return None
-        try:
-            scores = self._product([q, Val(stages.transpose(k.a), stages.transpose(k.b), k.deps)])
-            a = stages.softmax_rows(scale(scores.a, 1 / sympy.sqrt(d_k.a)))
-            b = stages.softmax_rows(scale(scores.b, 1 / sympy.sqrt(d_k.b)))
-        except (Unverifiable, SymattnError):
-            return None
-        return Val(a, b, scores.deps | d_k.deps, arith=False)
-
     def _weights_by_convention(self, names: list[str], values: list[Node]) -> Val | None:
         """The true attention weights for ``A = [numbers]`` when the document
         never defines A otherwise (the convention of docs/verify.md).
 
         Applies only when the one name is an attention-weights name, Q, K and
-        d_k are known, the printed block is n_q × n_k with no zero cell (a zero
-        means a mask), and every printed row sums to 1 within its rounding.
+        d_k are known, the printed block is n_q × n_k with no exact 0 (a mask),
+        every 0.0000 is a weight that rounds to it, and (for a bare ``A``)
+        every printed row sums to 1 within its rounding.
         """
-        if len(names) != 1 or names[0] not in _WEIGHT_NAMES or names[0] in self.env:
+        if not names or names[0] in self.env:
             return None
+        weights = self._convention_weights()
+        shape = weights.a.shape if weights is not None else None
         if values and isinstance(values[0], Matrix) and not is_literal(values[0]):
-            weights = self._convention_weights()  # A = [closed forms] ≈ [decimals]: a step from the truth
-            shape = (len(values[0].rows), len(values[0].rows[0]))
-            if weights is not None and weights.a.shape == shape:
-                return weights
+            # A = [closed forms] ≈ [decimals]: a step from the truth
+            return weights if self._bare_block(names, values[:1], _WEIGHT_NAMES, shape) is not None else None
+        block = self._bare_block(names, values, _WEIGHT_NAMES, shape)
+        if block is None or weights is None or not all(isinstance(c, Num) for row in block.rows for c in row):
             return None
-        if len(values) != 1 or not isinstance(values[0], Matrix):
-            return None
-        block = values[0]
-        if not all(isinstance(cell, Num) for row in block.rows for cell in row):
-            return None
-        try:
-            q, k, d_k = self._lookup("Q"), self._lookup("K"), self._lookup("d_{k}")
-        except (Unverifiable, SymattnError):
-            return None
-        if not (is_matrix(q.a) and is_matrix(k.a)) or is_matrix(d_k.a) or q.a.cols != k.a.cols:
-            return None
-        if not (getattr(d_k.a, "is_positive", False) and getattr(d_k.b, "is_positive", False)):
-            return None
-        if len(block.rows) != q.a.rows or any(len(row) != k.a.rows for row in block.rows):
-            return None
-        for row in block.rows:
+        for i, row in enumerate(block.rows):
             claims = [parse_claim(cell.text) for cell in row]  # type: ignore[union-attr]
             if any(c.value == 0 and c.places is None for c in claims):
                 return None  # a printed 0 means a mask, which the convention does not guess
+            if any(c.value == 0 and not claim_fits(c.text, weights.b[i, j]) for j, c in enumerate(claims)):
+                return None  # a 0.0000 must be a tiny weight, not a mask
             slack = sum(sympy.Rational(1, 2 * 10 ** (c.places or 0)) for c in claims if c.places)
             if names[0] == "A" and abs(sum(c.value for c in claims) - 1) > slack:
                 return None  # a bare A might be any matrix; one named "weights" is a claim of them
-        try:
-            scores = self._product([q, Val(stages.transpose(k.a), stages.transpose(k.b), k.deps)])
-            scaled = Val(
-                scale(scores.a, 1 / sympy.sqrt(d_k.a)),
-                scale(scores.b, 1 / sympy.sqrt(d_k.b)),
-                scores.deps | d_k.deps,
-            )
-            weights = Val(
-                stages.softmax_rows(scaled.a), stages.softmax_rows(scaled.b), scaled.deps, arith=False
-            )
-        except (Unverifiable, SymattnError):
-            return None
-        for i, row in enumerate(block.rows):  # a 0.0000 must be a tiny weight, not a mask
-            for j, cell in enumerate(row):
-                value = parse_claim(cell.text)  # type: ignore[union-attr]
-                if value.value == 0 and not claim_fits(cell.text, weights.b[i, j]):  # type: ignore[union-attr]
-                    return None
         return weights
 
     def _call(self, node: Call, record: bool) -> Val:

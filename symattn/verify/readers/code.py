@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from symattn.verify.readers.span import Builder, Span
-from symattn.verify.readers.text import _Writer, prose_spans
+from symattn.verify.readers.text import _close, _Fail, _Writer, prose_spans
 
 __all__ = ["MAX_PROGRAM", "CodeContext", "code_block_spans", "inline_code_spans", "phrase_name"]
 
@@ -178,15 +178,11 @@ def _name_text(name: str) -> str:
 
 
 def _closing(text: str, start: int, opener: str, closer: str) -> int:
-    depth = 0
-    for index in range(start, len(text)):
-        if text[index] == opener:
-            depth += 1
-        elif text[index] == closer:
-            depth -= 1
-            if depth == 0:
-                return index
-    return -1
+    """Index of the bracket closing the one at ``start``, or -1."""
+    try:
+        return _close(text, start, opener, closer)
+    except _Fail:
+        return -1
 
 
 def _printouts(piece: Span) -> list[Span]:
