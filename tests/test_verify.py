@@ -465,3 +465,35 @@ def test_a_new_example_may_give_q_and_k_directly_in_another_shape() -> None:
     )
     report = verify_text(text)
     assert [(f.line, f.claimed, f.value) for f in report.wrong] == [(7, "0.5762", "0.5761169")]
+
+
+def test_a_name_bound_again_by_a_new_computation_is_rebound_in_both_worlds() -> None:
+    # issue 10, item 7: S = 2·3 = 6 rebinds S, so T = S + 1 = 7 is right
+    text = "$$S = 1 + 1 = 2$$\n\n$$S = 2 \\cdot 3 = 6$$\n\n$$T = S + 1 = 7$$\n"
+    report = verify_text(text)
+    assert report.wrong == ()
+    assert [(f.line, f.claimed, f.status) for f in report.findings if f.claimed == "7"] == [(5, "7", "ok")]
+
+
+def test_reading_the_document_is_part_of_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 10, item 1: the budget starts before the math is found
+    from symattn.verify import document
+
+    clock = iter([0.0, 1000.0, 1000.0, 1000.0, 1000.0, 1000.0])
+    monkeypatch.setattr(document.time, "monotonic", lambda: next(clock, 1000.0))
+    report = verify_text(
+        "$$a = 2$$\n\n$$b = a + 1 = 4$$\n", options=VerifyOptions(budget=10, use_worker=False)
+    )
+    assert report.wrong == ()
+    assert {f.kind for f in report.findings} == {"skipped"}
+
+
+def test_a_span_keeps_a_few_segments_not_one_offset_per_character() -> None:
+    # issue 10, item 2: a huge formula's map from text to source is a few integers
+    from symattn.verify.readers import find_math
+
+    source = "$$a = " + "1+" * 100_000 + "1$$\n"
+    (span,) = find_math(source, tex=False)
+    assert len(span.text) > 200_000
+    assert len(span.segments) == 1
+    assert span.source_offset(len(span.text) - 1) == source.index("1$$")

@@ -436,10 +436,11 @@ def _check_here(
 
 
 def _check(
-    spans: list[Span], locator: Locator, options: VerifyOptions, worker: _Worker | None
+    spans: list[Span], locator: Locator, options: VerifyOptions, worker: _Worker | None, deadline: float
 ) -> list[Finding]:
+    """Judge the formulas; none is started after ``deadline`` (``time.monotonic()``),
+    which the document's budget set before its math was read."""
     findings, runnable = _split(spans, locator, options)
-    deadline = time.monotonic() + options.budget
     if worker is None:
         return findings + _check_here(spans, locator, runnable, deadline)
     env: dict[str, bytes] = {}  # the bindings so far, pickled by the worker
@@ -494,6 +495,7 @@ def _report(name: str, text: str, tex: bool, options: VerifyOptions) -> Report:
         len(text) > limit or len(text.encode("utf-8")) > limit
     ):  # a str has at most as many characters as bytes
         raise _too_large(name, len(text.encode("utf-8")), limit)
+    deadline = time.monotonic() + options.budget  # reading the document is part of its budget
     worker = _start_worker(options)  # imports SymPy while the math is found
     try:
         spans = find_math(text, tex=tex, config=options.read)
@@ -502,7 +504,7 @@ def _report(name: str, text: str, tex: bool, options: VerifyOptions) -> Report:
         if worker is not None:
             worker.stop(kill=True)
         raise
-    findings = _check(spans, locator, options, worker)
+    findings = _check(spans, locator, options, worker, deadline)
     findings.sort(key=lambda f: (f.line, f.column))
     return Report(name, tuple(findings))
 
