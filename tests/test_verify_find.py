@@ -105,7 +105,10 @@ def test_an_html_table_of_weights_is_read_with_positions() -> None:
     )
     spans = [s for s in find_math(source, tex=False) if s.reader == "tables"]
     assert len(spans) == 1
-    assert " ".join(spans[0].text.split()) == r"\text{weights} = \begin{bmatrix}0.73 & 0.27 \\ 0.5 & 0.5\end{bmatrix}"
+    assert (
+        " ".join(spans[0].text.split())
+        == r"\text{weights} = \begin{bmatrix}0.73 & 0.27 \\ 0.5 & 0.5\end{bmatrix}"
+    )
     locator = Locator(source)
     at = spans[0].text.index("0.27")
     assert locator.position(spans[0].source_offset(at)) == (5, source.splitlines()[4].index("0.27") + 1)
