@@ -10,7 +10,7 @@ Three kinds of documents, from one seed:
   symattn;
 - **perturbed**: a generated document with one printed result changed by one or
   more units in its last place;
-- **mutated**: a document of ``tests/docs`` with a few random edits (cuts,
+- **mutated**: a document of ``tests/docs`` or ``tests/corpus`` with a few random edits (cuts,
   copies, stray braces, dollars, ``\\frac``, monsters such as ``10^{10^{9}}``).
 
 Results required: no exception other than :class:`~symattn.errors.SymattnError`;
@@ -391,7 +391,12 @@ def campaign(total: int, seed: int) -> Results:
     generated, each followed by a copy with one printed result perturbed."""
     rng = random.Random(seed)
     results = Results()
-    corpus = sorted(p for p in DOCS.glob("*") if p.suffix in (".md", ".tex") and p.name != "README.md")
+    corpus = sorted(  # the LaTeX corpus, and the real-notation one (code, plain text, tables, HTML, images)
+        p
+        for folder in (DOCS, DOCS.parent / "corpus")
+        for p in folder.glob("*")
+        if p.suffix in (".md", ".txt", ".tex") and p.name != "README.md"
+    )
     sources = [(p.name, p.read_text(encoding="utf-8"), p.suffix == ".tex") for p in corpus]
     k = 0
     while k < total:

@@ -112,3 +112,13 @@ def test_an_html_table_of_weights_is_read_with_positions() -> None:
     locator = Locator(source)
     at = spans[0].text.index("0.27")
     assert locator.position(spans[0].source_offset(at)) == (5, source.splitlines()[4].index("0.27") + 1)
+
+
+def test_python_warnings_about_a_documents_code_are_not_printed() -> None:
+    import warnings
+
+    source = '```python\nlabel = "\\lambda"\nx = 1\n```\n'
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # any warning would fail here
+        spans = find_math(source, tex=False)
+    assert [s.text for s in spans if s.reader == "code" and "forget" not in s.flags] == ["x = 1"]

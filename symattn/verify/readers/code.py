@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -122,9 +123,17 @@ def code_block_spans(piece: Span, info: str, context: CodeContext, prose: str = 
 _PYTHON = ("python", "py", "python3", "ipython", "ipython3", "pycon", "torch", "numpy", "")
 
 
+def _parse(text: str) -> ast.Module:
+    """Python's parser on document text; its warnings about the text (an invalid escape
+    in a string) are the author's business, not printed."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.parse(text)
+
+
 def _parses(text: str) -> bool:
     try:
-        ast.parse(text)
+        _parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return True
@@ -674,7 +683,7 @@ def _program(
 ) -> list[Span]:
     sub = Builder().copy_span(piece, start, end).build(True, "code")
     try:
-        tree = ast.parse(sub.text)
+        tree = _parse(sub.text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
     program = _Program(sub, 0)
