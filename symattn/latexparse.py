@@ -64,6 +64,7 @@ class Token:
     kind: str
     text: str
     offset: int
+    end: int = -1  # where the token's source ends, when its text is not its source (\text{总和})
 
 
 _TOKEN = re.compile(
@@ -233,16 +234,19 @@ def normalise(tokens: list[Token]) -> list[Token]:  # noqa: PLR0915 - one branch
             if index < len(tokens) and tokens[index].text == "{":
                 end = _group_end(tokens, index)
                 inner = "".join(t.text for t in tokens[index + 1 : end - 1]).strip()
+                closing = tokens[end - 1].offset + 1  # just past the closing brace
                 if inner == "sep":
-                    out.append(Token("sep", inner, token.offset))
+                    out.append(Token("sep", inner, token.offset, closing))
                 else:
-                    out.append(Token("name", inner, token.offset))
+                    out.append(Token("name", inner, token.offset, closing))
                 index = end
             continue
         if text in _ACCENTS and index + 1 < len(tokens) and tokens[index + 1].text == "{":
             end = _group_end(tokens, index + 1)
             inner = "".join(t.text for t in tokens[index + 2 : end - 1]).strip()
-            out.append(Token("name", f"{text}{{{inner}}}", token.offset))  # \tilde{S}: one name
+            out.append(
+                Token("name", f"{text}{{{inner}}}", token.offset, tokens[end - 1].offset + 1)
+            )  # \tilde{S}
             index = end
             continue
         if text in _FRACS:
@@ -858,7 +862,8 @@ def _parse_chain(tokens: list[Token], text: str = "") -> Chain:
         if not part:
             raise LatexParseError("an empty side of '='")
         nodes.append(_Parser(part).whole())
-        spans.append((part[0].offset, part[-1].offset + len(part[-1].text)))
+        last = part[-1]
+        spans.append((part[0].offset, last.end if last.end >= 0 else last.offset + len(last.text)))
     texts = tuple(text[start:end] for start, end in spans)
     return Chain(tuple(nodes), tuple(relations), spans=tuple(spans), texts=texts)
 
