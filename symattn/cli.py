@@ -13,7 +13,7 @@ import argparse
 import dataclasses
 import sys
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from symattn import __version__
 from symattn.files import write_atomically
@@ -151,34 +151,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of jobs, got {text!r}") from None
-    if not 1 <= value <= 256:
-        raise argparse.ArgumentTypeError(f"jobs must be between 1 and 256, got {value}")
-    return value
+def _bounded(what: str, convert: type, low: int, high: int, *, expected: str) -> Any:
+    """An argparse type: ``convert(text)`` within [low, high], or a one-line usage error."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
+        if not low <= value <= high:  # for floats this also refuses nan and inf
+            shown = value if convert is int else text
+            raise argparse.ArgumentTypeError(f"{what} must be between {low} and {high}, got {shown}")
+        return value
+
+    return parse
 
 
-def _places(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of places, got {text!r}") from None
-    if not 0 <= value <= 1000:
-        raise argparse.ArgumentTypeError(f"places must be between 0 and 1000, got {value}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not 0 <= value <= 86400:  # also refuses nan and inf
-        raise argparse.ArgumentTypeError(f"seconds must be between 0 and 86400, got {text}")
-    return value
+_jobs = _bounded("jobs", int, 1, 256, expected="a whole number of jobs")
+_places = _bounded("places", int, 0, 1000, expected="a whole number of places")
+_seconds = _bounded("seconds", float, 0, 86400, expected="a number of seconds")
 
 
 def _load(spec_path: str | None, lang: str = "en"):

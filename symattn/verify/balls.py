@@ -16,7 +16,22 @@ from typing import Any
 from flint import arb
 
 from symattn.exact import enclose, parse_claim
-from symattn.latexparse import Call, Div, Matrix, Mul, Name, Neg, Node, Num, Pow, Sqrt, Sum, Transpose
+from symattn.latexparse import (
+    Call,
+    Div,
+    Matrix,
+    Mul,
+    Name,
+    Neg,
+    Node,
+    Num,
+    Pow,
+    Sqrt,
+    Sum,
+    Transpose,
+    literals,
+)
+from symattn.verify.shapes import names_in
 
 __all__ = ["ball_of", "meets"]
 
@@ -29,13 +44,16 @@ class _NoBall(Exception):
     pass
 
 
-def _num(text: str) -> arb:
+def _num(text: str, shrink: int = 0) -> arb:
+    """A printed number as the interval it stands for: half a unit of its last place
+    each side (narrowed by 2^-shrink, to leave the ends out), or itself for an integer."""
     claim = parse_claim(text)
     value = claim.value
     mid = arb(int(value.p)) / int(value.q)
     if claim.places is None:
         return mid
-    return mid + arb(0, arb(1) / (2 * 10**claim.places))
+    half = arb(1) / (2 * 10**claim.places)
+    return mid + arb(0, half * (1 - arb(2) ** -shrink) if shrink else half)
 
 
 def _widen(ball: arb, half: Any) -> arb:
@@ -153,13 +171,13 @@ def _eval(node: Node, lookup: Any, depth: int = 0) -> Any:
 def ball_of(node: Node, lookup: Any) -> Any | None:
     """The computation ``node`` on intervals (an arb, or rows of arbs), or None
     when it holds no rounded number or cannot be evaluated on intervals."""
-    rounded = any(isinstance(n, Num) and parse_claim(n.text).places for n in _nums(node))
-    named = any(_rounded_name(name, lookup) for name in _names(node))
+    rounded = any(isinstance(n, Num) and parse_claim(n.text).places for n in literals(node))
+    named = any(_rounded_name(name, lookup) for name in sorted(names_in(node)))
     if not (rounded or named or getattr(lookup, "has_expressions", False)):
         return None
     try:
         return _eval(node, lookup)
-    except (_NoBall, Exception):
+    except Exception:  # _NoBall, or a value arb cannot enclose: no interval, the strict test stands
         return None
 
 
@@ -173,27 +191,9 @@ def _rounded_name(name: str, lookup: Any) -> bool:
     return bool(half)
 
 
-def _names(node: Any) -> list[str]:
-    from symattn.verify.shapes import names_in
-
-    return sorted(names_in(node))
-
-
-def _nums(node: Any) -> list[Num]:
-    from symattn.latexparse import literals
-
-    return literals(node)
-
-
 def meets(text: str, ball: Any) -> bool:
     """Whether the printed number's rounding interval meets the ball.
 
     The interval is taken open (a hair narrower than half a unit each side), so
     an exact value on a rounding boundary (1/8 for 0.12) does not meet it."""
-    claim = parse_claim(text)
-    value = claim.value
-    mid = arb(int(value.p)) / int(value.q)
-    if claim.places is None:
-        return bool(mid.overlaps(ball))
-    half = arb(1) / (2 * 10**claim.places) * (1 - arb(2) ** -20)  # radii keep 30 bits: shrink by more
-    return bool((mid + arb(0, half)).overlaps(ball))
+    return bool(_num(text, shrink=20).overlaps(ball))  # radii keep 30 bits: shrink by more than that

@@ -23,7 +23,7 @@ from typing import Any
 
 import sympy
 
-from symattn.exact import certified_decimal, claim_holds, claim_kind, parse_claim
+from symattn.exact import certified_decimal, claim_holds, claim_kind, enclose, parse_claim
 from symattn.verify.finding import Finding
 
 __all__ = ["Finding", "Judgement", "carried_line", "exact_text", "judge"]
@@ -134,8 +134,6 @@ def within_float_rounding(text: str, value: Any) -> bool:
     ``|claimed - true| <= 10^-places / 2 + 2^-20 * max(1, |true|)``."""
     if value in (sympy.oo, -sympy.oo) or getattr(value, "free_symbols", None):
         return False
-    from symattn.exact import enclose
-
     claim = parse_claim(text)
     half = sympy.Rational(1, 2 * 10 ** (claim.places or 0)) if claim.places is not None else 0
     difference = enclose(claim.value - value, 128)

@@ -695,24 +695,28 @@ class DocumentState:
                 b_rows.append(printed)
                 self.unverified(list(row_node), "input", "given as an input")  # type: ignore[arg-type]
                 continue
-            wrong = [line for line, is_wrong in value.deps if is_wrong]
             for j, cell in enumerate(row_node):
-                if wrong:
-                    self._add(
-                        cell,
-                        status="wrong",
-                        kind="carried",
-                        carried_from=min(wrong),
-                        value=None,  # type: ignore[arg-type]
-                        exact=exact_text(value.b[j]),
-                        reason="restates an earlier result",
-                    )
-                else:
-                    self._add(cell, status="ok", kind="ok", reason="restates an earlier result")  # type: ignore[arg-type]
+                self._restated(cell, value.deps, value.b[j])  # type: ignore[arg-type]
             a_rows.append(printed)
             b_rows.append(list(value.b))
             deps |= value.deps
         return Val(ImmutableMatrix(a_rows), ImmutableMatrix(b_rows), frozenset(deps), arith=False)
+
+    def _restated(self, num: Num, deps: frozenset[tuple[int, bool]], true: Any) -> None:
+        """A number written again as it was printed before: ok, or carried from the
+        earliest wrong number that printed value depends on."""
+        wrong = [line for line, is_wrong in deps if is_wrong]
+        if not wrong:
+            self._add(num, status="ok", kind="ok", reason="restates an earlier result")
+            return
+        self._add(
+            num,
+            status="wrong",
+            kind="carried",
+            carried_from=min(wrong),
+            exact=exact_text(true),
+            reason="restates an earlier result",
+        )
 
     def _restates(self, names: list[str], node: Node) -> bool:
         """Whether printed numbers equal the current value of every bound name."""
@@ -848,7 +852,7 @@ class DocumentState:
                 )
                 out_row.append(part.a)
                 deps |= part.deps
-                row_deps[i] |= part.deps - ref.deps if part.deps != ref.deps else set()
+                row_deps[i] |= part.deps - ref.deps
             out_a.append(out_row)
         result = Val(ImmutableMatrix(out_a), b, frozenset(deps))
         for i, row in enumerate(node.rows):  # each printed row, for a later block that restates it
@@ -947,19 +951,7 @@ class DocumentState:
                 if earlier is None and recent is not None and self.formula_index - recent[0] <= 2:
                     earlier = recent[1]  # "1/√d_k = 0.25", then "0.25 × QKᵀ" at once: the same wrong number
                 if earlier is not None:  # 14.3835 again: the result printed before, with its truth
-                    wrong = [line for line, is_wrong in earlier.deps if is_wrong]
-                    if wrong:
-                        self._add(
-                            node,
-                            status="wrong",
-                            kind="carried",
-                            carried_from=min(wrong),
-                            value=None,
-                            exact=exact_text(earlier.b),
-                            reason="restates an earlier result",
-                        )
-                    else:
-                        self._add(node, status="ok", kind="ok", reason="restates an earlier result")
+                    self._restated(node, earlier.deps, earlier.b)
                     return Val(earlier.a, earlier.b, earlier.deps, arith=earlier.arith)
                 self.operands.append(node)
                 if parse_claim(node.text).places:

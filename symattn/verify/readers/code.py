@@ -74,7 +74,6 @@ def inline_code_spans(piece: Span) -> list[Span]:
     return prose_spans(piece, reader="code")
 
 
-_PRINTOUT_START = re.compile(r"^\s*(?:tensor\(|array\(|Out\[\d+\]:\s*|\[|-?\d)", re.S)
 _PROMPT = re.compile(r"^(?:>>> |\.\.\. |In \[\d+\]: |\s*\.\.\.: )")
 _OUT = re.compile(r"^Out\[\d+\]:\s?")
 

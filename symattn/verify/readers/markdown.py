@@ -106,7 +106,7 @@ class _Cursor:
         builder = Builder()
         pos = start
         source = self.source
-        for index, char in enumerate(content):
+        for char in content:
             if char.isspace():
                 builder.put(char, min(pos, len(source) - 1))
                 if pos < end and source[pos].isspace():
@@ -122,28 +122,8 @@ class _Cursor:
                 return None
             builder.copy(char, found)
             pos = found + 1
-            del index
         self.pos = pos
         return builder.build(False, "text")
-
-
-def _inline_text(children: list[Any]) -> list[list[Any]]:
-    """Runs of prose tokens between math, code and images."""
-    runs: list[list[Any]] = [[]]
-    for child in children:
-        if child.type in (
-            "text",
-            "softbreak",
-            "hardbreak",
-            "strong_open",
-            "strong_close",
-            "em_open",
-            "em_close",
-        ):
-            runs[-1].append(child)
-        else:
-            runs.append([])
-    return [r for r in runs if any(c.type == "text" for c in r)]
 
 
 class _Walker:
