@@ -359,7 +359,15 @@ class _Worker:
             self.process.kill()
             self.process.join()
         self.conn.close()
-        self.process.close()  # its pipe to this process too: no later fork inherits it
+        # Another thread's Process.start() may reap this child first (its
+        # _cleanup polls every child); our waitpid then sees ECHILD and the
+        # exit code appears a moment later, set by that thread.
+        for _ in range(200):
+            if self.process.exitcode is not None:
+                break
+            self.process.join(timeout=0.01)
+        with contextlib.suppress(ValueError):
+            self.process.close()  # its pipe to this process too: no later fork inherits it
 
 
 def safe_mode_reason(options: VerifyOptions) -> str | None:
