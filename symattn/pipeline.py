@@ -380,6 +380,20 @@ class Attention:
             )
         return cache[places][name]
 
+    # --- importance (symattn.importance) ------------------------------------------
+
+    def importance(self, method: str, **options: Any) -> ImmutableMatrix:
+        """Each token's exact importance for each output (n_q × n_k); see :func:`symattn.importance.importance`."""
+        from symattn.importance import importance
+
+        return importance(self, method, **options)
+
+    def jacobian(self, i: int, j: int) -> ImmutableMatrix:
+        """The exact block ∂output[i]/∂X[j] (0-based); see :func:`symattn.importance.jacobian`."""
+        from symattn.importance import jacobian
+
+        return jacobian(self, i, j)
+
     # --- claims -----------------------------------------------------------------
 
     def compare(self, name: str, claimed: Any, *, weights: Any = None) -> Comparison:
@@ -640,6 +654,18 @@ class MultiHead:
                 weights = claims.get(name[: -len("output")] + "weights")
             comparisons.append(self.compare(name, value, weights=weights))
         return comparisons
+
+    def importance(self, method: str, **options: Any) -> ImmutableMatrix:
+        """Each token's exact importance for each output of concat · W_O; see :func:`symattn.importance.importance`."""
+        from symattn.importance import importance
+
+        return importance(self, method, **options)
+
+    def jacobian(self, i: int, j: int) -> ImmutableMatrix:
+        """The exact block ∂output[i]/∂X[j] of the multi-head output (0-based)."""
+        from symattn.importance import jacobian
+
+        return jacobian(self, i, j)
 
     def __repr__(self) -> str:
         return f"<MultiHead: {len(self.heads)} heads, W_O={'yes' if self.W_O is not None else 'no'}>"

@@ -1,0 +1,487 @@
+"""How much does each token matter?  Exact attribution for one attention layer.
+
+    importance(layer, method) -> n_q × n_k ImmutableMatrix, entry (i, j) = token j's share in output i
+      "weights"        a_ij                                        (the softmax weights)
+      "norm"           ‖a_ij v_j‖₂ = a_ij · sqrt(Σ_k v_jk²)        (Kobayashi et al., 2020)
+      "norm_output"    ‖Σ_h a^h_ij v^h_j W_O^h‖₂                   (the same, through W_O; MultiHead)
+      "value_zeroing"  1 − cos(o_i with v_j zeroed, o_i)           (Mohebbi et al., 2023)
+      "grad_input"     (∂T(o_i)/∂x_j) · x_j, T = ‖o_i‖² or w·o_i    (gradient × input)
+      "jacobian"       ‖∂o_i/∂x_j‖_F                               (the exact Jacobian's size)
+    jacobian(layer, i, j) -> the d_v × d_model block ∂o_i/∂x_j, 0-based
+    ranking(row)          -> tokens from most to least important, exact ties grouped
+
+The Jacobian is built in closed form by the chain rule, never by differentiating
+the output's expression: with s_il = c q_i·k_l and a_i = softmax(s_i),
+
+    ∂o_i/∂x_m = Vᵀ (diag(a_i) − a_i a_iᵀ) ∂s_i/∂x_m + a_im W_Vᵀ,
+    ∂s_il/∂x_m = c (δ_im k_l W_Qᵀ + δ_lm q_i W_Kᵀ),
+
+where in self-attention X feeds Q, K and V (both δ terms), and in cross-attention
+x_m is a row of X_kv (only the key and value terms).  Every result is exact
+(SymPy expressions, square roots kept as square roots, nothing simplified);
+:func:`decimals` gives certified decimals of any of them.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import sympy
+from sympy import ImmutableMatrix
+
+from symattn import stages
+from symattn.errors import InputError, NotNumericError, ShapeError, UndecidedRoundingError, counted
+from symattn.exact import _as_expr, _short, enclose, to_matrix
+
+if TYPE_CHECKING:
+    from symattn.pipeline import Attention, MultiHead
+
+__all__ = ["METHODS", "compare", "decimals", "heatmap", "importance", "jacobian", "ranking"]
+
+#: The importance measures, in the order the docs and pictures show them.
+METHODS: dict[str, str] = {
+    "weights": "the attention weight a_ij",
+    "norm": "‖a_ij v_j‖, the length of token j's contribution",
+    "norm_output": "‖Σ_h a^h_ij v^h_j W_O^h‖, the contribution's length after W_O",
+    "value_zeroing": "1 − cos(o_i with v_j zeroed, o_i)",
+    "grad_input": "gradient × input, (∂T/∂x_j) · x_j for T = ‖o_i‖² or a linear target",
+    "jacobian": "‖∂o_i/∂x_j‖_F, the Frobenius norm of the exact Jacobian",
+}
+#: The options each method accepts (keyword arguments of :func:`importance`).
+OPTIONS: dict[str, tuple[str, ...]] = {"grad_input": ("target",)}
+#: Precisions (bits) tried when comparing two exact values.
+COMPARE_PRECISIONS = (128, 512, 2048)
+#: Largest expression (sympy.count_ops) given to the exact zero test of a difference.
+MAX_ZERO_TEST_OPS = 4000
+
+_ZERO = sympy.Integer(0)
+
+
+# --- the public functions -------------------------------------------------------
+
+
+def importance(layer: Attention | MultiHead, method: str, **options: Any) -> ImmutableMatrix:
+    """The exact n_q × n_k importance matrix of ``layer`` by ``method``.
+
+    Args:
+        layer: an :class:`~symattn.pipeline.Attention` or a
+            :class:`~symattn.pipeline.MultiHead` (whose output is concat · W_O).
+        method: one of :data:`METHODS`.
+        **options: ``target`` for "grad_input": a vector w of the output's
+            width (the target is w · o_i); the default target is ‖o_i‖².
+
+    Returns:
+        Entry (i, j) is token j's importance for output i (0-based).
+
+    Raises:
+        InputError: an unknown method or option, "norm_output" without W_O,
+            or "weights"/"norm" asked of several heads at once.
+        ShapeError: a target of the wrong length.
+
+    >>> import symattn
+    >>> importance(symattn.attention([[1, 0], [0, 1], [1, 1]]), "norm").row(2)
+    Matrix([[1/(2 + exp(sqrt(2)/2)), 1/(2 + exp(sqrt(2)/2)), sqrt(2)*exp(sqrt(2)/2)/(2 + exp(sqrt(2)/2))]])
+    """
+    if method not in METHODS:
+        raise InputError(f"unknown importance method {method!r} (expected one of {', '.join(METHODS)})")
+    unknown = sorted(set(options) - set(OPTIONS.get(method, ())))
+    if unknown:
+        takes = OPTIONS.get(method)
+        allowed = f"it takes {', '.join(takes)}" if takes else "it takes no options"
+        raise InputError(f"importance {method!r} got an unknown option {unknown[0]!r} ({allowed})")
+    view = _view(layer, method)
+    return ImmutableMatrix(view.n_q, view.n_k, _MEASURES[method](view, **options))
+
+
+def jacobian(layer: Attention | MultiHead, i: int, j: int) -> ImmutableMatrix:
+    """The exact block J = ∂o_i/∂x_j, with J[r, c] = ∂ output[i][r] / ∂ X[j][c].
+
+    In self-attention X feeds the queries, keys and values, and J is the total
+    derivative through all three; in cross-attention ``j`` is a row of X_kv.
+
+    Args:
+        layer: an Attention (J is d_v × d_model) or a MultiHead (the output's
+            width × d_model).
+        i: the query (output row), 0-based.
+        j: the input token (key row), 0-based.
+
+    Raises:
+        InputError: an index out of range, naming the range.
+
+    >>> import symattn
+    >>> jacobian(symattn.attention([[1], [0]], scale="none"), 1, 1)
+    Matrix([[3/4]])
+    """
+    view = _view(layer, "jacobian")
+    view.check_index(i, j)
+    return view.jacobian(i, j)
+
+
+def ranking(row: Any) -> tuple[tuple[int, ...], ...]:
+    """Tokens from most to least important; tokens whose values are exactly equal share a group.
+
+    Two values are compared by a certified arb enclosure of their difference;
+    when the ball holds 0 the difference is tested for being exactly 0.  So a
+    tie is a proof of equality, never a float coincidence.
+
+    Args:
+        row: exact values (a row of an importance matrix, or a sequence).
+
+    Returns:
+        Groups of 0-based token indices, largest value first.
+
+    Raises:
+        NotNumericError: a value has free symbols.
+        UndecidedRoundingError: two values could not be told apart or proved equal.
+
+    >>> import symattn
+    >>> ranking(symattn.attention([[1, 0], [0, 1], [1, 1]]).importance("norm").row(2))
+    ((2,), (0, 1))
+    """
+    values = list(row)
+    order = sorted(
+        range(len(values)), key=functools.cmp_to_key(lambda p, q: compare(values[q], values[p], (q, p)))
+    )
+    groups: list[list[int]] = []
+    for index in order:
+        if groups and compare(values[groups[-1][0]], values[index], (groups[-1][0], index)) == 0:
+            groups[-1].append(index)
+        else:
+            groups.append([index])
+    return tuple(tuple(sorted(group)) for group in groups)
+
+
+def compare(x: Any, y: Any, names: tuple[Any, Any] = ("x", "y")) -> int:
+    """-1, 0 or 1 as x < y, x = y or x > y, exactly.
+
+    Raises:
+        NotNumericError: a value has free symbols.
+        UndecidedRoundingError: the values could not be told apart or proved equal.
+
+    >>> compare((1 + sympy.sqrt(2)) ** 2, 3 + 2 * sympy.sqrt(2))
+    0
+    """
+    x, y = _as_expr(x), _as_expr(y)
+    difference = x - y
+    if difference == 0:
+        return 0
+    for prec in COMPARE_PRECISIONS:
+        ball = enclose(difference, prec)
+        if ball > 0:
+            return 1
+        if ball < 0:
+            return -1
+    if _is_exact_zero(difference):
+        return 0
+    if enclose(x, 128) > 0 and enclose(y, 128) > 0 and _is_exact_zero(x**2 - y**2):
+        return 0  # norms: x = y when x² = y², and the squares lose the square roots
+    raise UndecidedRoundingError(
+        f"cannot decide whether {names[0]} ({_short(x)}) and {names[1]} ({_short(y)}) are equal"
+    )
+
+
+def decimals(matrix: ImmutableMatrix, places: int, name: str = "importance") -> list[list[str]]:
+    """Certified decimals of an importance matrix or a Jacobian block, entry by entry.
+
+    Raises:
+        NotNumericError: an entry has free symbols (the message names it).
+
+    >>> import symattn
+    >>> decimals(symattn.attention([[1, 0], [0, 1], [1, 1]]).importance("norm"), 4)[2]
+    ['0.2483', '0.2483', '0.7120']
+    """
+    from symattn.pipeline import _matrix_decimals
+
+    if places < 0:
+        raise InputError(f"places must be 0 or more, not {places}")
+    return _matrix_decimals(name, matrix, places)
+
+
+def heatmap(layer: Attention | MultiHead, method: str, *, places: int = 3, **options: Any):
+    """A viridis SVG heatmap of one importance measure, cells annotated with certified decimals.
+
+    Returns:
+        A :class:`symattn.render.svg.Heatmap` (``.svg`` is the text; Jupyter
+        shows it through ``_repr_html_``).
+
+    Raises:
+        as :func:`importance`, and NotNumericError for symbolic inputs.
+    """
+    from symattn.render import svg
+
+    matrix = importance(layer, method, **options)
+    view = _view(layer, "weights" if method != "norm_output" else method)
+    return svg.Heatmap.of(
+        decimals(matrix, places, name=method),
+        title=f"{method}: {METHODS[method]}",
+        row_labels=view.labels,
+        col_labels=view.kv_labels,
+    )
+
+
+# --- one layer seen as contributions and Jacobian blocks ---------------------------
+
+
+class _View:
+    """What the measures need of a layer: outputs, contribution vectors f_ij, Jacobian blocks.
+
+    ``o_i = Σ_j f_ij``: for one head f_ij = a_ij v_j; for several heads through
+    W_O, f_ij = Σ_h a^h_ij v^h_j W_O^h.
+    """
+
+    def __init__(self, heads: Sequence[Attention], W_O: ImmutableMatrix | None, output: ImmutableMatrix):
+        self.heads = tuple(heads)
+        self.W_O = W_O
+        self.output = output
+        first = self.heads[0]
+        self.n_q, self.n_k = first.X.rows, first._source.rows
+        self.labels, self.kv_labels = first.labels, first.kv_labels
+        self.is_cross = first.is_cross
+        self.source = first._source
+        offsets = [0]
+        for head in self.heads:
+            offsets.append(offsets[-1] + head.W_V.cols)
+        # W_O^h: the rows of W_O that head h's values meet
+        self.blocks = (
+            [W_O[offsets[h] : offsets[h + 1], :] for h in range(len(self.heads))] if W_O is not None else None
+        )
+
+    def check_index(self, i: Any, j: Any) -> None:
+        keys = "keys (rows of X_kv)" if self.is_cross else "tokens"
+        for what, index, n, noun in (
+            ("query", i, self.n_q, "queries (rows of X)"),
+            ("key", j, self.n_k, keys),
+        ):
+            if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < n:
+                raise InputError(
+                    f"jacobian({i!r}, {j!r}): {what} index {index!r} is out of range; "
+                    f"there are {n} {noun}, indexed 0 to {n - 1}"
+                )
+
+    def contribution(self, i: int, j: int) -> list[sympy.Expr]:
+        """f_ij as a list of exact entries."""
+        parts = []
+        for h, head in enumerate(self.heads):
+            a = head.weights[i, j]
+            vector = [a * value for value in head.V.row(j)]
+            if self.blocks is not None:
+                block = self.blocks[h]
+                vector = [
+                    sympy.Add(*(vector[r] * block[r, c] for r in range(block.rows)))
+                    for c in range(block.cols)
+                ]
+            parts.append(vector)
+        if self.blocks is None:
+            return [entry for part in parts for entry in part]
+        return [sympy.Add(*column) for column in zip(*parts, strict=True)]
+
+    def jacobian(self, i: int, m: int) -> ImmutableMatrix:
+        blocks = [_head_jacobian(head, i, m) for head in self.heads]
+        if self.blocks is None:
+            return ImmutableMatrix(sympy.Matrix.vstack(*blocks))
+        total = sympy.zeros(self.W_O.cols, blocks[0].cols)
+        for J, W in zip(blocks, self.blocks, strict=True):
+            total += W.T * J
+        return ImmutableMatrix(total)
+
+    def target(self, target: Any) -> ImmutableMatrix | None:
+        if target is None:
+            return None
+        rows = target.tolist() if hasattr(target, "tolist") else target
+        if isinstance(rows, (list, tuple)) and rows and all(isinstance(r, (list, tuple)) for r in rows):
+            rows = [value for r in rows for value in r]  # a 1×d or d×1 matrix
+        w = to_matrix([rows] if isinstance(rows, (list, tuple)) else rows, name="target")
+        if w.cols != self.output.cols:
+            raise ShapeError(
+                f"target has {counted(w.cols, 'entry', 'entries')} but the output has "
+                f"{counted(self.output.cols, 'column')} (a linear target is one weight per output column)"
+            )
+        return w
+
+
+def _view(layer: Attention | MultiHead, method: str) -> _View:
+    from symattn.pipeline import MultiHead
+
+    if isinstance(layer, MultiHead):
+        if method in ("weights", "norm"):
+            raise InputError(
+                f"importance {method!r} is per head; ask a head, e.g. .heads[0].importance({method!r}) "
+                f"(this MultiHead has {counted(len(layer.heads), 'head')}), or use 'norm_output'"
+            )
+        if method == "norm_output" and layer.W_O is None:
+            raise InputError(
+                "importance 'norm_output' needs W_O, and this MultiHead has none "
+                "(pass W_O to multihead(), or use 'norm' on a head)"
+            )
+        return _View(layer.heads, layer.W_O, layer.output)
+    if method == "norm_output":
+        raise InputError(
+            "importance 'norm_output' needs W_O, and a single Attention has none "
+            "(use 'norm', or multihead(..., W_O=...))"
+        )
+    return _View((layer,), None, layer.output)
+
+
+# --- the closed-form Jacobian -------------------------------------------------------
+
+
+def softmax_jacobian(a: Sequence[sympy.Expr]) -> ImmutableMatrix:
+    """diag(a) − a aᵀ, the Jacobian of softmax at weights a (∂a_j/∂s_l = a_j(δ_jl − a_l)).
+
+    >>> softmax_jacobian([sympy.Rational(1, 2), sympy.Rational(1, 2)])
+    Matrix([
+    [ 1/4, -1/4],
+    [-1/4,  1/4]])
+    """
+    n = len(a)
+    return ImmutableMatrix(n, n, lambda j, k: (a[j] if j == k else _ZERO) - a[j] * a[k])
+
+
+def _head_jacobian(head: Attention, i: int, m: int) -> ImmutableMatrix:
+    """∂o_i/∂x_m for one head: Vᵀ (diag(a) − a aᵀ) ∂s_i/∂x_m + a_im W_Vᵀ."""
+    c = head.factor
+    a = list(head.weights.row(i))
+    d_model = head._source.cols
+    # ∂s_il/∂x_m, one row per key l: the key term on row m, the query term on every row when i = m
+    key_term = stages.matmul(head.Q.row(i), stages.transpose(head.W_K), left="q_i", right="W_K^T")
+    rows = []
+    for key in range(len(a)):
+        if a[key] == 0:  # a masked key: its score is the constant -oo
+            rows.append([_ZERO] * d_model)
+            continue
+        row = [key_term[0, col] if key == m else _ZERO for col in range(d_model)]
+        if not head.is_cross and i == m:
+            query_term = _query_term(head)
+            row = [row[col] + query_term[key, col] for col in range(d_model)]
+        rows.append([c * value for value in row])
+    dS = ImmutableMatrix(rows)
+    through_scores = stages.transpose(head.V) * softmax_jacobian(a) * dS
+    through_values = a[m] * stages.transpose(head.W_V)
+    return ImmutableMatrix(through_scores + through_values)
+
+
+def _query_term(head: Attention) -> ImmutableMatrix:
+    """K W_Qᵀ (row l is k_l W_Qᵀ), cached on the head."""
+    cache = head.__dict__.setdefault("_importance_cache", {})
+    if "K_WQt" not in cache:
+        cache["K_WQt"] = stages.matmul(head.K, stages.transpose(head.W_Q), left="K", right="W_Q^T")
+    return cache["K_WQt"]
+
+
+# --- the measures ---------------------------------------------------------------------
+
+
+def _weights(view: _View) -> list[sympy.Expr]:
+    return list(view.heads[0].weights)
+
+
+def _norm(view: _View) -> list[sympy.Expr]:
+    head = view.heads[0]
+    lengths = [sympy.sqrt(sympy.Add(*(value**2 for value in head.V.row(j)))) for j in range(view.n_k)]
+    # a_ij >= 0, so ‖a_ij v_j‖ = a_ij · ‖v_j‖: the square root of an exact sum of squares, kept as such
+    return [head.weights[i, j] * lengths[j] for i in range(view.n_q) for j in range(view.n_k)]
+
+
+def _norm_output(view: _View) -> list[sympy.Expr]:
+    if len(view.heads) == 1:  # one head: a_ij · ‖v_j W_O‖, the same structure as "norm"
+        head, W = view.heads[0], view.blocks[0]
+        lengths = []
+        for j in range(view.n_k):
+            projected = stages.matmul(head.V.row(j), W, left="v_j", right="W_O")
+            lengths.append(sympy.sqrt(sympy.Add(*(value**2 for value in projected))))
+        return [head.weights[i, j] * lengths[j] for i in range(view.n_q) for j in range(view.n_k)]
+    return [_length(view.contribution(i, j)) for i in range(view.n_q) for j in range(view.n_k)]
+
+
+def _value_zeroing(view: _View) -> list[sympy.Expr]:
+    """1 − cos(o_i − f_ij, o_i): zeroing v_j removes f_ij and leaves the weights as they are.
+
+    Conventions where the cosine is undefined (both decided exactly): when
+    f_ij = 0 nothing changes and the score is 0; otherwise, when o_i or
+    o_i − f_ij is the zero vector, the cosine is taken as 0 and the score is 1.
+    """
+    values = []
+    for i in range(view.n_q):
+        o = list(view.output.row(i))
+        o_square = _square(o)
+        for j in range(view.n_k):
+            f = view.contribution(i, j)
+            zeroed = [p - q for p, q in zip(o, f, strict=True)]
+            zeroed_square = _square(zeroed)
+            if _known_zero(_square(f)):
+                values.append(_ZERO)
+                continue
+            if _known_zero(o_square) or _known_zero(zeroed_square):
+                values.append(sympy.Integer(1))
+                continue
+            dot = sympy.Add(*(p * q for p, q in zip(zeroed, o, strict=True)))
+            values.append(1 - dot / (sympy.sqrt(zeroed_square) * sympy.sqrt(o_square)))
+    return values
+
+
+def _grad_input(view: _View, target: Any = None) -> list[sympy.Expr]:
+    """(∂T/∂x_j) · x_j with ∂T/∂x_j = g J_ij, g = 2 o_i for ‖o_i‖², g = w for w · o_i."""
+    w = view.target(target)
+    values = []
+    for i in range(view.n_q):
+        g = w if w is not None else ImmutableMatrix(2 * view.output.row(i))
+        for j in range(view.n_k):
+            gradient = g * view.jacobian(i, j)
+            values.append(sympy.Add(*(p * q for p, q in zip(gradient, view.source.row(j), strict=True))))
+    return values
+
+
+def _jacobian_norm(view: _View) -> list[sympy.Expr]:
+    return [_length(list(view.jacobian(i, j))) for i in range(view.n_q) for j in range(view.n_k)]
+
+
+_MEASURES = {
+    "weights": _weights,
+    "norm": _norm,
+    "norm_output": _norm_output,
+    "value_zeroing": _value_zeroing,
+    "grad_input": _grad_input,
+    "jacobian": _jacobian_norm,
+}
+
+
+# --- small exact helpers ---------------------------------------------------------------
+
+
+def _square(vector: Sequence[sympy.Expr]) -> sympy.Expr:
+    return sympy.Add(*(value**2 for value in vector))
+
+
+def _length(vector: Sequence[sympy.Expr]) -> sympy.Expr:
+    """sqrt(Σ v_k²), the square root kept exact."""
+    return sympy.sqrt(_square(vector))
+
+
+def _known_zero(value: sympy.Expr) -> bool:
+    """Whether a constant is exactly 0 (False for symbolic values: their formula stands)."""
+    if value == 0:
+        return True
+    if value.free_symbols:
+        return False
+    try:
+        for prec in COMPARE_PRECISIONS[:2]:
+            ball = enclose(value, prec)
+            if not ball.contains(0):
+                return False
+    except NotNumericError:
+        return False
+    if _is_exact_zero(value):
+        return True
+    raise UndecidedRoundingError(f"cannot decide whether {_short(value)} is 0")
+
+
+def _is_exact_zero(value: sympy.Expr) -> bool:
+    """A structural zero test, bounded by the expression's size."""
+    if sympy.count_ops(value) > MAX_ZERO_TEST_OPS:
+        return False
+    if sympy.expand(value) == 0:
+        return True
+    numerator, _ = sympy.fraction(sympy.together(value))
+    return sympy.expand(numerator) == 0
