@@ -244,9 +244,9 @@ def normalise(tokens: list[Token]) -> list[Token]:  # noqa: PLR0915 - one branch
         if text in _ACCENTS and index + 1 < len(tokens) and tokens[index + 1].text == "{":
             end = _group_end(tokens, index + 1)
             inner = "".join(t.text for t in tokens[index + 2 : end - 1]).strip()
-            out.append(
-                Token("name", f"{text}{{{inner}}}", token.offset, tokens[end - 1].offset + 1)
-            )  # \tilde{S}
+            head = re.fullmatch(r"(.+?)\^\{?\((\w{1,3})\)\}?", inner)
+            name = f"{text}{{{head.group(1)}}}^{{({head.group(2)})}}" if head else f"{text}{{{inner}}}"
+            out.append(Token("name", name, token.offset, tokens[end - 1].offset + 1))  # \tilde{S}
             index = end
             continue
         if text in _FRACS:
@@ -601,6 +601,16 @@ class _Parser:
                 and (script[0].kind == "name" or (script[0].kind == "letter" and script[0].text.isupper()))
             ):
                 node = Name(node.offset, _add_script(node.name, sup=script_text))
+            elif (
+                isinstance(node, Name)
+                and not split_head(node.name)[1]
+                and len(script) == 3
+                and script[0].text == "("
+                and script[2].text == ")"
+                and script[1].kind in ("num", "letter", "name")
+                and re.fullmatch(r"\w{1,3}", script[1].text)
+            ):
+                node = Name(node.offset, f"{node.name}^{{({script[1].text})}}")  # Q^{(1)}: head 1
             else:
                 exponent = _Parser(script).whole()
                 node = Pow(node.offset, node, exponent)
@@ -795,14 +805,26 @@ def _negate(node: Node, offset: int) -> Node:
     return Neg(offset, node)
 
 
+#: A head (or layer) tag written as a superscript in parentheses: ``Q^{(1)}``, ``W_Q^{(h)}``.
+_HEAD_TAG = re.compile(r"\^\{\((\w{1,3})\)\}$")
+
+
+def split_head(name: str) -> tuple[str, str]:
+    """``("s_{11}", "^{(1)}")`` for ``s_{11}^{(1)}``; ``(name, "")`` without a head tag."""
+    match = _HEAD_TAG.search(name)
+    return (name[: match.start()], match.group(0)) if match else (name, "")
+
+
 def _add_script(name: str, *, sub: str = "", sup: str = "") -> str:
-    """Canonical names: W^Q, W_Q, W_{Q}, {W}_Q all become ``W_{Q}``."""
+    """Canonical names: W^Q, W_Q, W_{Q}, {W}_Q all become ``W_{Q}``; a head tag
+    stays last: W_Q^{(1)} and W^{(1)}_Q become ``W_{Q}^{(1)}``."""
+    name, head = split_head(name)
     sub = sub.replace(" ", "").strip("{}")
     sup = sup.replace(" ", "").strip("{}")
     base, _, old = name.partition("_")
     parts = [p for p in old.strip("{}").split(",") if p] if old else []
     parts += [p for p in (sup, sub) if p]
-    return f"{base}_{{{','.join(parts)}}}" if parts else base
+    return (f"{base}_{{{','.join(parts)}}}" if parts else base) + head
 
 
 # --- statements and chains ------------------------------------------------------

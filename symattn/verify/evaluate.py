@@ -52,6 +52,7 @@ from symattn.latexparse import (
     Transpose,
     Unsupported,
     literals,
+    split_head,
     scalar_value,
 )
 from symattn.verify.balls import ball_of, meets
@@ -119,7 +120,15 @@ _W_SUBSCRIPTS = {"q": "Q", "query": "Q", "k": "K", "key": "K", "v": "V", "value"
 
 
 def _aliases(name: str) -> tuple[str, ...]:
-    """Other names a document may use for ``name``, most likely first."""
+    """Other names a document may use for ``name``, most likely first; a head
+    tag is kept (``W_q^{(1)}`` may mean ``W_{Q}^{(1)}``)."""
+    core, head = split_head(name)
+    if head:
+        return tuple(alias + head for alias in _plain_aliases(core))
+    return _plain_aliases(name)
+
+
+def _plain_aliases(name: str) -> tuple[str, ...]:
     plain = name.replace("\\text{", "").rstrip("}") if name.startswith("\\text{") else name
     for key, names in _ALIASES.items():
         if plain == key or plain in names:
@@ -148,6 +157,10 @@ class _BallLookup:
             return None
         binding = self.state._claimed_binding(node)
         return None if binding is None else (binding.a, binding.halfwidth)
+
+
+def _entry_of_1x1(value: Any) -> Any:
+    return value[0, 0] if is_matrix(value) and value.shape == (1, 1) else value
 
 
 def _is_row(value: Any) -> bool:
@@ -269,6 +282,7 @@ class DocumentState:
         ball: Any = None,
         truth: bool = True,
     ) -> bool:
+        a, b = _entry_of_1x1(a), _entry_of_1x1(b)  # q_1 · k_1 of 1-vectors is a number
         try:
             verdict = judge(num.text, a, b, deps, arith=arith)
             only_rounded = not any(is_wrong for _, is_wrong in deps)
@@ -645,14 +659,17 @@ class DocumentState:
     def _cell(self, name: str) -> Val | None:
         """``A_{1,2}``, ``A_{12}`` (a cell), ``A_{3,:}`` (a row) or ``A_{:,2}`` (a
         column) of a bound matrix, 1-based."""
-        match = _CELL.match(name)
+        core, head = split_head(name)
+        match = _CELL.match(core)
         if match is None:
             return None
-        base = match.group(1)
+        base = match.group(1) + head  # s_{11}^{(1)}: a cell of S^{(1)}
+        if base not in self.env and head and len(match.group(1)) == 1 and match.group(1).islower():
+            base = match.group(1).upper() + head
         if base not in self.env and base.islower() and len(base) == 1 and base.upper() in self.env:
             base = base.upper()  # a_{12} is the cell of A
-        if base not in self.env and base.upper() == "A":
-            weights = self._convention_weights()
+        if base not in self.env and match.group(1).upper() == "A":
+            weights = self._convention_weights(head)
             if weights is None:
                 return None
             binding = Binding(weights.a, weights.b, weights.deps, weights.arith)
@@ -1055,9 +1072,10 @@ class DocumentState:
         sized = _SIZED_IDENTITY.match(name)
         if sized:
             return self._identity(int(sized.group(1)))
-        row = _ROW_NAME.match(name)
-        if row and self._resolve(row.group(1).upper()) in self.env:
-            whole = self.env[self._resolve(row.group(1).upper())]
+        core, head = split_head(name)
+        row = _ROW_NAME.match(core)
+        if row and self._resolve(row.group(1).upper() + head) in self.env:
+            whole = self.env[self._resolve(row.group(1).upper() + head)]
             i = int(row.group(2)) - 1
             if is_matrix(whole.a) and 0 <= i < whole.a.rows:
                 return Val(
@@ -1087,17 +1105,17 @@ class DocumentState:
         """Whether ``element`` follows the first element of the current chain."""
         return element.offset > self.chain_start_offset
 
-    def _known_scores(self, *, scaled: bool) -> Val | None:
-        """QKᵀ from the document's Q and K, divided by √d_k when ``scaled`` (d_k known
-        and positive), or None when they are not known."""
+    def _known_scores(self, *, scaled: bool, head: str = "") -> Val | None:
+        """QKᵀ from the document's Q and K (of one head: ``Q^{(1)}``), divided by
+        √d_k when ``scaled`` (d_k known and positive), or None when they are not known."""
         try:
-            q, k = self._lookup("Q"), self._lookup("K")
+            q, k = self._lookup("Q" + head), self._lookup("K" + head)
             if not (is_matrix(q.a) and is_matrix(k.a)) or q.a.cols != k.a.cols:
                 return None
             scores = self._product([q, Val(stages.transpose(k.a), stages.transpose(k.b), k.deps)])
             if not scaled:
                 return scores
-            d_k = self._lookup("d_{k}")
+            d_k = self._lookup("d_{k}" + head if "d_{k}" + head in self.env else "d_{k}")
         except (Unverifiable, SymattnError):
             return None
         if is_matrix(d_k.a) or not all(getattr(v, "is_positive", False) for v in (d_k.a, d_k.b)):
@@ -1109,9 +1127,9 @@ class DocumentState:
             arith=False,
         )
 
-    def _convention_weights(self) -> Val | None:
+    def _convention_weights(self, head: str = "") -> Val | None:
         """softmax(QKᵀ/√d_k) when Q, K and a positive d_k are known."""
-        scaled = self._known_scores(scaled=True)
+        scaled = self._known_scores(scaled=True, head=head)
         if scaled is None:
             return None
         try:
@@ -1193,7 +1211,9 @@ class DocumentState:
         """
         if not names or names[0] in self.env:
             return None
-        weights = self._convention_weights()
+        core, head = split_head(names[0])  # A^{(1)}: the weights of head 1
+        names = [core, *names[1:]]
+        weights = self._convention_weights(head)
         shape = weights.a.shape if weights is not None else None
         if values and isinstance(values[0], Matrix) and not is_literal(values[0]):
             # A = [closed forms] ≈ [decimals]: a step from the truth
@@ -1334,7 +1354,7 @@ class DocumentState:
         the sum carries the truth of the dot product."""
         u, v = self.last_dot  # type: ignore[misc]
         self.last_dot = None
-        terms = node.terms if isinstance(node, Sum) else ()
+        terms = node.terms if isinstance(node, Sum) else (node,) if isinstance(node, Mul) else ()
         n = u.a.cols
         if len(terms) != n or not all(
             isinstance(t, Mul) and len(t.factors) == 2 and all(isinstance(f, Num) for f in t.factors)
@@ -1365,7 +1385,7 @@ class DocumentState:
                 is_matrix(result.a)
                 and is_matrix(value.a)
                 and result.a.rows == value.a.rows == 1
-                and result.a.cols == value.a.cols > 1
+                and result.a.cols == value.a.cols
             ):
                 self.last_dot = (result, value)  # [1, 2] · [1, 1]: the next element may write it out
             try:

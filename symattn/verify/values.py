@@ -84,8 +84,13 @@ def shape_text(value: Any) -> str:
 
 
 def equal(x: Any, y: Any) -> bool | None:
-    """Exact equality of two values (True, False, or None when undecided)."""
+    """Exact equality of two values (True, False, or None when undecided); a
+    1×1 matrix (the dot product of two 1-vectors) equals its entry."""
     if is_matrix(x) != is_matrix(y):
+        if is_matrix(x) and x.shape == (1, 1):
+            return equal(x[0, 0], y)
+        if is_matrix(y) and y.shape == (1, 1):
+            return equal(x, y[0, 0])
         return False
     if is_matrix(x):
         if x.shape != y.shape:
