@@ -146,7 +146,7 @@ def test_output_row_three(steps):
             0,
             (
                 Text("The largest share, weight "),
-                Math("0.4011"),
+                Math(r"a_{11} = a_{13} \approx 0.4011"),
                 Text(", is shared exactly by token 1 ("),
                 Math("x_{1}"),
                 Text(") and token 3 ("),
@@ -161,7 +161,7 @@ def test_output_row_three(steps):
                 Text("The largest share comes from token 3 ("),
                 Math("x_{3}"),
                 Text("), with weight "),
-                Math("0.5035"),
+                Math(r"a_{33} \approx 0.5035"),
                 Text("."),
             ),
             id="dominant-row-3",

@@ -487,7 +487,8 @@ def _key_name(row: st.OutputRow, j: int, ctx: _Context) -> Paragraph:
 
 def _analysis(step: st.Analysis, ctx: _Context) -> list[Block]:
     T, h = ctx.T, step.head
-    o, v = _name("o", h), _name("v", h)
+    o, v, a = _name("o", h), _name("v", h), _name("a", h)
+    comma = len(step.rows) >= 10 or any(len(row.weights) >= 10 for row in step.rows)
     out: list[Block] = [fill(T["analysis_intro"])]
     for row in step.rows:
         i = row.index
@@ -501,25 +502,32 @@ def _analysis(step: st.Analysis, ctx: _Context) -> list[Block]:
         )
         items = []
         for j in range(1, len(row.weights) + 1):
+            # each number says what it is (a_{ij} ≈ 0.4223), so a reader, or verify, can check it
+            cell = f"{a}_{_sub(i, j, comma)}"
             weight = (
-                row.weight_decimals[j - 1] if row.weight_decimals is not None else entry(row.weights[j - 1])
+                rf"{cell} \approx {row.weight_decimals[j - 1]}"
+                if row.weight_decimals is not None
+                else f"{cell} = {entry(row.weights[j - 1])}"
             )
-            term = row.term_decimals[j - 1] if row.term_decimals is not None else row.terms[j - 1]
+            term = (
+                rf"{cell} {v}_{{{j}}} \approx {row_vector(row.term_decimals[j - 1])}"
+                if row.term_decimals is not None
+                else f"{cell} {v}_{{{j}}} = {row_vector(row.terms[j - 1])}"
+            )
             items.append(
                 fill(
                     T["analysis_item"],
                     key=_key_name(row, j, ctx),
                     weight=Math(weight),
-                    v=Math(f"{v}_{{{j}}}"),
-                    term=Math(row_vector(term)),
+                    term=Math(term),
                 )
             )
         out.append(Bullets(tuple(items)))
-        out.append(_dominance(row, ctx))
+        out.append(_dominance(row, ctx, a, comma))
     return out
 
 
-def _dominance(row: st.OutputRow, ctx: _Context) -> Paragraph:
+def _dominance(row: st.OutputRow, ctx: _Context, a: str, comma: bool) -> Paragraph:
     T = ctx.T
     if row.dominant is None:
         return fill(T["analysis_undecided"])
@@ -530,10 +538,11 @@ def _dominance(row: st.OutputRow, ctx: _Context) -> Paragraph:
             parts.append(Text(T["and"] if n == last else T["comma"]))
         parts.extend(_key_name(row, j, ctx).parts)
     keys = Paragraph(tuple(parts))
+    cells = " = ".join(f"{a}_{_sub(row.index, j, comma)}" for j in row.dominant)
     weight = (
-        row.weight_decimals[row.dominant[0] - 1]
+        rf"{cells} \approx {row.weight_decimals[row.dominant[0] - 1]}"
         if row.weight_decimals
-        else entry(row.weights[row.dominant[0] - 1])
+        else f"{cells} = {entry(row.weights[row.dominant[0] - 1])}"
     )
     if len(row.dominant) == 1:
         return fill(T["analysis_dominant"], key=keys, weight=Math(weight))

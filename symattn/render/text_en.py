@@ -96,7 +96,7 @@ TEXT: dict[str, str] = {
     ),
     "analysis_row": "{o} is made of:",
     "analysis_row_labelled": "{o}, the new vector of {label}, is made of:",
-    "analysis_item": "{key}: weight {weight}, contribution {term} (weight times {v})",
+    "analysis_item": "{key}: weight {weight}, contribution {term}",
     "analysis_dominant": "The largest share comes from {key}, with weight {weight}.",
     "analysis_tie": "The largest share, weight {weight}, is shared exactly by {keys}.",
     "analysis_undecided": "Which token gets the largest weight depends on the values of the symbols.",

@@ -66,7 +66,7 @@ TEXT: dict[str, str] = {
     "analysis_intro": "每个输出向量都是值向量的混合：权重表示从每个输入词元取多少，贡献是该词元的值向量乘以这个权重。",
     "analysis_row": "{o} 的构成：",
     "analysis_row_labelled": "{o}（{label} 的新向量）的构成：",
-    "analysis_item": "{key}：权重 {weight}，贡献 {term}（权重乘以 {v}）",
+    "analysis_item": "{key}：权重 {weight}，贡献 {term}",
     "analysis_dominant": "贡献最大的是{key}，权重为 {weight}。",
     "analysis_tie": "{keys}的权重相同，同为最大值 {weight}。",
     "analysis_undecided": "哪个词元的权重最大取决于符号的取值。",
