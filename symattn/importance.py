@@ -212,12 +212,12 @@ def heatmap(layer: Attention | MultiHead, method: str, *, places: int = 3, **opt
     from symattn.render import svg
 
     matrix = importance(layer, method, **options)
-    view = _view(layer, "weights" if method != "norm_output" else method)
+    first = getattr(layer, "heads", (layer,))[0]
     return svg.Heatmap.of(
         decimals(matrix, places, name=method),
         title=f"{method}: {METHODS[method]}",
-        row_labels=view.labels,
-        col_labels=view.kv_labels,
+        row_labels=first.labels,
+        col_labels=first.kv_labels,
     )
 
 

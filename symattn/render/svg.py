@@ -1,0 +1,252 @@
+"""Heatmaps as plain SVG: a matrix of certified decimals, each cell shaded on the viridis palette.
+
+    Heatmap.of(cells, title=..., row_labels=..., col_labels=...) -> Heatmap
+      .svg            the SVG text (well-formed XML, built with xml.etree)
+      ._repr_html_()  Jupyter shows it inline; ._repr_svg_() the same text
+
+The cells are decimal strings the caller computed (certified, from
+:func:`symattn.importance.decimals`); this module never computes a value.  A
+cell's colour is its position between the smallest and largest cell, read
+exactly from the decimal text (``Fraction``), on viridis: a sequential palette
+whose lightness rises steadily, so it reads in greyscale print and for the
+common forms of colour blindness.  Text on a cell is white on the dark half of
+the palette and black on the light half (the higher WCAG contrast of the two).
+
+Why by hand: an SVG heatmap is a few dozen rectangles and text elements, and
+xml.etree (standard library) does the escaping; matplotlib would add a large
+dependency to the default install for that.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from symattn.errors import InputError
+
+__all__ = ["MAX_CELLS", "VIRIDIS", "Heatmap", "colour"]
+
+#: viridis at ten evenly spaced points (matplotlib's colour map, as R's viridisLite lists it).
+VIRIDIS = (
+    "#440154",
+    "#482878",
+    "#3e4a89",
+    "#31688e",
+    "#26828e",
+    "#1f9e89",
+    "#35b779",
+    "#6dcd59",
+    "#b4de2c",
+    "#fde725",
+)
+#: The most cells one heatmap draws (bounds the SVG's size).
+MAX_CELLS = 4096
+#: Colour of a cell that is not a decimal (such as "-inf" for a masked score).
+NO_VALUE = "#bdbdbd"
+
+_SVG_NS = "http://www.w3.org/2000/svg"
+_FONT = "font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px"
+_CHAR = 7.5  # width of one monospace character at 12px, rounded up
+_CELL_H = 28
+_PAD = 8
+# characters XML 1.0 cannot hold: replaced so that any label gives well-formed XML
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _channels(hex_colour: str) -> tuple[int, int, int]:
+    return int(hex_colour[1:3], 16), int(hex_colour[3:5], 16), int(hex_colour[5:7], 16)
+
+
+def colour(position: Fraction) -> str:
+    """The viridis colour at ``position`` in [0, 1], interpolated between the ten stops.
+
+    >>> colour(Fraction(0)), colour(Fraction(1)), colour(Fraction(1, 18))
+    ('#440154', '#fde725', '#461466')
+    """
+    position = min(max(position, Fraction(0)), Fraction(1))
+    scaled = position * (len(VIRIDIS) - 1)
+    index = min(int(scaled), len(VIRIDIS) - 2)
+    within = scaled - index
+    low, high = _channels(VIRIDIS[index]), _channels(VIRIDIS[index + 1])
+    mixed = (round(p + (q - p) * within) for p, q in zip(low, high, strict=True))
+    return "#" + "".join(f"{channel:02x}" for channel in mixed)
+
+
+def _luminance(hex_colour: str) -> float:
+    """WCAG relative luminance (display only: it picks black or white text)."""
+
+    def linear(channel: int) -> float:
+        c = channel / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(c) for c in _channels(hex_colour))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def text_colour(background: str) -> str:
+    """Black or white, whichever contrasts more with ``background`` (WCAG contrast ratio).
+
+    >>> text_colour("#440154"), text_colour("#fde725")
+    ('#ffffff', '#000000')
+    """
+    lum = _luminance(background)
+    return "#000000" if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else "#ffffff"
+
+
+def _value(text: str) -> Fraction | None:
+    try:
+        return Fraction(text)
+    except ValueError:
+        return None
+
+
+def _clean(text: str) -> str:
+    return _NOT_XML.sub("\ufffd", str(text))
+
+
+@dataclass(frozen=True)
+class Heatmap:
+    """An SVG heatmap; ``svg`` is the document's text."""
+
+    svg: str
+    title: str
+
+    @classmethod
+    def of(
+        cls,
+        cells: Sequence[Sequence[str]],
+        *,
+        title: str,
+        row_labels: Sequence[str] | None = None,
+        col_labels: Sequence[str] | None = None,
+        row_axis: str = "output i",
+        col_axis: str = "token j",
+    ) -> Heatmap:
+        """Draw ``cells`` (rows of decimal strings), each shaded by its value.
+
+        Raises:
+            InputError: no cells, ragged rows, labels of the wrong length, or
+                more than :data:`MAX_CELLS` cells.
+
+        >>> map_ = Heatmap.of([["0.25", "0.75"]], title="weights")
+        >>> map_.svg.startswith("<svg") and map_.svg.count("<rect") == 2 + 10
+        True
+        """
+        rows = [list(map(str, row)) for row in cells]
+        if not rows or not rows[0]:
+            raise InputError(f"heatmap {title!r}: no cells to draw")
+        n_rows, n_cols = len(rows), len(rows[0])
+        if any(len(row) != n_cols for row in rows):
+            raise InputError(f"heatmap {title!r}: the rows have different lengths")
+        if n_rows * n_cols > MAX_CELLS:
+            raise InputError(
+                f"heatmap {title!r}: {n_rows}×{n_cols} is {n_rows * n_cols} cells, more than {MAX_CELLS}"
+            )
+        rows_shown = [str(k + 1) for k in range(n_rows)] if row_labels is None else list(map(str, row_labels))
+        cols_shown = [str(k + 1) for k in range(n_cols)] if col_labels is None else list(map(str, col_labels))
+        if len(rows_shown) != n_rows or len(cols_shown) != n_cols:
+            raise InputError(
+                f"heatmap {title!r}: {len(rows_shown)} row labels and {len(cols_shown)} column labels "
+                f"for {n_rows}×{n_cols} cells"
+            )
+        values = [[_value(text) for text in row] for row in rows]
+        known = [v for row in values for v in row if v is not None]
+        low, high = (min(known), max(known)) if known else (Fraction(0), Fraction(0))
+
+        def position(value: Fraction) -> Fraction:
+            return Fraction(1, 2) if high == low else (value - low) / (high - low)
+
+        cell_w = max(44, int(_CHAR * max(len(t) for row in rows for t in row)) + 2 * _PAD)
+        label_w = int(_CHAR * max(len(row_axis), *(len(t) for t in rows_shown))) + 2 * _PAD
+        top = 2 * _CELL_H + _PAD
+        grid_w, grid_h = n_cols * cell_w, n_rows * _CELL_H
+        bar_y = top + grid_h + _PAD
+        width = max(label_w + grid_w + _PAD, int(_CHAR * len(title)) + 2 * _PAD, label_w + 260)
+        height = bar_y + 44
+
+        svg = ET.Element(
+            "svg",
+            {
+                "xmlns": _SVG_NS,
+                "width": str(width),
+                "height": str(height),
+                "viewBox": f"0 0 {width} {height}",
+                "role": "img",
+                "aria-label": _clean(title),
+            },
+        )
+        ET.SubElement(svg, "title").text = _clean(title)
+        _text(svg, _PAD, 18, title, anchor="start", weight="bold")
+        _text(svg, _PAD, top - _PAD, row_axis, anchor="start")
+        _text(svg, label_w + grid_w / 2, top - _CELL_H - 2, col_axis)
+        for j, label in enumerate(cols_shown):
+            _text(svg, label_w + j * cell_w + cell_w / 2, top - _PAD, label)
+        for i, (label, row, row_values) in enumerate(zip(rows_shown, rows, values, strict=True)):
+            y = top + i * _CELL_H
+            _text(svg, label_w - _PAD, y + _CELL_H / 2 + 4, label, anchor="end")
+            for j, (text, value) in enumerate(zip(row, row_values, strict=True)):
+                fill = NO_VALUE if value is None else colour(position(value))
+                x = label_w + j * cell_w
+                rect = {"x": str(x), "y": str(y), "width": str(cell_w), "height": str(_CELL_H)}
+                ET.SubElement(svg, "rect", {**rect, "fill": fill, "stroke": "#ffffff", "class": "cell"})
+                _text(svg, x + cell_w / 2, y + _CELL_H / 2 + 4, text, fill=text_colour(fill), role="cell")
+        _colour_bar(svg, label_w, bar_y, _decimal_text(low, rows), _decimal_text(high, rows))
+        return cls(ET.tostring(svg, encoding="unicode"), title)
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the SVG inline (HTML5 reads inline SVG)."""
+        return self.svg
+
+    def _repr_svg_(self) -> str:
+        return self.svg
+
+
+def _decimal_text(value: Fraction, rows: Sequence[Sequence[str]]) -> str:
+    """The cell text that holds ``value`` (the legend repeats the cells' own decimals)."""
+    for row in rows:
+        for text in row:
+            if _value(text) == value:
+                return text
+    return "—"
+
+
+def _colour_bar(svg: ET.Element, x: int, y: int, low: str, high: str) -> None:
+    """The palette from the smallest to the largest cell, with both ends labelled."""
+    step = 24
+    for k, stop in enumerate(VIRIDIS):
+        ET.SubElement(
+            svg,
+            "rect",
+            {"x": str(x + k * step), "y": str(y), "width": str(step), "height": "12", "fill": stop},
+        )
+    _text(svg, x, y + 28, low, anchor="start")
+    _text(svg, x + len(VIRIDIS) * step, y + 28, high, anchor="end")
+
+
+def _text(
+    parent: ET.Element,
+    x: float,
+    y: float,
+    content: str,
+    *,
+    anchor: str = "middle",
+    fill: str = "#000000",
+    weight: str = "normal",
+    role: str = "label",
+) -> None:
+    element = ET.SubElement(
+        parent,
+        "text",
+        {
+            "x": f"{x:g}",
+            "y": f"{y:g}",
+            "text-anchor": anchor,
+            "fill": fill,
+            "style": f"{_FONT};font-weight:{weight}",
+            "class": role,
+        },
+    )
+    element.text = _clean(content)
