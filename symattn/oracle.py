@@ -1,0 +1,752 @@
+"""A certified reference for numeric attention kernels (float16, float32, float64).
+
+Kernel tests usually compare a fused or flash attention kernel against a
+float64 or float32 "reference", which has rounding errors of its own.  This
+module computes the true value of ``softmax(scale · Q·Kᵀ) · V`` instead, as
+certified enclosures, and says how far a kernel's output is from it.
+
+    >>> import numpy as np
+    >>> Q = np.array([[1.0, 0.0], [0.0, 1.0]], dtype=np.float32)
+    >>> ref = reference(Q, Q, Q)
+    >>> ref.to_numpy(np.float32)
+    array([[0.66976154, 0.33023846],
+           [0.33023846, 0.66976154]], dtype=float32)
+    >>> report = compare(np.array([[0.67, 0.33], [0.33, 0.6]], dtype=np.float32), ref)
+    >>> report.worst_index, report.within(atol=0.1), report.within(atol=1e-3)
+    ((1, 1), True, False)
+
+**Binary inputs are read exactly.**  A float32 array holds dyadic rationals
+(``0.1f`` is 13421773/134217728), and those are the numbers the kernel
+computed with, so the oracle reads each element as exactly that rational
+(``float.as_integer_ratio``).  This differs on purpose from documents and
+specs, where the text ``0.1`` means 1/10: there the author's decimal is the
+input; here the array is.
+
+How: each input array becomes one integer matrix over a power-of-two
+denominator (exactly, through numpy's float64 for float16 and float32, which
+is exact), the scores Q·Kᵀ are an exact ``fmpz_mat`` product, and the
+softmax and the output are the arb enclosures of
+:func:`symattn.numeric.attention_balls`, computed in blocks of rows so that
+memory stays bounded.  Rounding to a dtype is decided from the enclosure
+(round to nearest, ties to even, on the exact value); an entry the enclosure
+cannot decide is recomputed at twice the precision, and an output that is an
+exact rational (a tie such as the mean of two floats) is found and rounded
+exactly.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import flint
+
+from symattn.errors import (
+    FullyMaskedRowError,
+    InputError,
+    MaskError,
+    NotExactError,
+    ShapeError,
+    SymattnError,
+    UndecidedRoundingError,
+)
+from symattn.numeric import IntegerScores, attention_balls
+
+try:
+    import numpy as np
+except ImportError:  # numpy is optional for the default install: pip install 'symattn[oracle]'
+    np = None  # type: ignore[assignment]
+
+__all__ = ["ErrorReport", "Reference", "compare", "reference"]
+
+MAX_PREC = 1 << 14  # bits; an entry still undecided here raises UndecidedRoundingError
+BLOCK_ENTRIES = 1 << 19  # scores per block of rows (n_rows × n_k): bounds the memory of one block
+_FLOAT_KINDS = {2: "float16", 4: "float32", 8: "float64"}
+
+
+def _numpy() -> Any:
+    if np is None:
+        raise SymattnError(
+            "symattn.oracle needs numpy, which is not installed: pip install 'symattn[oracle]'"
+        )
+    return np
+
+
+@contextmanager
+def _precision(prec: int) -> Iterator[None]:
+    old = flint.ctx.prec
+    flint.ctx.prec = prec
+    try:
+        yield
+    finally:
+        flint.ctx.prec = old
+
+
+def _shape(array: Any) -> str:
+    return "×".join(map(str, array.shape)) if array.ndim else "a scalar"
+
+
+def _describe(name: str, array: Any) -> str:
+    return f"{name} is {_shape(array)} {array.dtype}"
+
+
+# --- reading arrays exactly ------------------------------------------------------------
+
+
+def _as_array(name: str, value: Any) -> Any:
+    numpy = _numpy()
+    try:
+        array = numpy.asarray(value)
+    except (ValueError, TypeError) as err:  # ragged nested lists
+        raise InputError(f"{name} is not a rectangular array ({err})") from None
+    return array
+
+
+def _check_dtype(name: str, array: Any, *, allow_int: bool = True) -> None:
+    kind = array.dtype.kind
+    if (kind == "f" and array.dtype.itemsize in _FLOAT_KINDS) or (allow_int and kind in "iu"):
+        return
+    expected = "float16, float32, float64" + (" or an integer dtype" if allow_int else "")
+    raise InputError(
+        f"{name} has dtype {array.dtype}, which the oracle does not read ({name} is {_shape(array)}); "
+        f"expected {expected}"
+    )
+
+
+def _check_finite(name: str, array: Any) -> None:
+    if array.dtype.kind != "f":
+        return
+    bad = ~_numpy().isfinite(array)
+    if bad.any():
+        index = tuple(int(i) for i in _numpy().argwhere(bad)[0])
+        raise NotExactError(
+            f"{name}{list(index)} is {array[index]}; the oracle needs finite inputs ({_describe(name, array)})"
+        )
+
+
+def _exact_integers(array: Any) -> tuple[Any, int]:
+    """(integers, shift) with array == integers * 2**-shift exactly; integers is an int64 or object array."""
+    numpy = _numpy()
+    if array.dtype.kind in "iu":
+        return array.astype(object) if array.dtype.itemsize == 8 else array.astype(numpy.int64), 0
+    wide = array.astype(numpy.float64)  # exact for float16 and float32
+    mantissa, exponent = numpy.frexp(wide)
+    integer = numpy.ldexp(mantissa, 53).astype(numpy.int64)  # |integer| < 2**53, exact
+    nonzero = integer != 0
+    if not nonzero.any():
+        return numpy.zeros(array.shape, dtype=numpy.int64), 0
+    lowest = (integer & -integer).astype(numpy.float64)  # the lowest set bit, a power of two
+    trailing = numpy.frexp(lowest)[1] - 1
+    shift = max(0, -int((exponent - 53 + trailing)[nonzero].min()))
+    scaled = numpy.ldexp(wide, shift)  # exact integers (a power-of-two scaling of a float)
+    if numpy.abs(scaled).max() < 2.0**62:
+        return scaled.astype(numpy.int64), shift
+    return numpy.array([int(x) for x in scaled.ravel().tolist()], dtype=object).reshape(array.shape), shift
+
+
+def _int_rows(integers: Any) -> list[list[int]]:
+    return [[int(x) for x in row] for row in integers.tolist()]
+
+
+def _read_mask(mask: Any, shape: tuple[int, ...]) -> Any:
+    """A boolean keep-array of ``shape`` from a boolean mask (True keeps) or an additive one (0 / -inf)."""
+    numpy = _numpy()
+    array = _as_array("mask", mask)
+    if array.dtype.kind == "b":
+        keep = array
+    elif array.dtype.kind in "fiu" and (array.dtype.kind != "f" or array.dtype.itemsize in _FLOAT_KINDS):
+        if array.dtype.kind == "f" and numpy.isnan(array).any():
+            index = tuple(int(i) for i in numpy.argwhere(numpy.isnan(array))[0])
+            raise NotExactError(f"mask{list(index)} is nan ({_describe('mask', array)})")
+        bad = (array != 0) & ~numpy.isneginf(array)
+        if bad.any():
+            index = tuple(int(i) for i in numpy.argwhere(bad)[0])
+            raise MaskError(
+                f"mask{list(index)} is {array[index]}; the oracle reads a boolean mask (True keeps a key) "
+                f"or an additive mask of 0 and -inf ({_describe('mask', array)})"
+            )
+        keep = array == 0
+    else:
+        raise InputError(
+            f"mask has dtype {array.dtype}, which the oracle does not read (mask is {_shape(array)}); "
+            "expected bool (True keeps a key) or floats 0 and -inf"
+        )
+    if array.ndim < 2 or array.shape[-2:] != shape[-2:] or (array.ndim > 2 and array.shape != shape):
+        expected = "×".join(map(str, shape[-2:])) + (
+            " or " + "×".join(map(str, shape)) if len(shape) > 2 else ""
+        )
+        raise ShapeError(f"mask is {_shape(array)} but the scores are {expected}")
+    return numpy.broadcast_to(keep, shape)
+
+
+def _scale_value(scale: Any) -> flint.fmpq:
+    """An exact positive rational scale (a float is read as its exact binary value)."""
+    numpy = _numpy()
+    if isinstance(scale, bool) or not isinstance(
+        scale, int | float | Fraction | flint.fmpq | flint.fmpz | numpy.integer | numpy.floating
+    ):
+        raise InputError(
+            f"scale must be a number (int, float, Fraction), not {type(scale).__name__}: {scale!r}"
+        )
+    if isinstance(scale, numpy.integer):
+        scale = int(scale)
+    if isinstance(scale, float | numpy.floating):
+        if not math.isfinite(float(scale)):
+            raise NotExactError(f"scale is {scale}; the oracle needs a finite positive scale")
+        scale = Fraction(*float(scale).as_integer_ratio())
+    value = (
+        flint.fmpq(scale.numerator, scale.denominator) if isinstance(scale, Fraction) else flint.fmpq(scale)
+    )
+    if value <= 0:
+        raise InputError(f"scale must be positive, not {scale}")
+    return value
+
+
+# --- one attention head ----------------------------------------------------------------
+
+
+@dataclass
+class _Head:
+    """One (n_q × d_k, n_k × d_k, n_k × d_v) problem, read exactly, with its output balls."""
+
+    q: list[list[int]]  # Q = q * 2**-q_shift
+    kT: flint.fmpz_mat  # Kᵀ = kT * 2**-k_shift
+    v: list[list[int]]  # V = v * 2**-v_shift
+    den: int  # 2**(q_shift + k_shift): scores = (q·kT) / den
+    v_den: int
+    scale: flint.fmpq | None  # None: 1/sqrt(d_k)
+    d_k: int
+    keep: list[list[bool]] | None
+    balls: list[list[flint.arb]] = field(default_factory=list)
+    prec: list[int] = field(default_factory=list)  # per row
+    exact: dict[tuple[int, int], Fraction] = field(default_factory=dict)
+    checked_exact: set[int] = field(default_factory=set)  # rows whose rational entries are known
+
+    @property
+    def n_q(self) -> int:
+        return len(self.q)
+
+    def factor(self, prec: int) -> flint.arb:
+        with _precision(prec + 32):
+            if self.scale is None:
+                return flint.arb(self.d_k).rsqrt()
+            return flint.arb(self.scale)
+
+    def compute(self, rows: Sequence[int], prec: int) -> None:
+        """(Re)compute the output balls of ``rows`` at ``prec`` bits, in blocks of rows."""
+        n_k = self.kT.ncols()
+        V = flint.fmpq_mat(flint.fmpz_mat(self.v)) / self.v_den
+        block = max(1, BLOCK_ENTRIES // max(1, n_k))
+        if not self.balls:
+            self.balls = [[] for _ in range(self.n_q)]
+            self.prec = [0] * self.n_q
+        factor = self.factor(prec)
+        for start in range(0, len(rows), block):
+            part = rows[start : start + block]
+            scores = IntegerScores(flint.fmpz_mat([self.q[i] for i in part]) * self.kT, self.den)
+            keep = None if self.keep is None else [self.keep[i] for i in part]
+            _, output = attention_balls(scores, factor, keep, V, prec)
+            d_v = output.ncols()
+            entries = output.entries()
+            for index, i in enumerate(part):
+                self.balls[i] = entries[index * d_v : (index + 1) * d_v]
+                self.prec[i] = prec
+
+    def settle_exact(self, row: int) -> None:
+        """Record the entries of ``row`` that are exact rationals (see numeric._exact_rational)."""
+        if row in self.checked_exact:
+            return
+        self.checked_exact.add(row)
+        scores = (flint.fmpz_mat([self.q[row]]) * self.kT).entries()
+        groups: dict[int, list[int]] = {}
+        for j, s in enumerate(scores):
+            if self.keep is None or self.keep[row][j]:
+                groups.setdefault(int(s), []).append(j)
+        # Lindemann–Weierstrass: sum_g e^{c s_g} n_g m_g / sum_g e^{c s_g} n_g with distinct algebraic
+        # c·s_g is rational exactly when every group mean m_g is the same number (then it is that number)
+        members = list(groups.values())
+        for k in range(len(self.v[0])):
+            first = Fraction(sum(self.v[j][k] for j in members[0]), len(members[0]))
+            if all(Fraction(sum(self.v[j][k] for j in group), len(group)) == first for group in members[1:]):
+                self.exact[row, k] = first / self.v_den
+
+
+# --- rounding to a binary format, exactly ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Format:
+    name: str
+    bits: int  # significand bits, with the implicit one
+    emin: int
+    emax: int
+
+    @classmethod
+    def of(cls, dtype: Any) -> _Format:
+        info = _numpy().finfo(dtype)
+        return cls(str(info.dtype), info.nmant + 1, info.minexp, info.maxexp - 1)
+
+    def round(self, num: int, den: int) -> float:
+        """num/den (den > 0) rounded to nearest, ties to even, in this format (as a Python float)."""
+        if num == 0:
+            return 0.0
+        a = abs(num)
+        e = a.bit_length() - den.bit_length()  # 2**e <= a/den < 2**(e+1) after the correction
+        if (a << max(0, -e)) < (den << max(0, e)):
+            e -= 1
+        quantum = max(e, self.emin) - (self.bits - 1)
+        top, bottom = (a, den << quantum) if quantum >= 0 else (a << -quantum, den)
+        units, rest = divmod(top, bottom)
+        if 2 * rest > bottom or (2 * rest == bottom and units & 1):
+            units += 1
+        value = math.inf if units.bit_length() + quantum > self.emax + 1 else math.ldexp(units, quantum)
+        return -value if num < 0 else value
+
+    def round_ball_endpoint(self, point: flint.arb) -> float:
+        man, exp = (int(x) for x in point.man_exp())
+        return self.round(man << exp, 1) if exp >= 0 else self.round(man, 1 << -exp)
+
+    def round_fraction(self, value: Fraction) -> float:
+        return self.round(value.numerator, value.denominator)
+
+
+def _same_float(a: float, b: float) -> bool:
+    return a == b and math.copysign(1, a) == math.copysign(1, b)
+
+
+# --- the reference ------------------------------------------------------------------------
+
+
+class Reference:
+    """Certified outputs of ``softmax(scale · Q·Kᵀ) · V`` (see :func:`reference`).
+
+    Attributes:
+        shape: the output's shape, ``(..., n_q, d_v)``.
+    """
+
+    def __init__(self, heads: list[_Head], batch: tuple[int, ...], d_v: int) -> None:
+        self._heads = heads
+        self._batch = batch
+        self.shape: tuple[int, ...] = (*batch, heads[0].n_q, d_v)
+        self._bounds: Any = None  # cached (lower, upper) float64 arrays
+
+    def __repr__(self) -> str:
+        return f"<symattn.oracle.Reference {'×'.join(map(str, self.shape))}, certified>"
+
+    def _head_index(self, index: tuple[int, ...]) -> tuple[_Head, int, int]:
+        numpy = _numpy()
+        head = int(numpy.ravel_multi_index(index[:-2], self._batch)) if self._batch else 0
+        return self._heads[head], index[-2], index[-1]
+
+    def ball(self, index: tuple[int, ...]) -> flint.arb:
+        """The arb ball of one output entry (an exact rational is enclosed at 128 bits).
+
+        >>> import numpy as np
+        >>> reference(np.eye(2), np.eye(2), np.eye(2)).ball((0, 0)).rad() < 1e-30
+        True
+        """
+        head, i, k = self._head_index(tuple(index))
+        if (i, k) in head.exact:
+            value = head.exact[i, k]
+            with _precision(128):
+                return flint.arb(flint.fmpq(value.numerator, value.denominator))
+        return head.balls[i][k]
+
+    @property
+    def balls(self) -> Any:
+        """Every output ball, as a numpy object array of ``flint.arb``."""
+        numpy = _numpy()
+        out = numpy.empty(self.shape, dtype=object)
+        for index in numpy.ndindex(*self.shape):
+            out[index] = self.ball(index)
+        return out
+
+    def _float_bounds(self, *, nearest: bool = False) -> tuple[Any, Any]:
+        """float64 arrays lower <= true <= upper for every entry (rounded outward).
+
+        With ``nearest``: the ball's endpoints rounded to nearest instead (not bounds).
+        """
+        if self._bounds is None:
+            numpy = _numpy()
+            lower = numpy.empty(self.shape)
+            upper = numpy.empty(self.shape)
+            flat_lower = lower.reshape(-1, *self.shape[-2:])
+            flat_upper = upper.reshape(-1, *self.shape[-2:])
+            for h, head in enumerate(self._heads):
+                for i, row in enumerate(head.balls):
+                    with _precision(max(64, head.prec[i])):
+                        flat_lower[h, i] = [float(b.lower()) for b in row]  # float(): nearest, ties to even
+                        flat_upper[h, i] = [float(b.upper()) for b in row]
+                for (i, k), value in head.exact.items():
+                    flat_lower[h, i, k] = flat_upper[h, i, k] = float(value)  # correctly rounded
+            # one step outward from the nearest float makes the bounds rigorous
+            self._bounds = (
+                lower,
+                upper,
+                numpy.nextafter(lower, -numpy.inf),
+                numpy.nextafter(upper, numpy.inf),
+            )
+        return self._bounds[:2] if nearest else self._bounds[2:]
+
+    @property
+    def mid(self) -> Any:
+        """float64 midpoints: the true value lies in [mid - rad, mid + rad] (real arithmetic)."""
+        lower, upper = self._float_bounds()
+        return lower / 2 + upper / 2
+
+    @property
+    def rad(self) -> Any:
+        """float64 radii (rounded up) around :attr:`mid`."""
+        numpy = _numpy()
+        lower, upper = self._float_bounds()
+        mid = self.mid
+        return numpy.nextafter(numpy.maximum(mid - lower, upper - mid), numpy.inf)
+
+    def _refine(self, entries: Sequence[tuple[int, ...]]) -> None:
+        """Make the balls of ``entries`` tighter: exact rationals first, then twice the precision."""
+        by_head: dict[int, set[int]] = {}
+        for index in entries:
+            head, i, _ = self._head_index(index)
+            by_head.setdefault(self._heads.index(head), set()).add(i)
+        for h, rows in by_head.items():
+            head = self._heads[h]
+            for i in rows:
+                head.settle_exact(i)
+            pending = sorted(
+                i for i in rows if any((i, k) not in head.exact for k in range(len(head.balls[i])))
+            )
+            if not pending:
+                continue
+            prec = 2 * max(head.prec[i] for i in pending)
+            if prec > MAX_PREC:
+                raise UndecidedRoundingError(
+                    f"output row {pending[0] + 1} of the oracle is still undecided at {MAX_PREC} bits"
+                )
+            head.compute(pending, prec)
+        self._bounds = None
+
+    def _exact_or_ball(self, index: tuple[int, ...]) -> tuple[Fraction | None, flint.arb]:
+        head, i, k = self._head_index(index)
+        return head.exact.get((i, k)), head.balls[i][k]
+
+    def to_numpy(self, dtype: Any = None) -> Any:
+        """The true output rounded to ``dtype`` (nearest, ties to even), every entry certified.
+
+        Args:
+            dtype: numpy.float16, numpy.float32 or numpy.float64 (default float64).
+
+        Returns:
+            A numpy array of ``dtype`` and shape :attr:`shape`.
+
+        Raises:
+            InputError: an unsupported dtype.
+            UndecidedRoundingError: an entry stays undecided at MAX_PREC bits.
+        """
+        numpy = _numpy()
+        dtype = numpy.dtype(numpy.float64 if dtype is None else dtype)
+        _check_dtype("dtype", numpy.empty(0, dtype), allow_int=False)
+        fmt = _Format.of(dtype)
+        while True:
+            if dtype == numpy.float64:  # the nearest floats of the endpoints: equal ones decide
+                low, high = self._float_bounds(nearest=True)
+            else:  # numpy rounds float64 to nearest, ties to even, so equal roundings of bounds decide
+                lower, upper = self._float_bounds()
+                low, high = lower.astype(dtype), upper.astype(dtype)
+            result = low.copy()
+            undecided = [
+                tuple(int(x) for x in ix)
+                for ix in numpy.argwhere((low != high) | (numpy.signbit(low) != numpy.signbit(high)))
+            ]
+            still = []
+            for index in undecided:  # decide exactly from the ball's endpoints, or from the exact value
+                exact, ball = self._exact_or_ball(index)
+                if exact is not None:
+                    result[index] = fmt.round_fraction(exact)
+                    continue
+                head, i, _ = self._head_index(index)
+                with _precision(head.prec[i]):
+                    a, b = fmt.round_ball_endpoint(ball.lower()), fmt.round_ball_endpoint(ball.upper())
+                if _same_float(a, b):
+                    result[index] = a
+                else:
+                    still.append(index)
+            if not still:
+                return result
+            self._refine(still)
+
+
+def reference(
+    Q: Any,
+    K: Any,
+    V: Any,
+    *,
+    scale: Any = None,
+    causal: bool = False,
+    mask: Any = None,
+    prec: int | None = None,
+) -> Reference:
+    """The certified output of attention, ``softmax(scale · Q·Kᵀ + mask) · V``.
+
+    Args:
+        Q: queries, numpy array ``(..., n_q, d_k)`` of float16, float32,
+            float64 or an integer dtype; every element is read exactly (a
+            binary float as the dyadic rational it is).
+        K: keys ``(..., n_k, d_k)``; V: values ``(..., n_k, d_v)``; the
+            leading (batch, head) dimensions of Q, K and V must be equal.
+        scale: the factor on the scores: None for exactly ``1/sqrt(d_k)``,
+            or a positive int, Fraction or float (a float is read exactly,
+            as the kernel would multiply by it).
+        causal: keep key j for query i only when j <= i (top-left aligned,
+            as ``torch.nn.functional.scaled_dot_product_attention``).
+        mask: a boolean array (True keeps a key) or an additive float array
+            of 0 and -inf, ``(n_q, n_k)`` or with the leading dimensions.
+        prec: starting precision in bits (default 64 for float16/float32
+            inputs, 128 otherwise); only the speed depends on it.
+
+    Returns:
+        A :class:`Reference`.
+
+    Raises:
+        InputError: an unsupported dtype or scale.
+        NotExactError: NaN or inf in Q, K, V or the mask.
+        ShapeError: shapes that do not fit.
+        MaskError: a mask value other than 0 and -inf, or a row that keeps no key.
+
+    >>> import numpy as np
+    >>> reference(np.zeros((1, 2)), np.zeros((3, 2)), np.arange(3.0).reshape(3, 1)).to_numpy()
+    array([[1.]])
+    """
+    numpy = _numpy()
+    arrays = {name: _as_array(name, value) for name, value in (("Q", Q), ("K", K), ("V", V))}
+    for name, array in arrays.items():
+        _check_dtype(name, array)
+        if array.ndim < 2:
+            raise ShapeError(
+                f"{name} needs rows and columns, but it is {_shape(array)} ({_describe(name, array)})"
+            )
+        if 0 in array.shape:
+            raise ShapeError(f"{name} is empty ({_describe(name, array)})")
+        _check_finite(name, array)
+    Qa, Ka, Va = arrays["Q"], arrays["K"], arrays["V"]
+    shapes = f"Q is {_shape(Qa)}, K is {_shape(Ka)}, V is {_shape(Va)}"
+    if Ka.shape[-1] != Qa.shape[-1]:
+        raise ShapeError(
+            f"K has {Ka.shape[-1]} columns but Q has {Qa.shape[-1]}; queries and keys need the same d_k ({shapes})"
+        )
+    if Va.shape[-2] != Ka.shape[-2]:
+        raise ShapeError(
+            f"V has {Va.shape[-2]} rows but K has {Ka.shape[-2]}; every key needs one value ({shapes})"
+        )
+    if not (Qa.shape[:-2] == Ka.shape[:-2] == Va.shape[:-2]):
+        raise ShapeError(f"the leading (batch) dimensions of Q, K and V differ ({shapes})")
+    batch, n_q, n_k = Qa.shape[:-2], Qa.shape[-2], Ka.shape[-2]
+    exact_scale = None if scale is None else _scale_value(scale)
+    keep = None
+    if mask is not None:
+        keep = _read_mask(mask, (*batch, n_q, n_k))
+    if causal:
+        tri = numpy.tril(numpy.ones((n_q, n_k), dtype=bool))
+        keep = tri if keep is None else keep & tri
+    if keep is not None:
+        keep = numpy.broadcast_to(keep, (*batch, n_q, n_k))
+        empty = ~keep.any(axis=-1)
+        if empty.any():
+            index = tuple(int(i) for i in numpy.argwhere(empty)[0])
+            raise FullyMaskedRowError(
+                f"row {list(index)} of the mask{' and causal' if causal else ''} keeps no key, so its softmax "
+                f"is undefined (the scores are {'×'.join(map(str, (*batch, n_q, n_k)))})"
+            )
+    if prec is None:
+        narrow = all(a.dtype.kind == "f" and a.dtype.itemsize <= 4 for a in (Qa, Ka, Va))
+        prec = 64 if narrow else 128
+    (q, q_shift), (k, k_shift), (v, v_shift) = (_exact_integers(a) for a in (Qa, Ka, Va))
+    heads = []
+    for index in numpy.ndindex(*batch):
+        head = _Head(
+            q=_int_rows(q[index]),
+            kT=flint.fmpz_mat(_int_rows(k[index])).transpose(),
+            v=_int_rows(v[index]),
+            den=1 << (q_shift + k_shift),
+            v_den=1 << v_shift,
+            scale=exact_scale,
+            d_k=Qa.shape[-1],
+            keep=None if keep is None else keep[index].tolist(),
+        )
+        head.compute(list(range(n_q)), prec)
+        heads.append(head)
+    return Reference(heads, tuple(batch), Va.shape[-1])
+
+
+# --- comparing a kernel's output --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ErrorReport:
+    """How far a kernel's output is from the true attention output.
+
+    Every error is a certified lower bound of the true error (it is never
+    more than the true one); an output entry that is NaN or inf has error inf.
+
+    Attributes:
+        max_abs_error: max |out - true|.
+        max_rel_error: max |out - true| / |true| (inf where true is 0 and out is not).
+        max_ulps: max |out - true| / ulp(true), the ulp in ``dtype`` (out.dtype):
+            a correctly rounded output has max_ulps <= 0.5.
+        worst_index: the index of the entry with the largest absolute error.
+        worst_ulps_index: the index of the entry with the most ulps.
+        nonfinite: how many entries of out are NaN or inf.
+        dtype: the kernel's dtype.
+    """
+
+    max_abs_error: float
+    max_rel_error: float
+    max_ulps: float
+    worst_index: tuple[int, ...]
+    worst_ulps_index: tuple[int, ...]
+    nonfinite: int
+    dtype: str
+    out: Any = field(repr=False, compare=False)
+    ref: Reference = field(repr=False, compare=False)
+
+    def __str__(self) -> str:
+        return (
+            f"max abs error {self.max_abs_error:.3g} at {self.worst_index}, max rel error "
+            f"{self.max_rel_error:.3g}, max {self.max_ulps:.3g} ulps ({self.dtype}) at {self.worst_ulps_index}"
+            + (f", {self.nonfinite} NaN or inf" if self.nonfinite else "")
+        )
+
+    def within(self, atol: float = 0.0, rtol: float = 0.0) -> bool:
+        """Whether |out - true| <= atol + rtol·|true| for every entry, decided with certainty.
+
+        The balls are refined where they cannot decide; an exact rational
+        true value is compared exactly.
+
+        Raises:
+            UndecidedRoundingError: an entry stays undecided at MAX_PREC bits.
+        """
+        numpy = _numpy()
+        if not (math.isfinite(atol) and math.isfinite(rtol) and atol >= 0 and rtol >= 0):
+            raise InputError(f"atol and rtol must be finite and >= 0, not atol={atol}, rtol={rtol}")
+        if self.nonfinite:
+            return False
+        out = self.out.astype(numpy.float64)
+        tol_a, tol_r = (Fraction(*float(x).as_integer_ratio()) for x in (atol, rtol))
+        while True:
+            lower, upper = self.ref._float_bounds()
+            with numpy.errstate(over="ignore", invalid="ignore"):
+                err_hi = numpy.nextafter(
+                    numpy.maximum(numpy.abs(out - lower), numpy.abs(out - upper)), numpy.inf
+                )
+                true_lo = numpy.where(
+                    (lower <= 0) & (upper >= 0), 0.0, numpy.minimum(numpy.abs(lower), numpy.abs(upper))
+                )
+                tol_lo = numpy.nextafter(atol + numpy.nextafter(rtol * true_lo, -numpy.inf), -numpy.inf)
+                err_lo = _error_lower(out, lower, upper)
+                true_hi = numpy.nextafter(numpy.maximum(numpy.abs(lower), numpy.abs(upper)), numpy.inf)
+                tol_hi = numpy.nextafter(atol + numpy.nextafter(rtol * true_hi, numpy.inf), numpy.inf)
+            if (err_lo > tol_hi).any():
+                return False
+            undecided = [tuple(int(x) for x in ix) for ix in numpy.argwhere(~(err_hi <= tol_lo))]
+            still = []
+            for index in undecided:
+                exact, ball = self.ref._exact_or_ball(index)
+                o = Fraction(*float(out[index]).as_integer_ratio())
+                if exact is not None:
+                    if abs(o - exact) > tol_a + tol_r * abs(exact):
+                        return False
+                    continue
+                head, i, _ = self.ref._head_index(index)
+                with _precision(head.prec[i] + 16):
+                    ob = flint.arb(flint.fmpq(o.numerator, o.denominator))
+                    err = abs(ob - ball)
+                    tol = flint.arb(flint.fmpq(tol_a.numerator, tol_a.denominator)) + flint.arb(
+                        flint.fmpq(tol_r.numerator, tol_r.denominator)
+                    ) * abs(ball)
+                    if err > tol:
+                        return False
+                    if not err <= tol:
+                        still.append(index)
+            if not still:
+                return True
+            self.ref._refine(still)
+
+
+def _error_lower(out: Any, lower: Any, upper: Any) -> Any:
+    """A float64 lower bound of |out - x| for every x in [lower, upper] (0 inside)."""
+    numpy = _numpy()
+    above = numpy.nextafter(out - upper, -numpy.inf)  # <= out - upper exactly
+    below = numpy.nextafter(lower - out, -numpy.inf)
+    return numpy.maximum(numpy.maximum(above, below), 0.0)
+
+
+def compare(out: Any, *args: Any, **options: Any) -> ErrorReport:
+    """A certified error report of a kernel's output against the true attention output.
+
+    ``compare(out, ref)`` with a :class:`Reference`, or ``compare(out, Q, K,
+    V, scale=..., causal=..., mask=...)`` (the arguments of :func:`reference`).
+
+    Args:
+        out: the kernel's output, a float16, float32 or float64 array of the
+            reference's shape (NaN and inf are measured as infinite errors).
+
+    Returns:
+        An :class:`ErrorReport`; its errors are lower bounds of the true errors.
+
+    Raises:
+        ShapeError: out's shape is not the reference's.
+        InputError: out's dtype is not float16, float32 or float64.
+        The errors of :func:`reference` when Q, K, V are given.
+
+    >>> import numpy as np
+    >>> Q = np.eye(2, dtype=np.float32)
+    >>> r = compare(np.array([[0.67, 0.33], [0.33, 0.67]], dtype=np.float32), Q, Q, Q)
+    >>> round(r.max_abs_error, 6), r.worst_index
+    (0.000238, (0, 0))
+    """
+    numpy = _numpy()
+    if len(args) == 1 and isinstance(args[0], Reference) and not options:
+        ref = args[0]
+    elif len(args) == 3:
+        ref = reference(*args, **options)
+    else:
+        raise InputError("compare takes (out, ref) or (out, Q, K, V, **options)")
+    array = _as_array("out", out)
+    _check_dtype("out", array, allow_int=False)
+    if array.shape != ref.shape:
+        raise ShapeError(
+            f"out is {_shape(array)} but the reference output is {'×'.join(map(str, ref.shape))}"
+        )
+    fmt = _Format.of(array.dtype)
+    lower, upper = ref._float_bounds()
+    wide = array.astype(numpy.float64)
+    finite = numpy.isfinite(wide)
+    with numpy.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        abs_err = numpy.where(finite, _error_lower(numpy.where(finite, wide, 0.0), lower, upper), numpy.inf)
+        true_hi = numpy.nextafter(numpy.maximum(numpy.abs(lower), numpy.abs(upper)), numpy.inf)
+        rel = numpy.where(
+            abs_err == 0, 0.0, numpy.nextafter(abs_err / numpy.where(true_hi == 0, 1.0, true_hi), -numpy.inf)
+        )
+        rel = numpy.where((true_hi == 0) & (abs_err > 0), numpy.inf, rel)
+        exponent = numpy.clip(numpy.frexp(true_hi)[1] - 1, fmt.emin, fmt.emax)
+        ulps = numpy.where(
+            finite, numpy.nextafter(numpy.ldexp(abs_err, fmt.bits - 1 - exponent), -numpy.inf), numpy.inf
+        )
+    ulps = numpy.maximum(ulps, 0.0)
+    rel = numpy.maximum(rel, 0.0)
+    worst = numpy.unravel_index(int(numpy.argmax(abs_err)), array.shape)
+    worst_ulps = numpy.unravel_index(int(numpy.argmax(ulps)), array.shape)
+    return ErrorReport(
+        max_abs_error=float(abs_err.max()),
+        max_rel_error=float(rel.max()),
+        max_ulps=float(ulps.max()),
+        worst_index=tuple(int(x) for x in worst),
+        worst_ulps_index=tuple(int(x) for x in worst_ulps),
+        nonfinite=int((~finite).sum()),
+        dtype=fmt.name,
+        out=array,
+        ref=ref,
+    )
