@@ -32,13 +32,29 @@ import sympy
 from sympy import ImmutableMatrix
 
 from symattn import stages
-from symattn.errors import InputError, NotNumericError, ShapeError, UndecidedRoundingError, counted
-from symattn.exact import _as_expr, _short, enclose, to_matrix
+from symattn.errors import (
+    InputError,
+    NotNumericError,
+    ShapeError,
+    SymattnError,
+    UndecidedRoundingError,
+    counted,
+)
+from symattn.exact import (
+    MAX_PREC,
+    START_PREC,
+    _as_expr,
+    _short,
+    certified_decimal,
+    enclose,
+    round_ball,
+    to_matrix,
+)
 
 if TYPE_CHECKING:
     from symattn.pipeline import Attention, MultiHead
 
-__all__ = ["METHODS", "compare", "decimals", "heatmap", "importance", "jacobian", "ranking"]
+__all__ = ["METHODS", "certified", "compare", "decimals", "heatmap", "importance", "jacobian", "ranking"]
 
 #: The importance measures, in the order the docs and pictures show them.
 METHODS: dict[str, str] = {
@@ -53,6 +69,8 @@ METHODS: dict[str, str] = {
 OPTIONS: dict[str, tuple[str, ...]] = {"grad_input": ("target",)}
 #: Precisions (bits) tried when comparing two exact values.
 COMPARE_PRECISIONS = (128, 512, 2048)
+#: Most Jacobian entries (n_q · n_k · output width · d_model) "jacobian" and "grad_input" build.
+MAX_JACOBIAN_ENTRIES = 10_000
 #: Largest expression (sympy.count_ops) given to the exact zero test of a difference.
 MAX_ZERO_TEST_OPS = 4000
 
@@ -92,6 +110,14 @@ def importance(layer: Attention | MultiHead, method: str, **options: Any) -> Imm
         allowed = f"it takes {', '.join(takes)}" if takes else "it takes no options"
         raise InputError(f"importance {method!r} got an unknown option {unknown[0]!r} ({allowed})")
     view = _view(layer, method)
+    if method in ("jacobian", "grad_input"):
+        size = view.n_q * view.n_k * view.output.cols * view.source.cols
+        if size > MAX_JACOBIAN_ENTRIES:
+            raise InputError(
+                f"importance {method!r} would build {size} Jacobian entries ({view.n_q} queries × "
+                f"{view.n_k} keys × {view.output.cols} × {view.source.cols}), more than {MAX_JACOBIAN_ENTRIES}; "
+                "ask for single blocks with jacobian(i, j)"
+            )
     return ImmutableMatrix(view.n_q, view.n_k, _MEASURES[method](view, **options))
 
 
@@ -185,18 +211,51 @@ def compare(x: Any, y: Any, names: tuple[Any, Any] = ("x", "y")) -> int:
 def decimals(matrix: ImmutableMatrix, places: int, name: str = "importance") -> list[list[str]]:
     """Certified decimals of an importance matrix or a Jacobian block, entry by entry.
 
+    Like :func:`symattn.exact.certified_decimal`, but an enclosure that is not
+    finite at some precision (a square root of a sum whose ball still holds
+    negative numbers, after cancellation between large softmax terms) is
+    retried at a higher precision instead of refused.
+
     Raises:
         NotNumericError: an entry has free symbols (the message names it).
+        UndecidedRoundingError: the rounding was not decided within the precision limit.
 
     >>> import symattn
     >>> decimals(symattn.attention([[1, 0], [0, 1], [1, 1]]).importance("norm"), 4)[2]
     ['0.2483', '0.2483', '0.7120']
     """
-    from symattn.pipeline import _matrix_decimals
-
     if places < 0:
         raise InputError(f"places must be 0 or more, not {places}")
-    return _matrix_decimals(name, matrix, places)
+    rows = []
+    for i in range(matrix.rows):
+        row = []
+        for j in range(matrix.cols):
+            try:
+                row.append(certified(matrix[i, j], places))
+            except SymattnError as error:
+                raise type(error)(f"{name}[{i + 1},{j + 1}]: {error}") from None
+        rows.append(row)
+    return rows
+
+
+def certified(value: Any, places: int) -> str:
+    """One exact value's decimal, every printed digit guaranteed (see :func:`decimals`).
+
+    >>> certified(sympy.sqrt(2) * sympy.exp(1), 6)
+    '3.844231'
+    """
+    value = _as_expr(value)
+    if value.is_Rational or value == -sympy.oo:
+        return certified_decimal(value, places)
+    prec = START_PREC + int(places * 3.33)
+    while prec <= MAX_PREC:
+        ball = enclose(value, prec)
+        if ball.is_finite():
+            text = round_ball(ball, places)
+            if text is not None:
+                return text
+        prec *= 2
+    raise UndecidedRoundingError(f"cannot decide the rounding of {_short(value)} to {places} places")
 
 
 def heatmap(layer: Attention | MultiHead, method: str, *, places: int = 3, **options: Any):
@@ -406,9 +465,13 @@ def _value_zeroing(view: _View) -> list[sympy.Expr]:
     for i in range(view.n_q):
         o = list(view.output.row(i))
         o_square = _square(o)
-        for j in range(view.n_k):
-            f = view.contribution(i, j)
-            zeroed = [p - q for p, q in zip(o, f, strict=True)]
+        contributions = [view.contribution(i, j) for j in range(view.n_k)]
+        for j, f in enumerate(contributions):
+            # o_i with v_j zeroed is Σ_{l≠j} f_il: built as that sum, not as o_i − f_ij (no cancellation)
+            others = [c for k, c in enumerate(contributions) if k != j]
+            zeroed = (
+                [sympy.Add(*column) for column in zip(*others, strict=True)] if others else [_ZERO] * len(o)
+            )
             zeroed_square = _square(zeroed)
             if _known_zero(_square(f)):
                 values.append(_ZERO)

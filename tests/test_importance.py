@@ -26,6 +26,15 @@ DPS = 60
 TOLERANCE = mpmath.mpf(10) ** -35
 JACOBIAN_DIGITS = 30
 
+
+@pytest.fixture(autouse=True, scope="module")
+def _restore_mpmath_precision():
+    """The tests set mp.dps; other modules get back the precision they had."""
+    saved = mp.dps
+    yield
+    mp.dps = saved
+
+
 # --- the independent reference (mpmath only) -------------------------------------------
 
 
@@ -74,10 +83,11 @@ def mp_norm(vector):
 
 def mp_cos_score(zeroed, o):
     """1 − cos, with the conventions symattn documents for zero vectors."""
+    zero = mpmath.mpf(10) ** -(mp.dps - 10)  # below the working precision's noise
     change = [p - q for p, q in zip(o, zeroed, strict=True)]
-    if mp_norm(change) < TOLERANCE:
+    if mp_norm(change) < zero:
         return mpmath.mpf(0)
-    if mp_norm(o) < TOLERANCE or mp_norm(zeroed) < TOLERANCE:
+    if mp_norm(o) < zero or mp_norm(zeroed) < zero:
         return mpmath.mpf(1)
     return 1 - mpmath.fsum(p * q for p, q in zip(zeroed, o, strict=True)) / (mp_norm(zeroed) * mp_norm(o))
 
@@ -331,6 +341,13 @@ def test_softmax_jacobian_rows_sum_to_zero():
             "target has 3 entries but the output has 2 columns (a linear target is one weight per output column)",
             id="target-length",
         ),
+        pytest.param(
+            lambda: symattn.attention([[k, 1] for k in range(51)]).importance("jacobian"),
+            InputError,
+            "importance 'jacobian' would build 10404 Jacobian entries (51 queries × 51 keys × 2 × 2), "
+            "more than 10000; ask for single blocks with jacobian(i, j)",
+            id="too-large",
+        ),
     ],
 )
 def test_bad_input_is_one_line_naming_what_was_asked_and_what_exists(call, error, message):
@@ -338,3 +355,18 @@ def test_bad_input_is_one_line_naming_what_was_asked_and_what_exists(call, error
         call()
     assert str(caught.value) == message
     assert isinstance(caught.value, SymattnError) and "\n" not in message
+
+
+def test_large_softmax_terms_still_give_certified_decimals_that_agree_with_mpmath():
+    """Scores up to 121√3 make the softmax terms ~e^209: the low-precision balls of the square roots
+    hold negative numbers, and the decimals are retried at a higher precision (found by a sweep)."""
+    X = [[-2, 1, 3], [3, 3, -3], [-1, -3, 0], [3, 0, 0]]
+    W = [[1, -1, -2], [1, -2, 1], [1, 2, -2]]
+    mp.dps = 200  # o_2 with v_2 zeroed is about 1e-52 long: the reference needs the digits too
+    att = symattn.attention(X, W, W, W)
+    mW = mp_matrix(W)
+    _, _, O_ = mp_head(mp_matrix(X), mW, mW, mW)
+    shown = decimals(att.importance("value_zeroing"), 20)
+    for j in range(4):
+        zeroed = mp_head(mp_matrix(X), mW, mW, mW, zero_value=j)[2][1]
+        assert abs(mpmath.mpf(shown[1][j]) - mp_cos_score(zeroed, O_[1])) <= mpmath.mpf(10) ** -20
