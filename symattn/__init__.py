@@ -31,6 +31,7 @@ _EXPORTS = {
     "certified_decimal": "symattn.exact",
     "to_exact": "symattn.exact",
     "examples": "symattn.examples",
+    "oracle": "symattn.oracle",
 }
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "examples",
     "load_spec",
     "multihead",
+    "oracle",
     "to_exact",
     "verify_document",
     "verify_text",

@@ -448,7 +448,8 @@ class Reference:
         """
         numpy = _numpy()
         dtype = numpy.dtype(numpy.float64 if dtype is None else dtype)
-        _check_dtype("dtype", numpy.empty(0, dtype), allow_int=False)
+        if dtype.kind != "f" or dtype.itemsize not in _FLOAT_KINDS:
+            raise InputError(f"to_numpy rounds to float16, float32 or float64, not {dtype}")
         fmt = _Format.of(dtype)
         while True:
             if dtype == numpy.float64:  # the nearest floats of the endpoints: equal ones decide
