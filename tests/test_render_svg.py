@@ -139,3 +139,26 @@ def test_bad_heatmaps_are_one_line(cells, options, message):
     with pytest.raises(InputError) as caught:
         Heatmap.of(cells, title="t", **options)
     assert str(caught.value) == message
+
+
+def test_claimed_against_true_outlines_exactly_the_wrong_claims(tmp_path):
+    from symattn.render.svg import comparison_heatmap
+
+    att = reference()
+    comparison = att.compare("weights", [["0.4", "0.2", "0.4"]] * 3)
+    picture = comparison_heatmap(comparison)
+    path = tmp_path / "claims.svg"
+    path.write_text(picture.svg, encoding="utf-8")
+    xmllint(path)
+    root = parsed(picture.svg)
+    assert cell_texts(root) == [t for row in att.decimals("weights", 4) for t in row]
+    notes = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text") if t.get("class") == "note"]
+    assert notes[6:] == ["claimed 0.4 ✗", "claimed 0.2 ✓", "claimed 0.4 ✗"]
+    marked = [r for r in root.iter("{http://www.w3.org/2000/svg}rect") if r.get("class") == "marked"]
+    assert len(marked) == len(comparison.wrong) == 4
+
+
+def test_notes_of_the_wrong_shape_are_refused():
+    with pytest.raises(InputError) as caught:
+        Heatmap.of([["1", "2"]], title="t", notes=[["a"]])
+    assert str(caught.value) == "heatmap 't': notes do not have the cells' shape 1×2"

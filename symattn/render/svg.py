@@ -24,10 +24,11 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from symattn.errors import InputError
 
-__all__ = ["MAX_CELLS", "VIRIDIS", "Heatmap", "colour"]
+__all__ = ["MAX_CELLS", "VIRIDIS", "Heatmap", "colour", "comparison_heatmap"]
 
 #: viridis at ten evenly spaced points (matplotlib's colour map, as R's viridisLite lists it).
 VIRIDIS = (
@@ -48,7 +49,7 @@ MAX_CELLS = 4096
 NO_VALUE = "#bdbdbd"
 
 _SVG_NS = "http://www.w3.org/2000/svg"
-_FONT = "font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px"
+_FONT = "font-family:ui-monospace,Menlo,Consolas,monospace"
 _CHAR = 7.5  # width of one monospace character at 12px, rounded up
 _CELL_H = 28
 _PAD = 8
@@ -124,12 +125,23 @@ class Heatmap:
         col_labels: Sequence[str] | None = None,
         row_axis: str = "output i",
         col_axis: str = "token j",
+        notes: Sequence[Sequence[str]] | None = None,
+        marked: Sequence[Sequence[bool]] | None = None,
     ) -> Heatmap:
         """Draw ``cells`` (rows of decimal strings), each shaded by its value.
 
+        Args:
+            cells: the decimals, shaded from the smallest (dark) to the largest (light).
+            title: the heading (also the SVG's accessible name).
+            row_labels, col_labels: token labels (default 1, 2, ...).
+            row_axis, col_axis: what the rows and the columns are.
+            notes: a second, smaller line per cell (such as the claimed value).
+            marked: cells drawn with a thick dashed outline (such as wrong claims):
+                a shape, not a colour, so it survives greyscale and colour blindness.
+
         Raises:
-            InputError: no cells, ragged rows, labels of the wrong length, or
-                more than :data:`MAX_CELLS` cells.
+            InputError: no cells, ragged rows, labels or notes of the wrong
+                shape, or more than :data:`MAX_CELLS` cells.
 
         >>> map_ = Heatmap.of([["0.25", "0.75"]], title="weights")
         >>> map_.svg.startswith("<svg") and map_.svg.count("<rect") == 2 + 10
@@ -152,6 +164,9 @@ class Heatmap:
                 f"heatmap {title!r}: {len(rows_shown)} row labels and {len(cols_shown)} column labels "
                 f"for {n_rows}×{n_cols} cells"
             )
+        for what, extra in (("notes", notes), ("marked", marked)):
+            if extra is not None and [len(row) for row in extra] != [n_cols] * n_rows:
+                raise InputError(f"heatmap {title!r}: {what} do not have the cells' shape {n_rows}×{n_cols}")
         values = [[_value(text) for text in row] for row in rows]
         known = [v for row in values for v in row if v is not None]
         low, high = (min(known), max(known)) if known else (Fraction(0), Fraction(0))
@@ -159,10 +174,12 @@ class Heatmap:
         def position(value: Fraction) -> Fraction:
             return Fraction(1, 2) if high == low else (value - low) / (high - low)
 
-        cell_w = max(44, int(_CHAR * max(len(t) for row in rows for t in row)) + 2 * _PAD)
+        longest = max(len(t) for row in [*rows, *(notes or [])] for t in row)
+        cell_w = max(44, int(_CHAR * longest) + 2 * _PAD)
+        cell_h = _CELL_H + (14 if notes is not None else 0)
         label_w = int(_CHAR * max(len(row_axis), *(len(t) for t in rows_shown))) + 2 * _PAD
         top = 2 * _CELL_H + _PAD
-        grid_w, grid_h = n_cols * cell_w, n_rows * _CELL_H
+        grid_w, grid_h = n_cols * cell_w, n_rows * cell_h
         bar_y = top + grid_h + _PAD
         width = max(label_w + grid_w + _PAD, int(_CHAR * len(title)) + 2 * _PAD, label_w + 260)
         height = bar_y + 44
@@ -185,14 +202,28 @@ class Heatmap:
         for j, label in enumerate(cols_shown):
             _text(svg, label_w + j * cell_w + cell_w / 2, top - _PAD, label)
         for i, (label, row, row_values) in enumerate(zip(rows_shown, rows, values, strict=True)):
-            y = top + i * _CELL_H
-            _text(svg, label_w - _PAD, y + _CELL_H / 2 + 4, label, anchor="end")
+            y = top + i * cell_h
+            _text(svg, label_w - _PAD, y + cell_h / 2 + 4, label, anchor="end")
             for j, (text, value) in enumerate(zip(row, row_values, strict=True)):
                 fill = NO_VALUE if value is None else colour(position(value))
                 x = label_w + j * cell_w
-                rect = {"x": str(x), "y": str(y), "width": str(cell_w), "height": str(_CELL_H)}
+                rect = {"x": str(x), "y": str(y), "width": str(cell_w), "height": str(cell_h)}
                 ET.SubElement(svg, "rect", {**rect, "fill": fill, "stroke": "#ffffff", "class": "cell"})
-                _text(svg, x + cell_w / 2, y + _CELL_H / 2 + 4, text, fill=text_colour(fill), role="cell")
+                ink = text_colour(fill)
+                _text(svg, x + cell_w / 2, y + _CELL_H / 2 + 4, text, fill=ink, role="cell")
+                if notes is not None:
+                    _text(
+                        svg, x + cell_w / 2, y + _CELL_H / 2 + 18, notes[i][j], fill=ink, role="note", size=10
+                    )
+                if marked is not None and marked[i][j]:
+                    box = {
+                        "x": str(x + 2),
+                        "y": str(y + 2),
+                        "width": str(cell_w - 4),
+                        "height": str(cell_h - 4),
+                    }
+                    style = {"fill": "none", "stroke": ink, "stroke-width": "3", "stroke-dasharray": "5 3"}
+                    ET.SubElement(svg, "rect", {**box, **style, "class": "marked"})
         _colour_bar(svg, label_w, bar_y, _decimal_text(low, rows), _decimal_text(high, rows))
         return cls(ET.tostring(svg, encoding="unicode"), title)
 
@@ -202,6 +233,32 @@ class Heatmap:
 
     def _repr_svg_(self) -> str:
         return self.svg
+
+
+def comparison_heatmap(comparison: Any, *, title: str | None = None) -> Heatmap:
+    """Claimed against true: each cell shaded by its true value (certified), the claim below it,
+    and a wrong claim outlined.
+
+    Args:
+        comparison: a :class:`symattn.pipeline.Comparison` (its cells carry the
+            certified true decimal, the claimed text and the verdict).
+        title: the heading (default: what was compared).
+
+    >>> import symattn
+    >>> att = symattn.attention([[1, 0], [0, 1], [1, 1]])
+    >>> picture = comparison_heatmap(att.compare("weights", [["0.4", "0.2", "0.4"]] * 3))
+    >>> picture.svg.count('class="marked"')  # row 2: two wrong; row 3: 0.4 twice (0.2 rounds right)
+    4
+    """
+    cells = comparison.cells
+    verdict = {"ok": "✓", "rounding": "✗ cut", "wrong": "✗", "carried": "✗ carried"}
+    notes = [[f"claimed {c.claim.text} {verdict.get(c.kind, c.kind)}" for c in row] for row in cells]
+    return Heatmap.of(
+        [[c.decimal for c in row] for row in cells],
+        title=title or f"{comparison.name}: true (certified) and claimed",
+        notes=notes,
+        marked=[[not c.ok for c in row] for row in cells],
+    )
 
 
 def _decimal_text(value: Fraction, rows: Sequence[Sequence[str]]) -> str:
@@ -236,6 +293,7 @@ def _text(
     fill: str = "#000000",
     weight: str = "normal",
     role: str = "label",
+    size: int = 12,
 ) -> None:
     element = ET.SubElement(
         parent,
@@ -245,7 +303,7 @@ def _text(
             "y": f"{y:g}",
             "text-anchor": anchor,
             "fill": fill,
-            "style": f"{_FONT};font-weight:{weight}",
+            "style": f"{_FONT};font-size:{size}px;font-weight:{weight}",
             "class": role,
         },
     )
