@@ -8,8 +8,10 @@ this file.
 
 from __future__ import annotations
 
+import inspect
 import math
 from fractions import Fraction
+from pathlib import Path
 
 import mpmath
 import numpy as np
@@ -22,6 +24,7 @@ from symattn import oracle
 from symattn.errors import SymattnError
 
 MP_PREC = 300
+DOCS_PAGE = Path(__file__).resolve().parent.parent / "docs" / "oracle.md"
 
 
 # --- an independent reference: mpmath ---------------------------------------------------
@@ -289,6 +292,16 @@ def test_docs_example():
 
     assert report.within(atol=1e-6, rtol=1e-5), str(report)  # on failure: the errors and the worst element
     assert report.max_abs_error < 1e-6
+
+
+def test_docs_page_shows_the_docs_example():
+    text = DOCS_PAGE.read_text(encoding="utf-8")
+    block = text.split("<!-- oracle-docs-example: begin -->")[1].split("<!-- oracle-docs-example: end -->")[0]
+    shown = block.strip().removeprefix("```python").removesuffix("```").strip()
+    assert (
+        shown
+        == (inspect.getsource(my_attention_float32) + "\n\n" + inspect.getsource(test_docs_example)).strip()
+    )
 
 
 # --- masks, batches, scales ------------------------------------------------------------------
