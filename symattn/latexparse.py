@@ -685,7 +685,7 @@ class _Parser:
                     self.take()
                     items.append(self.expr())
                 self.expect(")")
-                return Unsupported(token.offset, "a tuple", tuple(items))
+                return Matrix(token.offset, (tuple(items),))  # (e^{1}, e^{0}): a row vector, as [1, 0] is
             self.expect(")")
             return node
         if text == "[":

@@ -103,6 +103,10 @@ _WEIGHT_NAMES = ("A", "weights", "attn_weights", "attention_weights", "p_attn", 
 _MASK_NAMES = ("M", "\\text{mask}", "M_{causal}", "\\text{Mask}")
 #: Names read as the scores QKᵀ when printed as numbers and never defined otherwise.
 _SCORE_NAMES = ("scores", "attn_scores", "attention_scores")
+#: A letter an input matrix may hold as a symbol: ``X = [[a, 0], [0, b]]`` (not e, Euler's number).
+_SYMBOL_NAME = re.compile(r"^(?:[a-df-zA-Z]|\\(?:alpha|beta|gamma|delta|theta|lambda|mu|sigma|tau|phi|omega))$")
+#: An accented lower-case letter, the cell name of an accented matrix: ``\tilde{s}``.
+_ACCENTED_LETTER = re.compile(r"^(\\(?:tilde|hat|bar|widetilde|widehat|overline))\{([a-z])\}$")
 #: ``q_2``, ``k_{3}``, ``v_1``: row i of Q, K or V (1-based) when the document never binds them.
 _ROW_NAME = re.compile(r"^([qkv])_\{(\d{1,3})\}$")
 
@@ -233,6 +237,7 @@ class DocumentState:
         self.operands: list[Num] = []
         self.deferred: list[Chain] = []
         self.inputs: set[str] = set()
+        self.symbols: dict[str, sympy.Symbol] = {}  # letters an input matrix uses as symbols
         self.uses: dict[str, frozenset[str]] = {}
         self.defined_by_input = False
         self.element_text = ""
@@ -477,6 +482,7 @@ class DocumentState:
         names = [e.name for e in chain.elements if isinstance(e, Name)]
         self.subject = next((_display_name(n) for n in names), subject_of(0))
         values = [e for e in chain.elements if not isinstance(e, Name)]
+        symbolic_input = self._declare_symbols(names, values)
         computed = any(not is_claim_shape(v) for v in values)
         if len(values) == 1 and is_claim_shape(values[0]) and any(n in self.env for n in names):
             share = self._disagreement(names, values[0])
@@ -542,6 +548,8 @@ class DocumentState:
                 ):
                     # c [printed]: the factor's numbers hold when c times the block is the side before
                     self._judge_step(self.operands, Val(value.a, value.a), ref, after_name=True)
+                elif symbolic_input and ref is None:
+                    self.unverified(self.operands, "input", "given as an input")  # the 0 of [[a, 0], [0, b]]
                 else:
                     self.unverified(self.operands, "operand", "a number used in a computation")
                 ref = last = value
@@ -622,7 +630,9 @@ class DocumentState:
             self.defined_by_input = defines
             return value, False
         if ref is not None and self._scaled_claim(element):
-            return self.scaled_claim(element, ref), True
+            scaled = self.scaled_claim(element, ref)
+            if scaled is not None:
+                return scaled, True
         if ref is not None and self.head_factors is not None and isinstance(element, Mul):
             composite = self._composite(element)
             if composite is not None:
@@ -645,15 +655,18 @@ class DocumentState:
         """Hand a scalar formula with \\ln, \\sin ... to latex2sympy2_extended."""
         text = self.element_text
         scalars = {name: b for name, b in self.env.items() if not is_matrix(b.a)}
+        symbols = {name: symbol for name, symbol in self.symbols.items() if name not in scalars}
         try:
-            value_a, used = scalar_value(text, {name: b.a for name, b in scalars.items()})
-            value_b, _ = scalar_value(text, {name: b.b for name, b in scalars.items()})
+            value_a, used = scalar_value(text, {**symbols, **{name: b.a for name, b in scalars.items()}})
+            value_b, _ = scalar_value(text, {**symbols, **{name: b.b for name, b in scalars.items()}})
         except LatexParseError as err:
             raise Unverifiable(str(err)) from None
-        if not (getattr(value_a, "is_number", False) and getattr(value_b, "is_number", False)):
+        if not (getattr(value_a, "is_number", False) and getattr(value_b, "is_number", False)) and not (
+            used & symbols.keys()
+        ):
             raise Unverifiable(f"cannot evaluate {text.strip()}")
         self.operands = literals(element)
-        deps = frozenset().union(*(scalars[name].deps for name in used))
+        deps = frozenset().union(*(scalars[name].deps for name in used if name in scalars))
         return Val(value_a, value_b, deps, arith=False)
 
     def _cell(self, name: str) -> Val | None:
@@ -666,6 +679,9 @@ class DocumentState:
         base = match.group(1) + head  # s_{11}^{(1)}: a cell of S^{(1)}
         if base not in self.env and head and len(match.group(1)) == 1 and match.group(1).islower():
             base = match.group(1).upper() + head
+        accent = _ACCENTED_LETTER.match(match.group(1))
+        if base not in self.env and accent:  # \tilde{s}_{12}: a cell of \tilde{S}
+            base = f"{accent.group(1)}{{{accent.group(2).upper()}}}" + head
         if base not in self.env and base.islower() and len(base) == 1 and base.upper() in self.env:
             base = base.upper()  # a_{12} is the cell of A
         if base not in self.env and match.group(1).upper() == "A":
@@ -926,10 +942,15 @@ class DocumentState:
         others = [f for f in node.factors if not isinstance(f, Matrix)]
         return len(blocks) == 1 and is_literal(blocks[0]) and not any(has_matrix(f) for f in others)
 
-    def scaled_claim(self, node: Mul, ref: Val) -> Val:
-        """``c [numbers]``: the numbers claim the value before, divided by c."""
+    def scaled_claim(self, node: Mul, ref: Val) -> Val | None:
+        """``c [numbers]``: the numbers claim the value before, divided by c; None
+        for ``0 [numbers]``, which is only a step (the block is not recoverable)."""
         block = next(f for f in node.factors if isinstance(f, Matrix))
+        mark = len(self.operands)
         factor = self._product([self.evaluate(f) for f in node.factors if not isinstance(f, Matrix)])
+        if not is_matrix(factor.a) and factor.a == 0 and factor.b == 0:
+            del self.operands[mark:]
+            return None
         if is_matrix(factor.a) or factor.b == 0:
             raise Unverifiable("the factor in front of the printed matrix is not a nonzero number")
         inner = Val(
@@ -1055,11 +1076,31 @@ class DocumentState:
             return binding.a, binding.halfwidth
         return self._lookup(name).a, None
 
+    def _declare_symbols(self, names: list[str], values: list[Node]) -> bool:
+        """``X = [[a, 0], [0, b]]``: an input matrix whose cells are numbers and
+        letters the document never defines makes those letters symbols, so
+        every later step is checked as algebra (proved equal, or left unverified)."""
+        if len(names) != 1 or names[0] in self.env or len(values) != 1 or not isinstance(values[0], Matrix):
+            return False
+        letters = []
+        for cell in (c for row in values[0].rows for c in row):
+            inner = cell.arg if isinstance(cell, Neg) else cell
+            if isinstance(inner, Num):
+                continue
+            if not (isinstance(inner, Name) and _SYMBOL_NAME.match(inner.name) and inner.name not in self.env):
+                return False
+            letters.append(inner.name)
+        for letter in letters:
+            self.symbols.setdefault(letter, sympy.Symbol(letter.lstrip("\\"), real=True))
+        return bool(letters)
+
     def _lookup(self, name: str) -> Val:
         name = self._resolve(name)
         if name in self.env:
             binding = self.env[name]
             return Val(binding.a, binding.b, binding.deps, arith=binding.arith)
+        if name in self.symbols:
+            return Val(self.symbols[name], self.symbols[name], arith=False)
         if name in ("pi", "\\pi"):
             return Val(sympy.pi, sympy.pi, arith=False)
         if name == "e":  # Euler's number, italic or upright, unless the document binds e
@@ -1128,8 +1169,14 @@ class DocumentState:
         )
 
     def _convention_weights(self, head: str = "") -> Val | None:
-        """softmax(QKᵀ/√d_k) when Q, K and a positive d_k are known."""
-        scaled = self._known_scores(scaled=True, head=head)
+        """softmax of the document's scaled scores S̃ (its mask included) when it
+        gives them, else softmax(QKᵀ/√d_k) when Q, K and a positive d_k are known."""
+        name = self._resolve("\\tilde{S}" + head)
+        bound = self.env.get(name)
+        if bound is not None and is_matrix(bound.a) and name not in self.inputs:
+            scaled: Val | None = Val(bound.a, bound.b, bound.deps, arith=bound.arith)
+        else:
+            scaled = self._known_scores(scaled=True, head=head)
         if scaled is None:
             return None
         try:
