@@ -103,6 +103,7 @@ def test_softmax_row_three(steps):
     blocks = c._softmax_row(row, 0, CTX)
     sum_ = rf"{E} + {E} + e^{{\sqrt{{2}}}}"
     assert _displays(blocks) == [
+        r"\left(e^{\tilde{s}_{31}},\ e^{\tilde{s}_{32}},\ e^{\tilde{s}_{33}}\right) = "
         rf"\left({E},\ {E},\ e^{{\sqrt{{2}}}}\right)",
         rf"\begin{{aligned}} a_{{31}} & = \frac{{{E}}}{{{sum_}}} = \frac{{1}}{{2 + {E}}} \approx 0.2483 \\ "
         rf"a_{{32}} & = \frac{{{E}}}{{{sum_}}} = \frac{{1}}{{2 + {E}}} \approx 0.2483 \\ "

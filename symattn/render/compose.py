@@ -197,7 +197,11 @@ def _scores(step: st.Scores, ctx: _Context) -> list[Block]:
         out.append(fill(T["scaled_intro_custom"], factor=Math(f"c = {entry(step.factor)}")))
         formula = rf"{entry(step.factor)} \, {S}"
     if step.masked:
-        out.append(fill(T["scaled_masked"], inf=Math(r"-\infty")))
+        M = _name("M", h)
+        pattern = [[-sympy.oo if v == -sympy.oo else 0 for v in row] for row in step.scaled.tolist()]
+        out.append(fill(T["scaled_masked"], M=Math(M), inf=Math(r"-\infty")))
+        out.append(Display(f"{M} = {matrix(pattern, labels=step.labels)}"))
+        formula += f" + {M}"  # the mask written out, so the step is an identity a reader can check
     exact, approx = matrix(step.scaled, labels=step.labels), None
     if step.scaled_decimals is not None and step.scaled_decimals != _as_text(step.scaled):
         approx = matrix(step.scaled_decimals, labels=step.labels)
@@ -262,7 +266,15 @@ def _softmax_row(row: st.SoftmaxRow, head: int, ctx: _Context, *, comma: bool = 
     out: list[Block] = [_label_row(row, ctx)]
     powers = [_power(s) for s in row.exponents]
     listed = r"\left(" + r",\ ".join(powers) + r"\right)"
-    out.append(Display(listed if width(listed) <= PAGE_WIDTH else wrap(powers, r",\ ")))
+    # the exponentials, named by the scaled scores they raise e to when they fit on the line
+    s_tilde = _name(r"\tilde{s}", head)
+    named = [f"e^{{{s_tilde}_{_sub(i, j + 1, comma)}}}" for j in range(len(powers))]
+    finite = all(s.is_finite for s in row.exponents)
+    labelled = r"\left(" + r",\ ".join(named) + r"\right) = " + listed
+    if finite and width(labelled) <= PAGE_WIDTH:
+        out.append(Display(labelled))
+    else:
+        out.append(Display(listed if width(listed) <= PAGE_WIDTH else wrap(powers, r",\ ")))
     if row.shift != 0:
         out.append(fill(T["softmax_shift"], e=Math(_power(row.shift))))
     full_sum = " + ".join(powers[j] for j in live)
@@ -285,7 +297,11 @@ def _softmax_row(row: st.SoftmaxRow, head: int, ctx: _Context, *, comma: bool = 
         return out
     numerators = [entry(row.terms[j]) for j in live]
     denominator = entry(row.denominator)
+    exponentials = " + ".join(named[j] for j in live)
+    if finite and row.shift == 0 and width(exponentials) + width(denominator) <= PAGE_WIDTH / 2:
+        denominator = f"{exponentials} = {denominator}"  # the sum it is, checkable
     out.append(fill(T["softmax_sum"], i=i, D=Math(denominator)))
+    denominator = entry(row.denominator)
     total = " + ".join(f"{a}_{_sub(i, j + 1, comma)}" for j in live)
     fraction = rf"\frac{{{' + '.join(numerators)}}}{{{denominator}}}"
     if width(total) + width(fraction) <= PAGE_WIDTH:

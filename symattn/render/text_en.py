@@ -54,7 +54,7 @@ TEXT: dict[str, str] = {
     "scores_dots": "Entry by entry, each score is the dot product of query row {q} and key row {k}:",
     "scaled_intro": "Scaling by {factor} (exact):",
     "scaled_intro_custom": "Scaling by {factor} (exact):",
-    "scaled_masked": "Masked positions hold {inf}.",
+    "scaled_masked": "The mask {M} adds 0 where a query may look and {inf} where it may not:",
     # 4. softmax
     "softmax_intro": "Each row of the scaled scores becomes a probability distribution: {formula}.",
     "softmax_row": "Row {i}. The exponentials of the scaled scores:",

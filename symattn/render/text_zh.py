@@ -40,7 +40,7 @@ TEXT: dict[str, str] = {
     "scores_dots": "逐个元素看，每个分数是查询行 {q} 与键行 {k} 的点积：",
     "scaled_intro": "乘以缩放因子 {factor}（精确值）：",
     "scaled_intro_custom": "乘以缩放因子 {factor}（精确值）：",
-    "scaled_masked": "被遮蔽的位置为 {inf}。",
+    "scaled_masked": "掩码 {M} 在允许关注的位置加 0，在被遮蔽的位置加 {inf}：",
     # 4. softmax
     "softmax_intro": "缩放后的分数每一行变成一个概率分布：{formula}。",
     "softmax_row": "第 {i} 行。缩放分数的指数：",
