@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import sympy
@@ -54,7 +55,19 @@ from symattn.exact import (
 if TYPE_CHECKING:
     from symattn.pipeline import Attention, MultiHead
 
-__all__ = ["METHODS", "certified", "compare", "decimals", "heatmap", "importance", "jacobian", "ranking"]
+__all__ = [
+    "METHODS",
+    "Disagreement",
+    "OutputImportance",
+    "certified",
+    "compare",
+    "decimals",
+    "explain",
+    "heatmap",
+    "importance",
+    "jacobian",
+    "ranking",
+]
 
 #: The importance measures, in the order the docs and pictures show them.
 METHODS: dict[str, str] = {
@@ -256,6 +269,118 @@ def certified(value: Any, places: int) -> str:
                 return text
         prec *= 2
     raise UndecidedRoundingError(f"cannot decide the rounding of {_short(value)} to {places} places")
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """Two tokens that two measures order differently (0-based tokens).
+
+    Attributes:
+        tokens: (p, q).
+        measures: (first, second), e.g. ("weights", "norm").
+        orders: compare(p, q) under each measure: -1, 0 or 1 (0 is an exact tie).
+        reason: "value length" (weights against norm: the norm is a_ij·‖v_j‖) or
+            "query and key path" (norm against Jacobian: moving x_j also moves
+            the scores, through W_Q and W_K).
+    """
+
+    tokens: tuple[int, int]
+    measures: tuple[str, str]
+    orders: tuple[int, int]
+    reason: str
+
+
+@dataclass(frozen=True)
+class OutputImportance:
+    """Everything a derivation says about one output's tokens, exact (see :func:`explain`).
+
+    Attributes:
+        output: the output (query) index, 0-based.
+        weights, norms, jacobian_norms: the three measures for this output.
+        value_lengths: ‖v_j‖ per token.
+        mean_length: Σ_j a_ij ‖v_j‖, the weight-averaged value length (= Σ_j norm_j).
+        rankings: measure name -> groups of exactly tied tokens, largest first.
+        more_than_weight, less_than_weight: tokens whose share of the norms is
+            larger (smaller) than their weight, exactly: ‖v_j‖ > (<) mean_length.
+        disagreements: pairs the measures order differently, with the reason.
+    """
+
+    output: int
+    weights: tuple[sympy.Expr, ...]
+    norms: tuple[sympy.Expr, ...]
+    jacobian_norms: tuple[sympy.Expr, ...]
+    value_lengths: tuple[sympy.Expr, ...]
+    mean_length: sympy.Expr
+    rankings: dict[str, tuple[tuple[int, ...], ...]]
+    more_than_weight: tuple[int, ...]
+    less_than_weight: tuple[int, ...]
+    disagreements: tuple[Disagreement, ...]
+
+
+def explain(layer: Attention, i: int) -> OutputImportance:
+    """Weights, norm-based contributions and Jacobian norms of output ``i``, compared exactly.
+
+    A token's share of the norm-based contributions, a_ij‖v_j‖ / Σ_l a_il‖v_l‖,
+    exceeds its weight a_ij exactly when ‖v_j‖ exceeds the weight-averaged
+    length Σ_l a_il‖v_l‖: "it matters more than its weight suggests, because its
+    value vector is longer".
+
+    Raises:
+        InputError: a MultiHead (explain one head), or an index out of range.
+        NotNumericError: symbolic inputs (orders need numbers).
+
+    >>> import symattn
+    >>> facts = explain(symattn.attention([[1, 0], [0, 1], [1, 1]]), 2)
+    >>> facts.rankings["norm"], facts.more_than_weight, facts.less_than_weight
+    (((2,), (0, 1)), (2,), (0, 1))
+    """
+    from symattn.pipeline import MultiHead
+
+    if isinstance(layer, MultiHead):
+        raise InputError(
+            f"explain() takes one head; this MultiHead has {counted(len(layer.heads), 'head')} "
+            "(use .heads[k])"
+        )
+    view = _view(layer, "weights")
+    if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < view.n_q:
+        raise InputError(
+            f"explain(…, {i!r}): output index {i!r} is out of range; there are {view.n_q} outputs, "
+            f"indexed 0 to {view.n_q - 1}"
+        )
+    keys = range(view.n_k)
+    weights = tuple(layer.weights.row(i))
+    lengths = tuple(_length(list(layer.V.row(j))) for j in keys)
+    norms = tuple(weights[j] * lengths[j] for j in keys)
+    jacobians = tuple(_length(list(view.jacobian(i, j))) for j in keys)
+    mean = sympy.Add(*norms)
+    measures = {"weights": weights, "norm": norms, "jacobian": jacobians}
+    # a masked key (weight 0) has no share to compare
+    sides = {j: compare(lengths[j], mean, (f"‖v_{j}‖", "the mean length")) for j in keys if weights[j] != 0}
+    disagreements = []
+    for first, second, reason in (
+        ("weights", "norm", "value length"),
+        ("norm", "jacobian", "query and key path"),
+    ):
+        for p in keys:
+            for q in range(p + 1, view.n_k):
+                orders = (
+                    compare(measures[first][p], measures[first][q], (f"{first}[{p}]", f"{first}[{q}]")),
+                    compare(measures[second][p], measures[second][q], (f"{second}[{p}]", f"{second}[{q}]")),
+                )
+                if orders[0] != orders[1]:
+                    disagreements.append(Disagreement((p, q), (first, second), orders, reason))
+    return OutputImportance(
+        output=i,
+        weights=weights,
+        norms=norms,
+        jacobian_norms=jacobians,
+        value_lengths=lengths,
+        mean_length=mean,
+        rankings={name: ranking(values) for name, values in measures.items()},
+        more_than_weight=tuple(j for j, side in sides.items() if side > 0),
+        less_than_weight=tuple(j for j, side in sides.items() if side < 0),
+        disagreements=tuple(disagreements),
+    )
 
 
 def heatmap(layer: Attention | MultiHead, method: str, *, places: int = 3, **options: Any):
@@ -518,8 +643,29 @@ def _square(vector: Sequence[sympy.Expr]) -> sympy.Expr:
 
 
 def _length(vector: Sequence[sympy.Expr]) -> sympy.Expr:
-    """sqrt(Σ v_k²), the square root kept exact."""
-    return sympy.sqrt(_square(vector))
+    """sqrt(Σ v_k²), the square root kept exact.
+
+    Entries proved exactly 0 are left out of the sum: an entry such as
+    2/(1+e²) − 2(1+e²)/(1+e²)² is 0, but its arb ball always holds negative
+    numbers, and so would the ball of a sum that is 0, whose square root arb
+    cannot enclose.  Leaving the proved zeros out keeps the value the same and
+    every square root evaluable.
+    """
+    return sympy.sqrt(_square([value for value in vector if not _proved_zero(value)]))
+
+
+def _proved_zero(value: sympy.Expr) -> bool:
+    """Whether a constant is proved exactly 0 (False when it is not, or when that is not known)."""
+    if value == 0:
+        return True
+    if value.free_symbols:
+        return False
+    try:
+        if not enclose(value, COMPARE_PRECISIONS[0]).contains(0):
+            return False
+    except NotNumericError:
+        return False
+    return _is_exact_zero(value)
 
 
 def _known_zero(value: sympy.Expr) -> bool:

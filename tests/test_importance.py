@@ -13,13 +13,12 @@ from fractions import Fraction
 import mpmath
 import pytest
 import sympy
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import symattn
 from symattn.errors import InputError, ShapeError, SymattnError
-from symattn.exact import certified_decimal
-from symattn.importance import compare, decimals, ranking, softmax_jacobian
+from symattn.importance import certified, compare, decimals, ranking, softmax_jacobian
 
 mp = mpmath.mp
 DPS = 60
@@ -115,7 +114,7 @@ def mp_jacobian(f, X, X_kv, i, j):
 
 
 def as_mp(expr):
-    return mpmath.mpf(certified_decimal(expr, 45))
+    return mpmath.mpf(certified(expr, 45))
 
 
 def assert_close(exact, reference, tolerance=TOLERANCE):
@@ -184,6 +183,7 @@ def check_layer(X, W_Q, W_K, W_V, X_kv, *, keep=None, mask=None):
 
 @SETTINGS
 @given(layers())
+@example(([[0, 1], [1, 0]], [[1], [1]], [[2], [0]], [[0], [1]], None))  # exact zeros under a square root
 def test_self_attention_measures_agree_with_mpmath(layer):
     X, W_Q, W_K, W_V, _ = layer
     check_layer(X, W_Q, W_K, W_V, None)
@@ -370,3 +370,47 @@ def test_large_softmax_terms_still_give_certified_decimals_that_agree_with_mpmat
     for j in range(4):
         zeroed = mp_head(mp_matrix(X), mW, mW, mW, zero_value=j)[2][1]
         assert abs(mpmath.mpf(shown[1][j]) - mp_cos_score(zeroed, O_[1])) <= mpmath.mpf(10) ** -20
+
+
+def test_explain_says_token_3_matters_more_than_its_weight_because_its_value_is_longer():
+    from symattn.importance import Disagreement, explain
+
+    mp.dps = DPS
+    att = reference()
+    A, V, _ = mp_head(
+        *(mp_matrix(m) for m in ([[1, 0], [0, 1], [1, 1]], [[1, 0], [0, 1]], [[1, 0], [0, 1]])),
+        mp_matrix([[1, 0], [0, 1]]),
+    )
+    for i in range(3):
+        facts = explain(att, i)
+        norms = [A[i][j] * mp_norm(V[j]) for j in range(3)]
+        shares = [n / mpmath.fsum(norms) for n in norms]
+        assert facts.more_than_weight == tuple(j for j in range(3) if shares[j] > A[i][j])
+        assert facts.less_than_weight == tuple(j for j in range(3) if shares[j] < A[i][j])
+    facts = explain(att, 2)
+    assert facts.more_than_weight == (2,) and facts.rankings["norm"] == ((2,), (0, 1))
+    assert facts.disagreements == ()
+    first = explain(att, 0)
+    assert first.rankings == {
+        "weights": ((0, 2), (1,)),
+        "norm": ((2,), (0,), (1,)),
+        "jacobian": ((0,), (2,), (1,)),
+    }
+    assert first.disagreements == (
+        Disagreement((0, 2), ("weights", "norm"), (0, -1), "value length"),
+        Disagreement((0, 2), ("norm", "jacobian"), (-1, 1), "query and key path"),
+    )
+
+
+def test_explain_refuses_a_multihead_and_an_index_out_of_range():
+    from symattn.importance import explain
+
+    with pytest.raises(InputError) as caught:
+        explain(reference(), 3)
+    assert (
+        str(caught.value)
+        == "explain(…, 3): output index 3 is out of range; there are 3 outputs, indexed 0 to 2"
+    )
+    with pytest.raises(InputError) as caught:
+        explain(symattn.multihead([[1, 0]], [(None, None, None)] * 2), 0)
+    assert str(caught.value) == "explain() takes one head; this MultiHead has 2 heads (use .heads[k])"
