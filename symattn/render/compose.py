@@ -375,8 +375,14 @@ def _softmax_row_named(row: st.SoftmaxRow, head: int, ctx: _Context, *, comma: b
     if row.new_names:
         out.append(fill(T["softmax_named_new"]))
         defined = []
+        s_tilde = _name(r"\tilde{s}", head)
+        smallest = row.names.index(0) if 0 in row.names else None
         for named in row.new_names:
             text = f"{_t(named.index, head)} = {entry(named.value)}"
+            if smallest is not None and named.index in row.names:
+                j = row.names.index(named.index)  # t_k = e^{s̃_ij - s̃_ij0}: the scores it comes from
+                difference = f"{s_tilde}_{_sub(i, j + 1, comma)} - {s_tilde}_{_sub(i, smallest + 1, comma)}"
+                text = f"{_t(named.index, head)} = e^{{{difference}}} = {entry(named.value)}"
             if named.decimal is not None:
                 text += rf" \approx {named.decimal}"
             defined.append(text)
