@@ -221,10 +221,16 @@ class _Head:
     scale: flint.fmpq | None  # None: 1/sqrt(d_k)
     d_k: int
     keep: list[list[bool]] | None
-    balls: list[list[flint.arb]] = field(default_factory=list)
-    prec: list[int] = field(default_factory=list)  # per row
+    base_prec: int  # the first arb precision of a row
+    balls: list[list[flint.arb] | None] = field(default_factory=list)  # None: not computed (yet)
+    prec: list[int] = field(default_factory=list)  # per row; 0 where only float64 bounds exist
     exact: dict[tuple[int, int], Fraction] = field(default_factory=dict)
     checked_exact: set[int] = field(default_factory=set)  # rows whose rational entries are known
+    # float64 arrays (n_q × d_v): rigorous bounds lower <= true <= upper, and the nearest floats of
+    # the ball's endpoints (equal ones decide a float64 rounding; for float-pass rows, the bounds)
+    lower: Any = None
+    upper: Any = None
+    nearest: Any = None
 
     @property
     def n_q(self) -> int:
@@ -241,9 +247,7 @@ class _Head:
         n_k = self.kT.ncols()
         V = flint.fmpq_mat(flint.fmpz_mat(self.v)) / self.v_den
         block = max(1, BLOCK_ENTRIES // max(1, n_k))
-        if not self.balls:
-            self.balls = [[] for _ in range(self.n_q)]
-            self.prec = [0] * self.n_q
+        self.start()
         factor = self.factor(prec)
         for start in range(0, len(rows), block):
             part = rows[start : start + block]
@@ -253,8 +257,40 @@ class _Head:
             d_v = output.ncols()
             entries = output.entries()
             for index, i in enumerate(part):
-                self.balls[i] = entries[index * d_v : (index + 1) * d_v]
+                row = entries[index * d_v : (index + 1) * d_v]
+                self.balls[i] = row
                 self.prec[i] = prec
+                with _precision(max(64, prec)):
+                    low = [float(b.lower()) for b in row]  # float(): nearest, ties to even
+                    high = [float(b.upper()) for b in row]
+                self.nearest[0][i], self.nearest[1][i] = low, high
+                # one step outward from the nearest float makes the bounds rigorous
+                self.lower[i] = _numpy().nextafter(low, -_numpy().inf)
+                self.upper[i] = _numpy().nextafter(high, _numpy().inf)
+                for k in range(d_v):
+                    if (i, k) in self.exact:
+                        self._set_exact(i, k)
+
+    def start(self, bounds: tuple[Any, Any] | None = None) -> None:
+        """Allocate the per-row records, with float64 bounds from the float pass if given."""
+        if self.balls:
+            return
+        numpy = _numpy()
+        self.balls = [None] * self.n_q
+        self.prec = [0] * self.n_q
+        shape = (self.n_q, len(self.v[0]))
+        if bounds is None:
+            self.lower, self.upper = numpy.full(shape, -numpy.inf), numpy.full(shape, numpy.inf)
+        else:
+            self.lower, self.upper = bounds
+        self.nearest = (self.lower.copy(), self.upper.copy())
+
+    def _set_exact(self, i: int, k: int) -> None:
+        value = float(self.exact[i, k])  # correctly rounded
+        numpy = _numpy()
+        self.nearest[0][i, k] = self.nearest[1][i, k] = value
+        self.lower[i, k] = numpy.nextafter(value, -numpy.inf)
+        self.upper[i, k] = numpy.nextafter(value, numpy.inf)
 
     def settle_exact(self, row: int) -> None:
         """Record the entries of ``row`` that are exact rationals (see numeric._exact_rational)."""
@@ -262,17 +298,25 @@ class _Head:
             return
         self.checked_exact.add(row)
         scores = (flint.fmpz_mat([self.q[row]]) * self.kT).entries()
-        groups: dict[int, list[int]] = {}
-        for j, s in enumerate(scores):
-            if self.keep is None or self.keep[row][j]:
-                groups.setdefault(int(s), []).append(j)
+        kept = [j for j in range(len(scores)) if self.keep is None or self.keep[row][j]]
         # Lindemann–Weierstrass: sum_g e^{c s_g} n_g m_g / sum_g e^{c s_g} n_g with distinct algebraic
         # c·s_g is rational exactly when every group mean m_g is the same number (then it is that number)
+        if len({scores[j] for j in kept}) == len(kept):  # distinct scores: the kept values must be equal
+            for k in range(len(self.v[0])):
+                value = self.v[kept[0]][k]
+                if all(self.v[j][k] == value for j in kept):
+                    self.exact[row, k] = Fraction(value, self.v_den)
+                    self._set_exact(row, k)
+            return
+        groups: dict[flint.fmpz, list[int]] = {}
+        for j in kept:
+            groups.setdefault(scores[j], []).append(j)
         members = list(groups.values())
         for k in range(len(self.v[0])):
             first = Fraction(sum(self.v[j][k] for j in members[0]), len(members[0]))
             if all(Fraction(sum(self.v[j][k] for j in group), len(group)) == first for group in members[1:]):
                 self.exact[row, k] = first / self.v_den
+                self._set_exact(row, k)
 
 
 # --- rounding to a binary format, exactly ------------------------------------------------
@@ -354,12 +398,20 @@ class Reference:
             value = head.exact[i, k]
             with _precision(128):
                 return flint.arb(flint.fmpq(value.numerator, value.denominator))
+        if head.balls[i] is None:  # only float64 bounds so far
+            head.compute([i], head.base_prec)
+            self._bounds = None
         return head.balls[i][k]
 
     @property
     def balls(self) -> Any:
-        """Every output ball, as a numpy object array of ``flint.arb``."""
+        """Every output ball, as a numpy object array of ``flint.arb`` (computes the missing ones)."""
         numpy = _numpy()
+        for head in self._heads:
+            missing = [i for i, row in enumerate(head.balls) if row is None]
+            if missing:
+                head.compute(missing, head.base_prec)
+        self._bounds = None
         out = numpy.empty(self.shape, dtype=object)
         for index in numpy.ndindex(*self.shape):
             out[index] = self.ball(index)
@@ -372,24 +424,13 @@ class Reference:
         """
         if self._bounds is None:
             numpy = _numpy()
-            lower = numpy.empty(self.shape)
-            upper = numpy.empty(self.shape)
-            flat_lower = lower.reshape(-1, *self.shape[-2:])
-            flat_upper = upper.reshape(-1, *self.shape[-2:])
-            for h, head in enumerate(self._heads):
-                for i, row in enumerate(head.balls):
-                    with _precision(max(64, head.prec[i])):
-                        flat_lower[h, i] = [float(b.lower()) for b in row]  # float(): nearest, ties to even
-                        flat_upper[h, i] = [float(b.upper()) for b in row]
-                for (i, k), value in head.exact.items():
-                    flat_lower[h, i, k] = flat_upper[h, i, k] = float(value)  # correctly rounded
-            # one step outward from the nearest float makes the bounds rigorous
-            self._bounds = (
-                lower,
-                upper,
-                numpy.nextafter(lower, -numpy.inf),
-                numpy.nextafter(upper, numpy.inf),
-            )
+            stack = [
+                numpy.stack([h.nearest[0] for h in self._heads]),
+                numpy.stack([h.nearest[1] for h in self._heads]),
+                numpy.stack([h.lower for h in self._heads]),
+                numpy.stack([h.upper for h in self._heads]),
+            ]
+            self._bounds = tuple(a.reshape(self.shape) for a in stack)
         return self._bounds[:2] if nearest else self._bounds[2:]
 
     @property
@@ -407,31 +448,38 @@ class Reference:
         return numpy.nextafter(numpy.maximum(mid - lower, upper - mid), numpy.inf)
 
     def _refine(self, entries: Sequence[tuple[int, ...]]) -> None:
-        """Make the balls of ``entries`` tighter: exact rationals first, then twice the precision."""
+        """Make the bounds of ``entries`` tighter.
+
+        A row with float64 bounds only gets arb balls; a row that has balls
+        gets its exact rational entries found, then twice the precision.
+        """
         by_head: dict[int, set[int]] = {}
         for index in entries:
             head, i, _ = self._head_index(index)
             by_head.setdefault(self._heads.index(head), set()).add(i)
         for h, rows in by_head.items():
             head = self._heads[h]
-            for i in rows:
+            first = sorted(i for i in rows if head.balls[i] is None)
+            if first:
+                head.compute(first, head.base_prec)
+            again = sorted(set(rows).difference(first))
+            for i in again:
                 head.settle_exact(i)
-            pending = sorted(
-                i for i in rows if any((i, k) not in head.exact for k in range(len(head.balls[i])))
-            )
-            if not pending:
+            again = [i for i in again if any((i, k) not in head.exact for k in range(len(head.v[0])))]
+            if not again:
                 continue
-            prec = 2 * max(head.prec[i] for i in pending)
+            prec = 2 * max(head.prec[i] for i in again)
             if prec > MAX_PREC:
                 raise UndecidedRoundingError(
-                    f"output row {pending[0] + 1} of the oracle is still undecided at {MAX_PREC} bits"
+                    f"output row {again[0] + 1} of the oracle is still undecided at {MAX_PREC} bits"
                 )
-            head.compute(pending, prec)
+            head.compute(again, prec)
         self._bounds = None
 
-    def _exact_or_ball(self, index: tuple[int, ...]) -> tuple[Fraction | None, flint.arb]:
+    def _exact_or_ball(self, index: tuple[int, ...]) -> tuple[Fraction | None, flint.arb | None]:
         head, i, k = self._head_index(index)
-        return head.exact.get((i, k)), head.balls[i][k]
+        row = head.balls[i]
+        return head.exact.get((i, k)), None if row is None else row[k]
 
     def to_numpy(self, dtype: Any = None) -> Any:
         """The true output rounded to ``dtype`` (nearest, ties to even), every entry certified.
@@ -468,6 +516,9 @@ class Reference:
                 if exact is not None:
                     result[index] = fmt.round_fraction(exact)
                     continue
+                if ball is None:  # float64 bounds only: compute the ball
+                    still.append(index)
+                    continue
                 head, i, _ = self._head_index(index)
                 with _precision(head.prec[i]):
                     a, b = fmt.round_ball_endpoint(ball.lower()), fmt.round_ball_endpoint(ball.upper())
@@ -489,6 +540,7 @@ def reference(
     causal: bool = False,
     mask: Any = None,
     prec: int | None = None,
+    float_pass: bool = True,
 ) -> Reference:
     """The certified output of attention, ``softmax(scale · Q·Kᵀ + mask) · V``.
 
@@ -505,8 +557,11 @@ def reference(
             as ``torch.nn.functional.scaled_dot_product_attention``).
         mask: a boolean array (True keeps a key) or an additive float array
             of 0 and -inf, ``(n_q, n_k)`` or with the leading dimensions.
-        prec: starting precision in bits (default 64 for float16/float32
+        prec: starting arb precision in bits (default 64 for float16/float32
             inputs, 128 otherwise); only the speed depends on it.
+        float_pass: start from rigorous float64 bounds
+            (:mod:`symattn.float_bounds`) and compute arb balls only for the
+            rows they leave undecided; False computes every row with arb.
 
     Returns:
         A :class:`Reference`.
@@ -565,6 +620,9 @@ def reference(
         narrow = all(a.dtype.kind == "f" and a.dtype.itemsize <= 4 for a in (Qa, Ka, Va))
         prec = 64 if narrow else 128
     (q, q_shift), (k, k_shift), (v, v_shift) = (_exact_integers(a) for a in (Qa, Ka, Va))
+    wide = None
+    if float_pass and all(a.dtype.kind == "f" or numpy.abs(a).max() <= 2**53 for a in (Qa, Ka, Va)):
+        wide = [a.astype(numpy.float64) for a in (Qa, Ka, Va)]  # exact
     heads = []
     for index in numpy.ndindex(*batch):
         head = _Head(
@@ -576,8 +634,19 @@ def reference(
             scale=exact_scale,
             d_k=Qa.shape[-1],
             keep=None if keep is None else keep[index].tolist(),
+            base_prec=prec,
         )
-        head.compute(list(range(n_q)), prec)
+        bounds = None
+        if wide is not None:
+            from symattn.float_bounds import attention_bounds
+
+            scale_fraction = None if exact_scale is None else Fraction(int(exact_scale.p), int(exact_scale.q))
+            bounds = attention_bounds(
+                *(a[index] for a in wide), scale=scale_fraction, keep=None if keep is None else keep[index]
+            )
+        head.start(bounds)
+        if bounds is None:
+            head.compute(list(range(n_q)), prec)
         heads.append(head)
     return Reference(heads, tuple(batch), Va.shape[-1])
 
@@ -659,6 +728,9 @@ class ErrorReport:
                 if exact is not None:
                     if abs(o - exact) > tol_a + tol_r * abs(exact):
                         return False
+                    continue
+                if ball is None:  # float64 bounds only: compute the ball
+                    still.append(index)
                     continue
                 head, i, _ = self.ref._head_index(index)
                 with _precision(head.prec[i] + 16):
