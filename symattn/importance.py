@@ -639,19 +639,20 @@ _MEASURES = {
 
 
 def _square(vector: Sequence[sympy.Expr]) -> sympy.Expr:
-    return sympy.Add(*(value**2 for value in vector))
+    """Σ v_k², leaving out the entries proved exactly 0.
+
+    An entry such as 2/(1+e²) − 2(1+e²)/(1+e²)² is 0, but its arb ball is
+    [0 ± r]: python-flint squares such a ball to nan, and a sum that is 0 has a
+    ball holding negative numbers, whose square root arb cannot enclose.
+    Leaving the proved zeros out keeps the value and makes every square and
+    square root evaluable.
+    """
+    return sympy.Add(*(value**2 for value in vector if not _proved_zero(value)))
 
 
 def _length(vector: Sequence[sympy.Expr]) -> sympy.Expr:
-    """sqrt(Σ v_k²), the square root kept exact.
-
-    Entries proved exactly 0 are left out of the sum: an entry such as
-    2/(1+e²) − 2(1+e²)/(1+e²)² is 0, but its arb ball always holds negative
-    numbers, and so would the ball of a sum that is 0, whose square root arb
-    cannot enclose.  Leaving the proved zeros out keeps the value the same and
-    every square root evaluable.
-    """
-    return sympy.sqrt(_square([value for value in vector if not _proved_zero(value)]))
+    """sqrt(Σ v_k²), the square root kept exact."""
+    return sympy.sqrt(_square(vector))
 
 
 def _proved_zero(value: sympy.Expr) -> bool:

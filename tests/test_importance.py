@@ -204,6 +204,9 @@ def test_causal_mask_measures_agree_with_mpmath():
 
 @settings(max_examples=5, deadline=None)
 @given(matrices(3, 2), matrices(2, 2), matrices(2, 1), matrices(2, 1), matrices(3, 3))
+@example(  # an output entry that is a cancelling zero: arb squares its ball [0 ± r] to nan
+    [[0, 0], [1, 0], [1, 1]], [[-2, 2], [0, 0]], [[0], [0]], [[0], [0]], [[0, 0, 1], [0, 1, 1], [0, 0, 0]]
+)
 def test_norm_output_agrees_with_mpmath(X, V1, V2, Q2, W_O):
     mp.dps = DPS
     heads = [(None, None, V1), (Q2, Q2, V2)]
