@@ -22,10 +22,14 @@ computed with, so the oracle reads each element as exactly that rational
 specs, where the text ``0.1`` means 1/10: there the author's decimal is the
 input; here the array is.
 
-How: each input array becomes one integer matrix over a power-of-two
-denominator (exactly, through numpy's float64 for float16 and float32, which
-is exact), the scores Q·Kᵀ are an exact ``fmpz_mat`` product, and the
-softmax and the output are the arb enclosures of
+How: first, :func:`symattn.float_bounds.attention_bounds` gives rigorous
+float64 bounds of every output with whole-array numpy operations and a priori
+error bounds; they decide the float16/float32 rounding of nearly every entry.
+The rows they leave undecided (and every row asked for in float64 or as a
+ball) get arb enclosures: each input array becomes one integer matrix over a
+power-of-two denominator (exactly, through numpy's float64 for float16 and
+float32, which is exact), the scores Q·Kᵀ are an exact ``fmpz_mat`` product,
+and the softmax and the output are the arb balls of
 :func:`symattn.numeric.attention_balls`, computed in blocks of rows so that
 memory stays bounded.  Rounding to a dtype is decided from the enclosure
 (round to nearest, ties to even, on the exact value); an entry the enclosure
@@ -407,15 +411,19 @@ class Reference:
     def balls(self) -> Any:
         """Every output ball, as a numpy object array of ``flint.arb`` (computes the missing ones)."""
         numpy = _numpy()
-        for head in self._heads:
-            missing = [i for i, row in enumerate(head.balls) if row is None]
-            if missing:
-                head.compute(missing, head.base_prec)
-        self._bounds = None
+        self._ensure_balls()
         out = numpy.empty(self.shape, dtype=object)
         for index in numpy.ndindex(*self.shape):
             out[index] = self.ball(index)
         return out
+
+    def _ensure_balls(self) -> None:
+        """Compute the arb balls of every row that has only float64 bounds."""
+        for head in self._heads:
+            missing = [i for i, row in enumerate(head.balls) if row is None]
+            if missing:
+                head.compute(missing, head.base_prec)
+                self._bounds = None
 
     def _float_bounds(self, *, nearest: bool = False) -> tuple[Any, Any]:
         """float64 arrays lower <= true <= upper for every entry (rounded outward).
@@ -748,6 +756,42 @@ class ErrorReport:
             self.ref._refine(still)
 
 
+def _float_down(point: flint.arb) -> float:
+    """A float <= ``point`` (an exact arb)."""
+    value = float(point)
+    return math.nextafter(value, -math.inf) if flint.arb(value) > point else value
+
+
+def _float_up(point: flint.arb) -> float:
+    value = float(point)
+    return math.nextafter(value, math.inf) if flint.arb(value) < point else value
+
+
+def _arb_errors(ref: Reference, out: Any) -> tuple[Any, Any]:
+    """float64 arrays: lower bounds of |out - true| and upper bounds of |true|, from the arb balls."""
+    numpy = _numpy()
+    ref._ensure_balls()
+    abs_err, true_hi = numpy.zeros(ref.shape), numpy.zeros(ref.shape)
+    flat_err = abs_err.reshape(-1, *ref.shape[-2:])
+    flat_hi = true_hi.reshape(-1, *ref.shape[-2:])
+    flat_out = out.reshape(-1, *ref.shape[-2:])
+    for h, head in enumerate(ref._heads):
+        for i, row in enumerate(head.balls):
+            with _precision(head.prec[i] + 64):
+                for k, computed in enumerate(row):
+                    exact = head.exact.get((i, k))
+                    ball = (
+                        computed
+                        if exact is None
+                        else flint.arb(flint.fmpq(exact.numerator, exact.denominator))
+                    )
+                    o = float(flat_out[h, i, k])
+                    if math.isfinite(o):
+                        flat_err[h, i, k] = max(0.0, _float_down((flint.arb(o) - ball).abs_lower()))
+                    flat_hi[h, i, k] = _float_up(ball.abs_upper())
+    return abs_err, true_hi
+
+
 def _error_lower(out: Any, lower: Any, upper: Any) -> Any:
     """A float64 lower bound of |out - x| for every x in [lower, upper] (0 inside)."""
     numpy = _numpy()
@@ -794,12 +838,19 @@ def compare(out: Any, *args: Any, **options: Any) -> ErrorReport:
             f"out is {_shape(array)} but the reference output is {'×'.join(map(str, ref.shape))}"
         )
     fmt = _Format.of(array.dtype)
-    lower, upper = ref._float_bounds()
     wide = array.astype(numpy.float64)
     finite = numpy.isfinite(wide)
+    if fmt.bits > 24:  # float64 errors are below what float64 bounds resolve: measure on the arb balls
+        abs_err, true_hi = _arb_errors(ref, wide)
+        abs_err = numpy.where(finite, abs_err, numpy.inf)
+    else:
+        lower, upper = ref._float_bounds()
+        with numpy.errstate(over="ignore", invalid="ignore"):
+            abs_err = numpy.where(
+                finite, _error_lower(numpy.where(finite, wide, 0.0), lower, upper), numpy.inf
+            )
+            true_hi = numpy.nextafter(numpy.maximum(numpy.abs(lower), numpy.abs(upper)), numpy.inf)
     with numpy.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        abs_err = numpy.where(finite, _error_lower(numpy.where(finite, wide, 0.0), lower, upper), numpy.inf)
-        true_hi = numpy.nextafter(numpy.maximum(numpy.abs(lower), numpy.abs(upper)), numpy.inf)
         rel = numpy.where(
             abs_err == 0, 0.0, numpy.nextafter(abs_err / numpy.where(true_hi == 0, 1.0, true_hi), -numpy.inf)
         )
