@@ -102,10 +102,12 @@ def stressed(draw):
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(stressed())
-def test_bounds_enclose_the_true_output(case):
+@given(stressed(), st.sampled_from([fb.CHUNK, 2, 3]))
+def test_bounds_enclose_the_true_output(case, chunk):
     Q, K, V, scale, keep = case
-    bounds = fb.attention_bounds(Q, K, V, scale=scale, keep=keep)
+    with pytest.MonkeyPatch.context() as patch:  # small chunks: the chunked sums on small inputs
+        patch.setattr(fb, "CHUNK", chunk)
+        bounds = fb.attention_bounds(Q, K, V, scale=scale, keep=keep)
     if bounds is None:  # the caller falls back to arb; only allowed when the exponents are imprecise
         P = np.abs(Q) @ np.abs(K).T
         assert (
@@ -126,3 +128,20 @@ def test_bounds_are_tight_on_a_typical_kernel_test():
     lower, upper = fb.attention_bounds(Q, K, V, scale=None, keep=None)
     width = (upper - lower) / np.maximum(np.abs(upper), np.abs(lower)).max()
     assert width.max() < 2.0**-38  # float32 roundings need 2**-24
+
+
+@pytest.mark.parametrize("magnitude", [0.3, 1.0, 4.0])
+@pytest.mark.parametrize("seed", range(2))
+def test_bounds_enclose_the_true_output_of_long_sums(seed, magnitude):
+    # n_k = 70 keys and d_k = 70: both products are summed in several chunks of CHUNK terms
+    rng = np.random.default_rng(seed)
+    Q = (rng.standard_normal((3, 70)) * magnitude).astype(np.float32).astype(np.float64)
+    K = (rng.standard_normal((70, 70)) * magnitude).astype(np.float32).astype(np.float64)
+    V = rng.standard_normal((70, 2)).astype(np.float32).astype(np.float64)
+    lower, upper = fb.attention_bounds(Q, K, V, scale=None, keep=None)
+    true = mp_output(Q, K, V, None, None)
+    with mpmath.workprec(MP_PREC):
+        for i, row in enumerate(true):
+            for k, y in enumerate(row):
+                assert mpmath.mpf(float(lower[i, k])) <= y <= mpmath.mpf(float(upper[i, k]))
+                assert (upper[i, k] - lower[i, k]) < 2.0**-36  # and useful
