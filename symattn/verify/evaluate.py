@@ -25,6 +25,7 @@ softmax come from :mod:`symattn.stages`, decimals and judgements from
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from collections.abc import Callable
 from typing import Any
@@ -52,8 +53,8 @@ from symattn.latexparse import (
     Transpose,
     Unsupported,
     literals,
-    split_head,
     scalar_value,
+    split_head,
 )
 from symattn.verify.balls import ball_of, meets
 from symattn.verify.claims import Finding, carried_line, claim_fits, exact_text, judge, within_float_rounding
@@ -104,7 +105,9 @@ _MASK_NAMES = ("M", "\\text{mask}", "M_{causal}", "\\text{Mask}")
 #: Names read as the scores QKᵀ when printed as numbers and never defined otherwise.
 _SCORE_NAMES = ("scores", "attn_scores", "attention_scores")
 #: A letter an input matrix may hold as a symbol: ``X = [[a, 0], [0, b]]`` (not e, Euler's number).
-_SYMBOL_NAME = re.compile(r"^(?:[a-df-zA-Z]|\\(?:alpha|beta|gamma|delta|theta|lambda|mu|sigma|tau|phi|omega))$")
+_SYMBOL_NAME = re.compile(
+    r"^(?:[a-df-zA-Z]|\\(?:alpha|beta|gamma|delta|theta|lambda|mu|sigma|tau|phi|omega))$"
+)
 #: An accented lower-case letter, the cell name of an accented matrix: ``\tilde{s}``.
 _ACCENTED_LETTER = re.compile(r"^(\\(?:tilde|hat|bar|widetilde|widehat|overline))\{([a-z])\}$")
 #: ``q_2``, ``k_{3}``, ``v_1``: row i of Q, K or V (1-based) when the document never binds them.
@@ -161,6 +164,26 @@ class _BallLookup:
             return None
         binding = self.state._claimed_binding(node)
         return None if binding is None else (binding.a, binding.halfwidth)
+
+
+def _blamed_part(node: Node, true: Any) -> Num | None:
+    """The one wrong number of a printed fraction ``\frac{7}{11}`` (true 7/10: the
+    11), when only one of numerator and denominator can be off; else None."""
+    if not (isinstance(node, Div) and isinstance(node.num, Num) and isinstance(node.den, Num)):
+        return None
+    if not getattr(true, "is_Rational", False) or true == 0:
+        return None
+    p, q = (parse_claim(n.text).value for n in (node.num, node.den))
+    if not (getattr(p, "is_Integer", False) and getattr(q, "is_Integer", False)):
+        return None
+    numerator_off = (true * q).is_Integer  # p' / q
+    denominator_off = (p / true).is_Integer  # p / q'
+    if numerator_off and denominator_off:  # 2/2 for 1/2: 1/2 or 2/4; a fraction is written in lowest terms
+        numerator_off = math.gcd(int(true * q), int(q)) == 1
+        denominator_off = math.gcd(int(p), int(p / true)) == 1
+    if numerator_off != denominator_off:
+        return node.num if numerator_off else node.den
+    return None
 
 
 def _entry_of_1x1(value: Any) -> Any:
@@ -525,6 +548,7 @@ class DocumentState:
             ref is not None
         )  # the element before is exact (a computation, or integers), not a rounding
         ref_is_name = False
+        doubted: Val | None = None  # the side before a step that is not equal to it
         for index, element in enumerate(chain.elements):
             if not names:
                 self.subject = subject_of(max(index - 1, 0))
@@ -534,7 +558,11 @@ class DocumentState:
                     raise Unverifiable(f"compared with something that could not be checked ({failure})")
                 self.element_text = chain.texts[index] if index < len(chain.texts) else ""
                 self.top_element = element
-                value, is_claim = self._element(element, ref, bool(names))
+                if doubted is not None and is_claim_shape(element):
+                    value, is_claim = self._after_doubted_step(element, doubted, ref, bool(names))
+                else:
+                    value, is_claim = self._element(element, ref, bool(names))
+                doubted = None
                 if value is None:
                     continue
                 self.last_halfwidth = _halfwidth(element) if is_claim_shape(element) else None
@@ -542,7 +570,8 @@ class DocumentState:
                 if self.operands and not is_claim and ref is not None and exact_link:
                     # = \frac{\sqrt{2}}{2}: a step of exact algebra; after a name, only a restatement
                     # that holds counts (S = 2·3 may define S anew)
-                    self._judge_step(self.operands, value, ref, after_name=ref_is_name)
+                    if self._judge_step(self.operands, value, ref, after_name=ref_is_name) is False:
+                        doubted = ref  # the next printed value may fit the side before this one
                 elif (
                     self.operands and is_claim and ref is not None and exact_link and isinstance(element, Mul)
                 ):
@@ -922,7 +951,11 @@ class DocumentState:
                 ("slip" if ref.arith and getattr(a, "is_Rational", False) else "wrong"),
                 None,
             )
+        blamed = _blamed_part(node, b) if status == "wrong" else None
         for num in nums:
+            if blamed is not None and num is not blamed:
+                self._add(num, cell=cell, status="ok", kind="ok", reason="part of a printed fraction")
+                continue
             self._add(
                 num,
                 cell=cell,
@@ -953,6 +986,12 @@ class DocumentState:
             return None
         if is_matrix(factor.a) or factor.b == 0:
             raise Unverifiable("the factor in front of the printed matrix is not a nonzero number")
+        ratio, nonzero = self._ratio(block, ref)
+        if ratio is not None and equal(ratio, factor.b) is False:
+            # the block is the side before up to a factor, and the factor printed is not it:
+            # the factor is what is off (a_31 v_1 = \frac{2}{…} [1, 2] with a_31 = \frac{1}{…});
+            # with one nonzero cell, the cell or the factor may be off
+            return self._wrong_factor(node, block, factor, ratio, ref=ref, mark=mark, sure=nonzero > 1)
         inner = Val(
             scale(ref.a, 1 / factor.a),
             scale(ref.b, 1 / factor.b),
@@ -961,6 +1000,60 @@ class DocumentState:
         )
         claimed = self.claim(block, inner)
         return Val(scale(claimed.a, factor.a), ref.b, claimed.deps, arith=factor.arith)
+
+    @staticmethod
+    def _ratio(block: Matrix, ref: Val) -> tuple[Any, int]:
+        """λ with ref = λ · block (exactly, in truth), or None when there is none
+        or the block holds rounded numbers; and the count of nonzero cells."""
+        cells = [c for row in block.rows for c in row]
+        if not all(isinstance(c, Num) and parse_claim(c.text).places is None for c in cells):
+            return None, 0
+        printed = [parse_claim(c.text).value for c in cells]  # type: ignore[union-attr]
+        if not is_matrix(ref.b) or ref.b.shape != (len(block.rows), len(block.rows[0])):
+            return None, 0
+        ratio = None
+        for p, r in zip(printed, ref.b, strict=True):
+            if p == 0:
+                if equal(r, 0) is not True:
+                    return None, 0
+                continue
+            if ratio is None:
+                ratio = r / p
+            elif equal(r / p, ratio) is not True:
+                return None, 0
+        return ratio, sum(1 for p in printed if p != 0)
+
+    def _wrong_factor(
+        self, node: Mul, block: Matrix, factor: Val, ratio: Any, *, ref: Val, mark: int, sure: bool
+    ) -> Val:
+        """``c [block]`` where the block fits and c does not: one printed number c is
+        wrong; a factor written as an expression is listed as not equal to it.
+        Unless ``sure``, either may be off, and both are listed."""
+        operands = self.operands[mark:]
+        del self.operands[mark:]
+        cells = [c for row in block.rows for c in row]
+        if not sure:
+            self.unverified(
+                operands + cells,  # type: ignore[arg-type]
+                "unverifiable",
+                "the factor or the block is off; with one nonzero cell, which one cannot be told",
+            )
+            return Val(scale(self.literal_value(block).a, factor.a), ref.b, ref.deps, arith=factor.arith)
+        others = [f for f in node.factors if not isinstance(f, Matrix)]
+        if len(others) == 1 and isinstance(others[0], Num) and operands == [others[0]]:
+            self._judge(
+                others[0], factor.a, ratio, ref.deps, cell=None, reason="the factor in front of the block"
+            )
+        else:
+            self.unverified(
+                operands,
+                "unverifiable",
+                "the factor in front of the printed matrix is not the side before over it",
+            )
+        for cell in cells:
+            self._add(cell, status="ok", kind="ok", reason="the block is the side before, up to its factor")  # type: ignore[arg-type]
+        printed = self.literal_value(block)
+        return Val(scale(printed.a, factor.a), ref.b, ref.deps, arith=factor.arith)
 
     # --- evaluation -----------------------------------------------------------
 
@@ -1087,7 +1180,9 @@ class DocumentState:
             inner = cell.arg if isinstance(cell, Neg) else cell
             if isinstance(inner, Num):
                 continue
-            if not (isinstance(inner, Name) and _SYMBOL_NAME.match(inner.name) and inner.name not in self.env):
+            if not (
+                isinstance(inner, Name) and _SYMBOL_NAME.match(inner.name) and inner.name not in self.env
+            ):
                 return False
             letters.append(inner.name)
         for letter in letters:
@@ -1345,22 +1440,59 @@ class DocumentState:
             arith=numerators.arith,
         )
 
-    def _judge_step(self, operands: list[Num], value: Val, ref: Val, *, after_name: bool = False) -> None:
+    def _judge_step(
+        self, operands: list[Num], value: Val, ref: Val, *, after_name: bool = False
+    ) -> bool | None:
         """The numbers of an exact step (``\frac{1}{\\sqrt{2}} = \frac{\\sqrt{2}}{2}``):
-        right when the step's value equals the side before it exactly."""
+        right when the step's value equals the side before it exactly.  Returns
+        the verdict (None: undecided)."""
         verdict = equal(value.b, ref.b)
         if verdict is None or (after_name and not verdict):
             self.unverified(operands, "operand", "a number used in a computation")
-            return
+            return verdict
         if verdict:
             for num in operands:
                 self._add(
                     num, status="ok", kind="ok", reason="part of an exact step equal to the side before"
                 )
-            return
+            return True
         # not equal: an error, or a convention the step leaves implicit (a mask, a transpose);
         # without knowing which, its numbers are listed, never called wrong
         self.unverified(operands, "unverifiable", "this side is not exactly equal to the side before it")
+        return False
+
+    def _after_doubted_step(
+        self, element: Node, before: Val, step: Val, defines: bool
+    ) -> tuple[Val | None, bool]:
+        """A printed value after a step that is not equal to the side before it
+        (``a = [closed form, a digit changed] ≈ 0.4011``).  Either side may be the
+        right one (a slip in the step, or a convention it leaves implicit): the
+        value is right when it fits the side before the step, not called wrong
+        when it fits the step only, and wrong when it fits neither."""
+        mark, seen = len(self.findings), set(self.seen)
+        result = self._element(element, before, defines)
+        if not any(f.status == "wrong" for f in self.findings[mark:]):
+            return result
+        first = self.findings[mark:]
+        del self.findings[mark:]
+        self.seen = set(seen)
+        fitted = self._element(element, step, defines)
+        if not any(f.status == "wrong" for f in self.findings[mark:]):
+            self.findings[mark:] = [
+                dataclasses.replace(
+                    f,
+                    status="unverified",
+                    kind="unverifiable",
+                    carried_from=None,
+                    reason="fits the side before it, which is not exactly equal to the side before that",
+                )
+                if f.status == "ok"
+                else f
+                for f in self.findings[mark:]
+            ]
+            return fitted
+        self.findings[mark:] = first  # fits neither side
+        return result
 
     def _composite(self, node: Mul) -> Val | None:
         """``softmax(QKᵀ/√d_k) V = [printed][printed] = …``: each printed factor

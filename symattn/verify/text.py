@@ -112,6 +112,21 @@ REASONS_ZH: tuple[tuple[str, str], ...] = (
     (r"not part of an equation, so there is nothing to compare it with", "不在等式中，没有可比较的对象"),
     (r"claimed value", "文中给出的值"),
     (r"part of a printed computation", "文中算式的一部分"),
+    (r"part of a printed fraction", "文中分数的一部分"),
+    (
+        r"fits the side before it, which is not exactly equal to the side before that",
+        "与前一边相符，但前一边与再前一边并不严格相等",
+    ),
+    (
+        r"the factor or the block is off; with one nonzero cell, which one cannot be told",
+        "系数或矩阵有误；矩阵只有一个非零元素，无法判断是哪一个",
+    ),
+    (
+        r"the factor in front of the printed matrix is not the side before over it",
+        "矩阵前的系数不等于前一边除以该矩阵",
+    ),
+    (r"the block is the side before, up to its factor", "该矩阵与前一边只差一个系数"),
+    (r"the factor in front of the block", "矩阵前的系数"),
     (r"restates (.+)", "重述 {0}"),
     (r"by the document's numbers: (.+)", "按文中数字：{0}"),
     (r"compared with something that could not be checked \((.+)\)", "与无法核验的量比较（{0}）"),
