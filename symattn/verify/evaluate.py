@@ -899,6 +899,7 @@ class DocumentState:
         for i, row in enumerate(node.rows):
             out_row = []
             row_deps.append(set())
+            row_mark = len(self.findings)
             for j, cell_node in enumerate(row):
                 p, q = (j, i) if transposed else (i, j)
                 terms = None
@@ -915,6 +916,7 @@ class DocumentState:
                 out_row.append(part.a)
                 deps |= part.deps
                 row_deps[i] |= part.deps - ref.deps
+            self._carry_restated_row(row, row_mark)
             out_a.append(out_row)
         result = Val(ImmutableMatrix(out_a), b, frozenset(deps))
         for i, row in enumerate(node.rows):  # each printed row, for a later block that restates it
@@ -925,6 +927,21 @@ class DocumentState:
                     ImmutableMatrix(out_a).__getitem__(p), b.__getitem__(p), frozenset(row_deps[i] | ref.deps)
                 )
         return result
+
+    def _carry_restated_row(self, row: tuple[Node, ...], mark: int) -> None:
+        """A printed row that restates a row printed before (cell for cell), which
+        was computed from a wrong number: its wrong cells are carried from there."""
+        texts = tuple(c.text if isinstance(c, Num) else "" for c in row)
+        earlier = self.row_results.get(texts) if all(texts) and len(texts) > 1 else None
+        wrong_lines = [line for line, is_wrong in earlier.deps if is_wrong] if earlier is not None else []
+        if not wrong_lines:
+            return
+        self.findings[mark:] = [
+            dataclasses.replace(f, kind="carried", carried_from=min(wrong_lines))
+            if f.status == "wrong" and f.kind in ("wrong", "slip") and f.line > min(wrong_lines)
+            else f
+            for f in self.findings[mark:]
+        ]
 
     def _claim_compound(self, node: Node, ref: Val, cell: tuple[int, int] | None) -> Val:
         """Numbers with arithmetic (``0.4\\cdot 1``): judged within the rounding of its parts."""
