@@ -413,35 +413,36 @@ def _dense_balls(
     # shift row i by one of its kept scores, in C: the exponents are rate * (v_ij - v_i,first kept)
     first = flint.fmpz_mat([[numer[index, kept[0]]] for index, kept in enumerate(kept_rows)])
     shifted = numer - first * flint.fmpz_mat([[1] * n_k])
-    exponents = (flint.arb_mat(shifted) * rate).entries()
-    exps: list[flint.arb] = []
+    # one Python call per exponential and per weight is the floor of this method
+    # (about 0.5 µs and 0.2 µs at 128 bits); the loops are map() over flat lists
+    exps = list(map(flint.arb.exp, (flint.arb_mat(shifted) * rate).entries()))
     zero = flint.arb(0)
     for index, kept in enumerate(kept_rows):
-        row = [value.exp() for value in exponents[index * n_k : (index + 1) * n_k]]
         if len(kept) < n_k:  # masked keys weigh exactly 0
             kept_set = set(kept)
-            row = [value if j in kept_set else zero for j, value in enumerate(row)]
-        exps.extend(row)
-        bar.update(index + 1)
+            base = index * n_k
+            for j in range(n_k):
+                if j not in kept_set:
+                    exps[base + j] = zero
+    bar.update(len(rows))
     bar.close()
-    E = flint.arb_mat(len(rows), n_k, exps)
-    totals = E * flint.arb_mat(n_k, 1, [1] * n_k)
-    inverse = [1 / totals[index, 0] for index in range(len(rows))]
-    weights = flint.arb_mat(
-        [
-            [value * inverse[index] for value in exps[index * n_k : (index + 1) * n_k]]
-            for index in range(len(rows))
-        ]
-    )
+    n_r = len(rows)
+    E = flint.arb_mat(n_r, n_k, exps)
+    totals = (E * flint.arb_mat(n_k, 1, [1] * n_k)).entries()
+    inverse = [1 / total for total in totals]
+    scaled: list[flint.arb] = []
+    for index, value in enumerate(inverse):
+        scaled += map(value.__mul__, exps[index * n_k : (index + 1) * n_k])
+    weights = flint.arb_mat(n_r, n_k, scaled)
     V_numer, V_den = V.numer_denom()  # small exact integers make the arb_mat product about twice as fast
-    numerators = E * flint.arb_mat(V_numer)
+    numerators = (E * flint.arb_mat(V_numer)).entries()
     d_v = V.ncols()
     scale = [value / int(V_den) for value in inverse]
     outputs = tuple(
-        tuple(numerators[index, k] * scale[index] for k in range(d_v)) for index in range(len(rows))
+        tuple(map(scale[index].__mul__, numerators[index * d_v : (index + 1) * d_v])) for index in range(n_r)
     )
-    everything = frozenset(range(n_k))
-    masked = tuple(everything.difference(kept) if len(kept) < n_k else frozenset() for kept in kept_rows)
+    everything, none = frozenset(range(n_k)), frozenset()
+    masked = tuple(everything.difference(kept) if len(kept) < n_k else none for kept in kept_rows)
     return RowBalls(
         tuple(rows),
         tuple({} for _ in rows),
