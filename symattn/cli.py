@@ -140,6 +140,48 @@ def build_parser() -> argparse.ArgumentParser:
     )
     fix.set_defaults(run=_run_fix)
 
+    imp = sub.add_parser(
+        "importance",
+        help="write each token's certified importance (a fixture for attribution libraries)",
+        description=(
+            "Compute every importance measure of a spec (default: the reference example) exactly and "
+            "print or write it: certified decimals (text), or the inputs and every measure as certified "
+            "intervals (json, npz; see docs/importance.md). Indices are 0-based."
+        ),
+    )
+    imp.add_argument("spec", nargs="?", help="a TOML spec (default: the built-in reference example)")
+    imp.add_argument(
+        "-m",
+        "--method",
+        action="append",
+        choices=_importance_methods(),
+        metavar="M",
+        help="a measure, repeatable: " + ", ".join(_importance_methods()) + " (default: all that apply)",
+    )
+    imp.add_argument(
+        "--jacobian",
+        action="append",
+        type=_index_pair,
+        metavar="I,J",
+        help="also write the Jacobian block d output[I] / d X[J] (0-based), repeatable; 'all' for every block",
+    )
+    imp.add_argument(
+        "--target",
+        metavar="W",
+        help="grad_input's linear target w, comma-separated exact numbers (default: the squared norm)",
+    )
+    imp.add_argument(
+        "--format", choices=("text", "json", "npz"), default="text", help="output format (default: text)"
+    )
+    imp.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout (npz: required)")
+    imp.add_argument(
+        "--places",
+        type=_places,
+        metavar="N",
+        help="decimal places (default: 6 for text, 30 for json and npz)",
+    )
+    imp.set_defaults(run=_run_importance)
+
     regen = sub.add_parser(
         "regen",
         help="regenerate the derivations/ directory",
@@ -172,6 +214,26 @@ _places = _bounded("places", int, 0, 1000, expected="a whole number of places")
 _seconds = _bounded("seconds", float, 0, 86400, expected="a number of seconds")
 
 
+def _importance_methods() -> tuple[str, ...]:
+    # the names only, without importing SymPy for --help (a test keeps them equal to importance.METHODS)
+    return ("weights", "norm", "norm_output", "value_zeroing", "grad_input", "jacobian")
+
+
+def _index_pair(text: str) -> tuple[int, int] | str:
+    """``I,J`` (0-based) or ``all``: an argparse type for --jacobian."""
+    if text.strip() == "all":
+        return "all"
+    parts = text.split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        return int(parts[0]), int(parts[1])
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected I,J (an output and a token, 0-based) or all, got {text!r}"
+        ) from None
+
+
 def _load(spec_path: str | None, lang: str = "en"):
     from symattn.examples import reference
     from symattn.spec import load_spec
@@ -195,6 +257,22 @@ def _emit(text: str, output: str | None) -> None:
     try:
         write_atomically(target, text)
     except OSError as error:  # name the target, not the temporary file beside it
+        raise InputError(f"{output}: cannot write ({error.strerror or error})") from None
+
+
+def _emit_bytes(data: bytes, output: str) -> None:
+    """Write a binary FILE atomically (the checks of :func:`_emit`)."""
+    from symattn.errors import InputError, MissingFileError
+
+    target = Path(output)
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        raise MissingFileError(f"{output}: directory {directory} does not exist")
+    if target.is_dir():
+        raise InputError(f"{output}: is a directory; name a file to write")
+    try:
+        write_atomically(target, data)
+    except OSError as error:
         raise InputError(f"{output}: cannot write ({error.strerror or error})") from None
 
 
@@ -241,6 +319,32 @@ def _run_compute(args: argparse.Namespace) -> int:
         lines.append(f"{heading}:")
         lines.extend("  [" + ", ".join(row) + "]" for row in rows)
     _emit("\n".join(lines), None)
+    return EXIT_OK
+
+
+def _run_importance(args: argparse.Namespace) -> int:
+    from symattn import fixture
+    from symattn.errors import InputError
+
+    if args.format == "npz" and args.output is None:
+        raise InputError("--format npz writes a binary file; name it with --output FILE")
+    spec = _load(args.spec)
+    jacobians = args.jacobian or []
+    jacobians = "all" if "all" in jacobians else list(dict.fromkeys(jacobians))
+    target = None if args.target is None else [part.strip() for part in args.target.split(",")]
+    made = fixture.build(
+        spec.run(),
+        args.method,
+        jacobians=jacobians,
+        target=target,
+        places=fixture.DEFAULT_PLACES[args.format] if args.places is None else args.places,
+        title=spec.title,
+        source=spec.source,
+    )
+    if args.format == "npz":
+        _emit_bytes(fixture.to_npz(made), args.output)
+    else:
+        _emit(fixture.to_json(made) if args.format == "json" else fixture.to_text(made), args.output)
     return EXIT_OK
 
 

@@ -52,8 +52,8 @@ def stale_temporaries(path: str | Path) -> list[Path]:
     return sorted(stale)
 
 
-def write_atomically(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file in the same folder and a rename.
+def write_atomically(path: str | Path, text: str | bytes) -> None:
+    """Write ``text`` (UTF-8; or ``bytes`` as they are) to ``path`` via a temporary file and a rename.
 
     A failure leaves neither a partial file nor the temporary file behind.  See
     the module docstring for modes, symlinks and temporary names.
@@ -69,7 +69,11 @@ def write_atomically(path: str | Path, text: str) -> None:
     temp = target.parent / f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}"
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+        if isinstance(text, bytes):
+            handle = os.fdopen(fd, "wb")
+        else:
+            handle = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+        with handle:
             if mode is not None and hasattr(os, "fchmod"):
                 os.fchmod(handle.fileno(), mode)
             handle.write(text)
