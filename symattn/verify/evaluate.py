@@ -28,6 +28,7 @@ import dataclasses
 import math
 import re
 from collections.abc import Callable
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import sympy
@@ -219,6 +220,10 @@ def _halfwidth(node: Node) -> Any:
     return half(node)
 
 
+#: A printed text that stands for results with different true values.
+_AMBIGUOUS = object()
+
+
 def _distinctive(text: str) -> bool:
     """A printed number unlikely to recur by chance: two places or more and
     four significant digits or more (``14.3835``, ``0.2860``, not ``0.5``)."""
@@ -261,6 +266,7 @@ class DocumentState:
         self.deferred: list[Chain] = []
         self.inputs: set[str] = set()
         self.symbols: dict[str, sympy.Symbol] = {}  # letters an input matrix uses as symbols
+        self.printed: dict[str, Any] = {}  # each printed result (2+ places) by its text, or _AMBIGUOUS
         self.uses: dict[str, frozenset[str]] = {}
         self.defined_by_input = False
         self.element_text = ""
@@ -493,6 +499,8 @@ class DocumentState:
         if len(chain.elements) == 1:
             element = chain.elements[0]
             self.subject = subject_of(0)
+            if isinstance(element, Num) and self._rounded_restatement(element):
+                return
             if isinstance(element, Matrix) or printed_value(element) is not None:
                 reason = "a number not tied to a named quantity"
             else:
@@ -764,6 +772,41 @@ class DocumentState:
             deps |= value.deps
         return Val(ImmutableMatrix(a_rows), ImmutableMatrix(b_rows), frozenset(deps), arith=False)
 
+    def _rounded_restatement(self, num: Num) -> bool:
+        """A number on its own (``the third token attends to itself ($0.80$)``) that is
+        the rounding of exactly one number printed before (0.804): ok when it fits
+        that number's truth, carried when that number was computed from a wrong one."""
+        places = parse_claim(num.text).places or 0
+        if places < 2:
+            return False
+        claimed = Decimal(num.text)
+        quantum = Decimal(1).scaleb(-places)
+        found = [
+            (text, val)
+            for text, val in self.printed.items()
+            if "." in text
+            and len(text.split(".")[1]) > places
+            and Decimal(text).quantize(quantum, rounding=ROUND_HALF_UP) == claimed
+        ]
+        if len(found) != 1 or found[0][1] is _AMBIGUOUS:
+            return False
+        text, earlier = found[0]
+        if claim_fits(num.text, earlier.b):
+            self._add(num, status="ok", kind="ok", reason=f"restates {text}, rounded")
+            return True
+        wrong = [line for line, is_wrong in earlier.deps if is_wrong]
+        if not wrong:
+            return False
+        self._add(
+            num,
+            status="wrong",
+            kind="carried",
+            carried_from=min(wrong),
+            exact=exact_text(earlier.b),
+            reason=f"restates {text}, rounded",
+        )
+        return True
+
     def _restated(self, num: Num, deps: frozenset[tuple[int, bool]], true: Any) -> None:
         """A number written again as it was printed before: ok, or carried from the
         earliest wrong number that printed value depends on."""
@@ -805,6 +848,7 @@ class DocumentState:
     def _forget(self, names: list[str]) -> None:
         """Drop bindings of ``names`` and of everything computed from them."""
         gone = set(names)
+        self.printed.clear()  # a new example: its bare numbers restate its own results only
         for name, used in list(self.uses.items()):
             if used & gone:
                 gone.add(name)
@@ -863,6 +907,10 @@ class DocumentState:
             result = Val(printed, b, ref.deps | self._source(node, ok, printed, b))
             if _distinctive(node.text):  # type: ignore[union-attr]
                 self.results[node.text] = result  # type: ignore[union-attr]
+            if (parse_claim(node.text).places or 0) >= 2:  # type: ignore[union-attr]
+                known = self.printed.get(node.text)  # type: ignore[union-attr]
+                same = known is None or (known is not _AMBIGUOUS and equal(known.b, b) is True)
+                self.printed[node.text] = result if same else _AMBIGUOUS  # type: ignore[union-attr]
             if not ok and cell is None:  # a wrong scalar result, which the next formula may use at once
                 self.recent_wrong[node.text] = (self.formula_index, result)  # type: ignore[union-attr]
             return result
@@ -1018,14 +1066,16 @@ class DocumentState:
         claimed = self.claim(block, inner)
         return Val(scale(claimed.a, factor.a), ref.b, claimed.deps, arith=factor.arith)
 
-    @staticmethod
-    def _ratio(block: Matrix, ref: Val) -> tuple[Any, int]:
+    def _ratio(self, block: Matrix, ref: Val) -> tuple[Any, int]:
         """λ with ref = λ · block (exactly, in truth), or None when there is none
         or the block holds rounded numbers; and the count of nonzero cells."""
         cells = [c for row in block.rows for c in row]
-        if not all(isinstance(c, Num) and parse_claim(c.text).places is None for c in cells):
+        if not all(parse_claim(n.text).places is None for c in cells for n in literals(c)):
+            return None, 0  # exact cells only (1, \frac{1}{2}): a rounded block fits many factors
+        try:
+            printed = list(self.literal_value(block).a)
+        except (Unverifiable, SymattnError):
             return None, 0
-        printed = [parse_claim(c.text).value for c in cells]  # type: ignore[union-attr]
         if not is_matrix(ref.b) or ref.b.shape != (len(block.rows), len(block.rows[0])):
             return None, 0
         ratio = None
@@ -1048,7 +1098,7 @@ class DocumentState:
         Unless ``sure``, either may be off, and both are listed."""
         operands = self.operands[mark:]
         del self.operands[mark:]
-        cells = [c for row in block.rows for c in row]
+        cells = literals(block)
         if not sure:
             self.unverified(
                 operands + cells,  # type: ignore[arg-type]
@@ -1327,7 +1377,9 @@ class DocumentState:
         claim of (weights) V, by the document's weights (on their rounding
         intervals) and in truth."""
         weights_name, v_name = self._resolve("weights"), self._resolve("V")
-        if not names or names[0] in self.env or weights_name not in self.env or v_name not in self.env:
+        if not names or names[0] in self.env or weights_name not in self.env:
+            return None
+        if v_name not in self.env and not self._value_rows_as_V(self.env[weights_name]):
             return None
         weights, v = self._lookup(weights_name), self._lookup(v_name)
         if not (is_matrix(weights.a) and is_matrix(v.a)) or weights.a.cols != v.a.rows:
@@ -1337,6 +1389,22 @@ class DocumentState:
         product = self._product([weights, v])
         node = Mul(0, (Name(0, weights_name), Name(0, v_name)))
         return dataclasses.replace(product, ball=ball_of(node, _BallLookup(self, node)))
+
+    def _value_rows_as_V(self, weights: Binding) -> bool:
+        """``v_1 = [2, 0]`` and ``v_2 = [0, 4]`` given, V never: V is their stack
+        (one row per key), bound so the output can be checked by convention."""
+        if not is_matrix(weights.a) or f"v_{{{weights.a.cols + 1}}}" in self.env:
+            return False
+        rows = [self.env.get(f"v_{{{j}}}") for j in range(1, weights.a.cols + 1)]
+        if any(r is None or not _is_row(r.a) for r in rows) or len({r.a.cols for r in rows}) != 1:  # type: ignore[union-attr]
+            return False
+        self.env["V"] = Binding(
+            ImmutableMatrix.vstack(*(r.a for r in rows)),  # type: ignore[union-attr]
+            ImmutableMatrix.vstack(*(r.b for r in rows)),  # type: ignore[union-attr]
+            frozenset().union(*(r.deps for r in rows)),  # type: ignore[union-attr]
+            all(r.arith for r in rows),  # type: ignore[union-attr]
+        )
+        return True
 
     def _scores_by_convention(self, names: list[str], values: list[Node]) -> Val | None:
         """``scores = [numbers]`` (no formula) when Q and K are known: a claim of
