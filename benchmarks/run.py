@@ -64,6 +64,7 @@ class Row:
     check: Check
     ratios: tuple[float, ...]  # certified wall / numpy wall, one per paired run
     load: tuple[float, float]  # 1-minute load average before and after the paired runs
+    numpy_cpu: float  # median CPU seconds of one numpy call (one BLAS thread)
 
     @property
     def vs_numpy(self) -> float:
@@ -95,26 +96,35 @@ def median_times(function, runs: int) -> tuple[float, float]:
     return statistics.median(walls), statistics.median(cpus)
 
 
-def paired_times(certified, numpy_call, runs: int) -> tuple[float, float, float, tuple[float, ...]]:
+def paired_times(certified, numpy_call, runs: int) -> tuple[float, float, float, float, tuple[float, ...]]:
     """``runs`` pairs: one certified run, then NUMPY_CALLS numpy calls (their median).
 
     Returns:
-        (median certified wall, median certified CPU, median numpy wall, the per-pair ratios).
+        (median certified wall, median certified CPU, median numpy wall, median
+        numpy CPU, the per-pair wall ratios).
     """
-    walls, cpus, numpys, ratios = [], [], [], []
+    walls, cpus, numpys, numpy_cpus, ratios = [], [], [], [], []
     for _ in range(runs):
         start, start_cpu = time.perf_counter(), time.process_time()
         certified()
         walls.append(time.perf_counter() - start)
         cpus.append(time.process_time() - start_cpu)
-        calls = []
+        calls, calls_cpu = [], []
         for _ in range(NUMPY_CALLS):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             numpy_call()
             calls.append(time.perf_counter() - start)
+            calls_cpu.append(time.process_time() - start_cpu)
         numpys.append(statistics.median(calls))
+        numpy_cpus.append(statistics.median(calls_cpu))
         ratios.append(walls[-1] / numpys[-1])
-    return statistics.median(walls), statistics.median(cpus), statistics.median(numpys), tuple(ratios)
+    return (
+        statistics.median(walls),
+        statistics.median(cpus),
+        statistics.median(numpys),
+        statistics.median(numpy_cpus),
+        tuple(ratios),
+    )
 
 
 def naive_time(kind: str, n: int, d_model: int, d_k: int, cap: float) -> tuple[float, bool]:
@@ -137,7 +147,7 @@ def bench(kind: str, n: int, d_model: int, d_k: int, *, naive_cap: float | None)
     runs = 7 if n >= 256 else 11
     attention_float64(*floats)  # warm numpy up before the first pair
     load_before = os.getloadavg()[0]
-    certified, certified_cpu, numpy_s, ratios = paired_times(
+    certified, certified_cpu, numpy_s, numpy_cpu, ratios = paired_times(
         lambda: certified_attention(*exact), lambda: attention_float64(*floats), runs
     )
     load = (load_before, os.getloadavg()[0])
@@ -146,7 +156,7 @@ def bench(kind: str, n: int, d_model: int, d_k: int, *, naive_cap: float | None)
     V_abs_max = np.abs(floats[0] @ floats[3]).max(axis=0)
     check = check_numpy(weights, output, np_weights, np_output, V_abs_max)
     naive, capped = (None, False) if naive_cap is None else naive_time(kind, n, d_model, d_k, naive_cap)
-    return Row(case.label, certified, certified_cpu, numpy_s, naive, capped, check, ratios, load)
+    return Row(case.label, certified, certified_cpu, numpy_s, naive, capped, check, ratios, load, numpy_cpu)
 
 
 def decimals_time(kind: str, n: int, d: int, places: int) -> float:
@@ -224,10 +234,71 @@ def dense_phases(n: int = 512, d: int = 64, runs: int = 3) -> list[tuple[str, fl
         flint.ctx.prec = old
 
 
-def phase_report(phases: list[tuple[str, float]], row: Row) -> list[str]:
+def lever_costs(n: int = 512, d: int = 64, runs: int = 3) -> dict[str, float]:
+    """CPU costs behind the levers tried and set aside for the dense case (seconds).
+
+    * ``ball_transfer``: moving one arb ball between processes (python-flint arbs
+      do not pickle): the exact midpoint and radius as (mantissa, exponent)
+      pairs, and the ball rebuilt from them; per ball.
+    * ``fixed_point_matrix``: an n × n fmpz_mat built from 128-bit Python
+      integers (a fixed-point E for an exact fmpz_mat product E·V).
+    * ``product_1_thread`` and ``product_2_threads``: E·V with
+      ``flint.ctx.threads`` 1 and 2 (wall time).
+    * ``exp_64`` and ``exp_128``: one arb exponential at 64 and 128 bits, per call.
+    * ``distinct_scores``: how many of the n² scores are distinct (a count, not seconds).
+    """
+    scores, V = exact_products(*fmpq_inputs(make_case("unit", n, d, d)))
+    old_prec, old_threads = flint.ctx.prec, flint.ctx.threads
+    flint.ctx.prec = 128
+    try:
+        rate = flint.arb(d).rsqrt() / scores.den
+        shifted = scores.numer - flint.fmpz_mat([[scores.numer[i, 0]] for i in range(n)]) * flint.fmpz_mat(
+            [[1] * n]
+        )
+        exps = list(map(flint.arb.exp, (flint.arb_mat(shifted) * rate).entries()))
+        E, V_numer = flint.arb_mat(n, n, exps), flint.arb_mat(V.numer_denom()[0])
+        sample = exps[: 16 * n]
+
+        def transfer():
+            pairs = [(x.mid().man_exp(), x.rad().man_exp()) for x in sample]
+            return [flint.arb(flint.arf(m), flint.arf(r)) for m, r in pairs]
+
+        big = [(1 << 127) + 12345 * k for k in range(n * n)]
+        costs = {
+            "ball_transfer": median_times(transfer, runs)[1] / len(sample),
+            "fixed_point_matrix": median_times(lambda: flint.fmpz_mat(n, n, big), runs)[1],
+        }
+        times: dict[int, list[float]] = {1: [], 2: []}
+        for _ in range(runs):  # interleaved, so that a change of load hits both
+            for threads in (1, 2):
+                flint.ctx.threads = threads
+                start = time.perf_counter()
+                E * V_numer
+                times[threads].append(time.perf_counter() - start)
+        costs["product_1_thread"] = statistics.median(times[1])
+        costs["product_2_threads"] = statistics.median(times[2])
+        exponents = (flint.arb_mat(shifted) * rate).entries()[: 16 * n]
+        for bits in (64, 128):
+            flint.ctx.prec = bits
+            costs[f"exp_{bits}"] = median_times(lambda: list(map(flint.arb.exp, exponents)), runs)[1] / len(
+                exponents
+            )
+        costs["distinct_scores"] = len(set(map(int, scores.numer.entries())))
+        return costs
+    finally:
+        flint.ctx.prec, flint.ctx.threads = old_prec, old_threads
+
+
+def phase_report(phases: list[tuple[str, float]], row: Row, levers: dict[str, float]) -> list[str]:
     """The lines of RESULTS.md on where the time of the dense n = 512 case goes."""
     total = sum(seconds for _, seconds in phases)
-    budget = 50 * row.numpy
+    budget = 50 * row.numpy_cpu
+    share = 1 - levers["ball_transfer"] * 512 * 512 / total  # of the parent's time on the rows it hands over
+    saving = (
+        "handing rows to a second process saves the parent nothing"
+        if share <= 0
+        else f"the parent would save at most {share:.0%} of its time on the rows it hands over"
+    )
     lines = [
         "## Where the time goes: the dense method, `unit` n = 512",
         "",
@@ -239,8 +310,29 @@ def phase_report(phases: list[tuple[str, float]], row: Row) -> list[str]:
         *(f"| {label} | {fmt_s(seconds)} |" for label, seconds in phases),
         f"| sum | {fmt_s(total)} |",
         "",
-        f"50× the paired numpy time of this run ({fmt_s(row.numpy)}) is {fmt_s(budget)}; the steps above "
-        f"sum to {total / budget:.2f}× that budget.",
+        f"In CPU time (steadier than wall time on the shared machine), numpy took {fmt_s(row.numpy_cpu)} in "
+        f"this run's `unit` n = 512 pairs, so 50× is {fmt_s(budget)}; the steps above sum to "
+        f"{total / budget:.2f}× that budget.",
+        "",
+        "Levers measured and set aside (same run):",
+        "",
+        f"- **a second process for half of the rows**: python-flint arbs do not pickle, and moving one "
+        f"ball (exact midpoint and radius as mantissa/exponent pairs, then rebuilt) costs "
+        f"{levers['ball_transfer'] * 1e6:.2f} µs CPU, against {total / (512 * 512) * 1e6:.2f} µs to compute "
+        f"it in the parent (every step above included, per weight), so {saving}; the machine's load average "
+        f"was {row.load[0]:.2f} on 2 CPUs, so a second process would also wait for a core.",
+        f"- **fixed-point E and an exact fmpz_mat product E·V**: building the 512 × 512 fmpz_mat from "
+        f"128-bit Python integers alone takes {fmt_s(levers['fixed_point_matrix'])} CPU.",
+        f"- **FLINT threads for E·V**: {fmt_s(levers['product_1_thread'])} wall with 1 thread, "
+        f"{fmt_s(levers['product_2_threads'])} with 2 (median of 3, interleaved).",
+        "- **a low-precision first pass**: every weight and output needs a ball narrower than 10^-30 "
+        f"(about 2^-100), and an arb exponential costs {levers['exp_64'] * 1e6:.2f} µs at 64 bits against "
+        f"{levers['exp_128'] * 1e6:.2f} µs at 128 (the Python call dominates), so a first pass would only "
+        "add work to this benchmark; `attention_decimals` already starts at the lowest precision that can "
+        "decide its places and doubles it only for undecided rows.",
+        f"- **shared powers**: {levers['distinct_scores']:,} of the {512 * 512:,} `unit` scores are distinct, "
+        "so there is little to share; `int` and `rat` rows already share one exponential per distinct gap "
+        "(the sparse method).",
         "",
     ]
     return lines
@@ -430,7 +522,9 @@ def main(argv: list[str] | None = None) -> int:
         "",
     ]
     if not args.quick:
-        report += phase_report(dense_phases(), next(r for r in rows if r.label.startswith("unit n=512")))
+        report += phase_report(
+            dense_phases(), next(r for r in rows if r.label.startswith("unit n=512")), lever_costs()
+        )
     if decimals:
         report += ["## Decimal strings", ""]
         report += [
