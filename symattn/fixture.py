@@ -336,8 +336,12 @@ def _layout(document: dict[str, Any]) -> str:
     return "{\n" + ",\n".join(lines) + "\n}"
 
 
-def _groups(row: Any) -> list[list[int]]:
-    return [list(group) for group in ranking(list(row))]
+def _groups(row: Any) -> list[list[int]] | None:
+    """Exactly tied groups, largest first; None when two values were neither told apart nor proved equal."""
+    try:
+        return [list(group) for group in ranking(list(row))]
+    except UndecidedRoundingError:  # e.g. a cancelling zero beyond the bounded zero test: no guess
+        return None
 
 
 def to_text(fixture: Fixture) -> str:
@@ -348,7 +352,12 @@ def to_text(fixture: Fixture) -> str:
         lines.append(f"{name} ({_definition(name)}), certified to {places} places:")
         lines.extend("  [" + ", ".join(_decimals(row, places, name)) + "]" for row in matrix.tolist())
         for i in range(matrix.rows):
-            for group in ranking(list(matrix.row(i))):
+            groups = _groups(matrix.row(i))
+            if groups is None:
+                lines.append(
+                    f"  output {_named(i, fixture.labels)}: ties undecided (values neither told apart nor proved equal)"
+                )
+            for group in groups or ():
                 if len(group) > 1:
                     named = [_named(t, fixture.kv_labels) for t in group]
                     tokens = ", ".join(named[:-1]) + f" and {named[-1]}"

@@ -10,11 +10,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 from fractions import Fraction
 from pathlib import Path
 
 import mpmath
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 from symattn.cli import _importance_methods, main
@@ -64,6 +67,8 @@ W_V = [[1, 0], [0, 1]]
 # --- an independent implementation in mpmath ----------------------------------------
 
 mpmath.mp.dps = 50
+#: Below this a vector is taken as exactly 0 (the inputs here give 0 or values far above it).
+TINY = mpmath.mpf(10) ** -30
 
 
 def _mp(value) -> mpmath.mpf:
@@ -159,7 +164,12 @@ class Reference:
             for j in range(n_k):
                 zeroed = [a - b for a, b in zip(o[i], f[i][j], strict=True)]
                 dot = mpmath.fsum(a * b for a, b in zip(zeroed, o[i], strict=True))
-                zero_row.append(1 - dot / (norm2(zeroed) * norm2(o[i])))
+                if norm2(f[i][j]) < TINY:  # the conventions: nothing removed is 0 ...
+                    zero_row.append(mpmath.mpf(0))
+                elif norm2(o[i]) < TINY or norm2(zeroed) < TINY:  # ... a zero vector in the cosine is 1
+                    zero_row.append(mpmath.mpf(1))
+                else:
+                    zero_row.append(1 - dot / (norm2(zeroed) * norm2(o[i])))
                 J = self.jacobian(i, j)
                 jac_row.append(mpmath.sqrt(mpmath.fsum(x * x for row in J for x in row)))
                 gradient = [
@@ -241,6 +251,54 @@ def test_json_encloses_every_measure_of_an_independent_implementation(tmp_path, 
         for i, row in enumerate(truth[name]):
             for j, value in enumerate(row):
                 assert _encloses(cells[i][j], value, 30), (name, i, j, cells[i][j], value)
+
+
+_ENTRIES = st.sampled_from(["0", "1", "-1", "0.5", "2", "-0.25", "1.5"])
+
+
+def _matrices(rows: int, cols: int):
+    return st.lists(st.lists(_ENTRIES, min_size=cols, max_size=cols), min_size=rows, max_size=rows)
+
+
+@st.composite
+def _specs(draw) -> str:
+    n, d, d_k, d_v = (draw(st.integers(1, high)) for high in (3, 2, 2, 2))
+    named = {"X": (n, d), "W_Q": (d, d_k), "W_K": (d, d_k), "W_V": (d, d_v)}
+
+    def toml(rows):
+        return "[" + ", ".join("[" + ", ".join(row) + "]" for row in rows) + "]"
+
+    return "".join(f"{name} = {toml(draw(_matrices(*shape)))}\n" for name, shape in named.items())
+
+
+_UNDECIDED = "X = [[0], [1], [-1]]\nW_Q = [[0, 1]]\nW_K = [[0, 1]]\nW_V = [[1, -1]]\n"
+
+
+@settings(max_examples=10, deadline=None)
+@given(_specs())
+@example(_UNDECIDED)  # value zeroing's exact zeros beyond the bounded zero test (found by Hypothesis)
+def test_random_specs_agree_with_the_independent_implementation(text):
+    with tempfile.TemporaryDirectory() as folder:
+        spec, out = Path(folder) / "spec.toml", Path(folder) / "fixture.json"
+        spec.write_text(text, encoding="utf-8")
+        assert main(["importance", str(spec), "--format", "json", "-o", str(out)]) == 0
+        fixture = json.loads(out.read_text(encoding="utf-8"))
+    truth = _from_toml(text).measures()
+    assert set(fixture["measures"]) == set(truth)
+    for name, matrix in truth.items():
+        for i, row in enumerate(matrix):
+            for j, value in enumerate(row):
+                assert _encloses(fixture["measures"][name]["cells"][i][j], value, 30), (name, i, j)
+
+
+def test_an_undecided_ranking_is_null_never_a_guess(tmp_path, capsys):
+    """Value zeroing of output 1 is [0, 2, 0], its zeros too large for the bounded exact test."""
+    spec = _spec(tmp_path, _UNDECIDED)
+    assert main(["importance", spec, "--format", "json", "--method", "value_zeroing"]) == 0
+    measure = json.loads(capsys.readouterr().out)["measures"]["value_zeroing"]
+    assert measure["ranking"][0] == [[1, 2], [0]]
+    assert measure["ranking"][1] is None
+    assert all(_encloses(cell, value, 30) for cell, value in zip(measure["cells"][1], [0, 2, 0], strict=True))
 
 
 def test_json_inputs_are_exact_strings(tmp_path, capsys):
