@@ -893,6 +893,8 @@ class DocumentState:
             ball = ref.ball
             if isinstance(ball, list) and len(ball) == 1 and len(ball[0]) == 1:
                 ball = ball[0][0]
+            earlier = self.results.get(node.text) if _distinctive(node.text) else None  # type: ignore[union-attr]
+            mark = len(self.findings)
             ok = self._judge(
                 node,
                 a,
@@ -904,6 +906,8 @@ class DocumentState:
                 ball=None if isinstance(ball, list) else ball,
                 truth=ref.truth,
             )
+            if not ok and earlier is not None:
+                self._carry_restated(mark, earlier)
             result = Val(printed, b, ref.deps | self._source(node, ok, printed, b))
             if _distinctive(node.text):  # type: ignore[union-attr]
                 self.results[node.text] = result  # type: ignore[union-attr]
@@ -976,12 +980,10 @@ class DocumentState:
                 )
         return result
 
-    def _carry_restated_row(self, row: tuple[Node, ...], mark: int) -> None:
-        """A printed row that restates a row printed before (cell for cell), which
-        was computed from a wrong number: its wrong cells are carried from there."""
-        texts = tuple(c.text if isinstance(c, Num) else "" for c in row)
-        earlier = self.row_results.get(texts) if all(texts) and len(texts) > 1 else None
-        wrong_lines = [line for line, is_wrong in earlier.deps if is_wrong] if earlier is not None else []
+    def _carry_restated(self, mark: int, earlier: Val) -> None:
+        """A wrong number written as a result printed before (0.2860 again), which
+        was itself computed from a wrong number: carried from there, not fresh."""
+        wrong_lines = [line for line, is_wrong in earlier.deps if is_wrong]
         if not wrong_lines:
             return
         self.findings[mark:] = [
@@ -990,6 +992,14 @@ class DocumentState:
             else f
             for f in self.findings[mark:]
         ]
+
+    def _carry_restated_row(self, row: tuple[Node, ...], mark: int) -> None:
+        """A printed row that restates a row printed before (cell for cell), which
+        was computed from a wrong number: its wrong cells are carried from there."""
+        texts = tuple(c.text if isinstance(c, Num) else "" for c in row)
+        earlier = self.row_results.get(texts) if all(texts) and len(texts) > 1 else None
+        if earlier is not None:
+            self._carry_restated(mark, earlier)
 
     def _claim_compound(self, node: Node, ref: Val, cell: tuple[int, int] | None) -> Val:
         """Numbers with arithmetic (``0.4\\cdot 1``): judged within the rounding of its parts."""

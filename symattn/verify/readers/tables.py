@@ -136,7 +136,26 @@ def _column_chain(header: list[Cell], body: list[list[Cell]]) -> Span | None:
                 out.put(wrap[1], at.source_offset(0))
             out.put("} = ", at.source_offset(0))
             cell("weight", r)
+    _total_row(out, body, stages.get("exp"), numbers.get("exp"))
     return out.build(True, "tables", frozenset({"tentative"})) if out.length else None
+
+
+def _total_row(out: Builder, body: list[list[Cell]], column: int | None, exps: list | None) -> None:
+    """``| total | | | 6.9336 |`` under the exponentials: their sum, as one more step."""
+    totals = [row for row in body if _TOTAL.match(row[0].text)]
+    if len(totals) != 1 or column is None or exps is None or column >= len(totals[0]):
+        return
+    total = totals[0][column]
+    found = _number(total)
+    if found is None:
+        return
+    out.put(r" \quad ", total.source_offset(0))
+    for r, ((lo, hi), piece) in enumerate(exps):
+        if r:
+            out.put(" + ", total.source_offset(0))
+        out.copy_span(piece, lo, hi)
+    out.put(" = ", total.source_offset(0))
+    out.copy_span(total, *found)
 
 
 def _counts(body: list[list[Cell]], header: list[Cell]) -> bool:
