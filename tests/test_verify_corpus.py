@@ -92,7 +92,7 @@ def test_recall_is_measured(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 #: Measured recall and control coverage sit above these; a change that lowers them fails.
-RECALL_FLOOR = 0.75
+RECALL_FLOOR = 0.8
 COVERAGE_FLOOR = 0.85
 
 

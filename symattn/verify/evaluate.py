@@ -578,7 +578,8 @@ class DocumentState:
                 if self.operands and not is_claim and ref is not None and exact_link:
                     # = \frac{\sqrt{2}}{2}: a step of exact algebra; after a name, only a restatement
                     # that holds counts (S = 2·3 may define S anew)
-                    if self._judge_step(self.operands, value, ref, after_name=ref_is_name) is False:
+                    verdict = self._judge_step(self.operands, value, ref, after_name=ref_is_name)
+                    if verdict is False and not ref_is_name:  # after a name: maybe a new definition
                         doubted = ref  # the next printed value may fit the side before this one
                 elif (
                     self.operands and is_claim and ref is not None and exact_link and isinstance(element, Mul)
@@ -1565,7 +1566,12 @@ class DocumentState:
         value is right when it fits the side before the step, not called wrong
         when it fits the step only, and wrong when it fits neither."""
         mark, seen = len(self.findings), set(self.seen)
-        result = self._element(element, before, defines)
+        try:
+            result = self._element(element, before, defines)
+        except (Unverifiable, SymattnError):  # it does not even line up with the side before
+            del self.findings[mark:]
+            self.seen = set(seen)
+            return self._element(element, step, defines)
         if not any(f.status == "wrong" for f in self.findings[mark:]):
             return result
         first = self.findings[mark:]
