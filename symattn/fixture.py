@@ -262,7 +262,7 @@ def _cells(matrix: sympy.ImmutableMatrix, places: int, name: str) -> list[list[d
 
 
 def _exact(matrix: sympy.ImmutableMatrix) -> list[list[str]]:
-    return [[sympy.sstr(entry) for entry in row] for row in matrix.tolist()]
+    return [[sympy.sstr(entry, order="none") for entry in row] for row in matrix.tolist()]
 
 
 def _definition(name: str) -> str:
@@ -288,11 +288,13 @@ def to_json(fixture: Fixture) -> str:
         "labels": list(fixture.labels) if fixture.labels else None,
         "kv_labels": list(fixture.kv_labels) if fixture.kv_labels else None,
         "inputs": {name: _exact(matrix) for name, matrix in fixture.inputs.items()},
-        "scale_factor": {"exact": sympy.sstr(fixture.scale_factor)}
+        "scale_factor": {"exact": sympy.sstr(fixture.scale_factor, order="none")}
         | dict(zip(("lower", "upper"), interval(fixture.scale_factor, places), strict=True)),
         "mask_keep": fixture.keep,
         "grad_input_target": (
-            "squared_norm" if fixture.target is None else [sympy.sstr(v) for v in fixture.target]
+            "squared_norm"
+            if fixture.target is None
+            else [sympy.sstr(v, order="none") for v in fixture.target]
         ),
         "measures": {
             name: {
@@ -402,7 +404,7 @@ def to_npz(fixture: Fixture) -> bytes:
     lower, upper = interval(fixture.scale_factor, places)
     arrays["scale_factor.lower"] = np.array(_outward(lower, -1))
     arrays["scale_factor.upper"] = np.array(_outward(upper, 1))
-    arrays["scale_factor.exact"] = np.array(sympy.sstr(fixture.scale_factor))
+    arrays["scale_factor.exact"] = np.array(sympy.sstr(fixture.scale_factor, order="none"))
     if fixture.keep is not None:
         arrays["mask_keep"] = np.array(fixture.keep, dtype=bool)
     named = [(name, matrix) for name, matrix in fixture.measures.items()]
