@@ -463,6 +463,9 @@ def _arb(expr: sympy.Expr) -> flint.arb:
         if exponent.is_Integer:
             if int(exponent) < 0 and b.contains(0):
                 raise DivisionByZeroError(f"{expr} divides by zero")
+            if b.contains(0):  # arb's power of a ball holding 0 is nan; |x^n| <= |b|^n bounds it
+                top = b.abs_upper() ** int(exponent)
+                return flint.arb(0).union(top) if int(exponent) % 2 == 0 else (-top).union(top)
             return b ** int(exponent)
         if exponent == sympy.S.Half:
             return b.sqrt()
@@ -481,9 +484,24 @@ def _arb(expr: sympy.Expr) -> flint.arb:
         if not argument > 0:
             raise NotExactError(f"{expr} is not a real number")
         return argument.log()
+    if expr.func in _ARB_FUNCTIONS:  # the transformer block's sin, cos (positions), tanh, erf (GELU)
+        return _ARB_FUNCTIONS[expr.func](_arb(expr.args[0]))
+    if isinstance(expr, sympy.Max):  # a ReLU whose sign no ball decided (symattn.block)
+        ball = _arb(expr.args[0])
+        for argument in expr.args[1:]:
+            ball = ball.max(_arb(argument))
+        return ball
     if expr in (sympy.oo, -sympy.oo, sympy.zoo, sympy.nan):
         raise NotExactError(f"{expr} is not a finite number")
     raise NotNumericError(f"cannot evaluate {_short(expr)} numerically")
+
+
+_ARB_FUNCTIONS = {
+    sympy.sin: flint.arb.sin,
+    sympy.cos: flint.arb.cos,
+    sympy.tanh: flint.arb.tanh,
+    sympy.erf: flint.arb.erf,
+}
 
 
 def _short(expr: sympy.Expr, limit: int = 60) -> str:

@@ -498,6 +498,22 @@ class Attention:
         )
 
 
+@dataclass(frozen=True)
+class Exact:
+    """A matrix symattn built itself (a layer's stage), passed to :func:`attention` as X or X_kv.
+
+    Its entries are exact by construction, so they are not read again: reading
+    checks every entry's tree (``has``, ``is_extended_real``), which for the
+    nested roots of a layer norm takes minutes.
+    """
+
+    matrix: ImmutableMatrix
+
+
+def _input(value: Any, name: str) -> ImmutableMatrix:
+    return value.matrix if isinstance(value, Exact) else to_matrix(value, name=name)
+
+
 def _weight(value: Any, name: str, rows: int) -> ImmutableMatrix:
     if value is None:
         return stages.identity(rows)
@@ -553,8 +569,8 @@ def attention(
     >>> att.weights[2, 0]
     1/(2 + exp(sqrt(2)/2))
     """
-    X = to_matrix(X, name="X")
-    X_kv_m = to_matrix(X_kv, name="X_kv") if X_kv is not None else None
+    X = _input(X, "X")
+    X_kv_m = _input(X_kv, "X_kv") if X_kv is not None else None
     source, source_name = (X_kv_m, "X_kv") if X_kv_m is not None else (X, "X")
     W_Q = _weight(W_Q, "W_Q", X.cols)
     W_K = _weight(W_K, "W_K", source.cols)

@@ -56,7 +56,16 @@ def identity(n: int) -> ImmutableMatrix:
 
 
 def is_rational(matrix: ImmutableMatrix) -> bool:
-    """Whether every entry is a rational number (read through DomainMatrix: fast)."""
+    """Whether every entry is a rational number (read through DomainMatrix: fast).
+
+    Entries that are not numbers are refused before ``to_DM``, whose choice of
+    domain expands every entry (minutes for the nested roots of a layer norm).
+    """
+    rep = getattr(matrix, "_rep", None)
+    if rep is not None and rep.domain in (ZZ, QQ):
+        return True
+    if not all(entry.is_Rational for entry in matrix):
+        return False
     return matrix.to_DM().domain in (ZZ, QQ)
 
 
@@ -101,7 +110,13 @@ def matmul(A: ImmutableMatrix, B: ImmutableMatrix, *, left: str = "A", right: st
         )
     if is_rational(A) and is_rational(B):
         return from_fmpq_mat(to_fmpq_mat(A) * to_fmpq_mat(B))
-    return ImmutableMatrix(A * B)
+    # Zero products are skipped: SymPy's 0·x asks whether x is finite, which
+    # evaluates a large x (a layer norm's roots) numerically, again and again.
+    return ImmutableMatrix(
+        A.rows,
+        B.cols,
+        lambda i, j: sympy.Add(*(A[i, k] * B[k, j] for k in range(A.cols) if A[i, k] != 0 and B[k, j] != 0)),
+    )
 
 
 def transpose(matrix: ImmutableMatrix) -> ImmutableMatrix:
