@@ -155,6 +155,10 @@ def _run_span(state: DocumentState, span: Span, locator: Locator) -> None:
         state.new_scope(locator.position(span.source_offset(0))[0])
         return
     state.binary = "binary" in span.flags
+    if "bare" in span.flags:  # a number of the prose: tied to an earlier result, or left out
+        for num in _numbers(span.text):
+            state.bare_number(num)
+        return
     state.formula_index += 1
     try:
         chains = parse_formula(span.text).chains

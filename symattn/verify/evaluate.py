@@ -773,14 +773,21 @@ class DocumentState:
             deps |= value.deps
         return Val(ImmutableMatrix(a_rows), ImmutableMatrix(b_rows), frozenset(deps), arith=False)
 
-    def _rounded_restatement(self, num: Num) -> bool:
+    def bare_number(self, num: Num) -> None:
+        """A number of the prose (``the weight is 0.67``): judged only when it
+        restates one earlier result, rounded; otherwise not reported."""
+        self.subject = ""
+        self._rounded_restatement(num, prose=True)
+
+    def _rounded_restatement(self, num: Num, *, prose: bool = False) -> bool:
         """A number on its own (``the third token attends to itself ($0.80$)``) that is
         the rounding of exactly one number printed before (0.804): ok when it fits
         that number's truth, carried when that number was computed from a wrong one."""
-        places = parse_claim(num.text).places or 0
-        if places < 2:
+        parsed = parse_claim(num.text)
+        places = parsed.places or 0
+        if places < 2 or not getattr(parsed.value, "is_Rational", False):
             return False
-        claimed = Decimal(num.text)
+        claimed = Decimal(int(parsed.value.p)) / Decimal(int(parsed.value.q))  # 85% is 0.85
         quantum = Decimal(1).scaleb(-places)
         found = [
             (text, val)
@@ -798,6 +805,14 @@ class DocumentState:
         wrong = [line for line, is_wrong in earlier.deps if is_wrong]
         if not wrong:
             return False
+        if prose:  # prose may quote the error on purpose ("yet its row puts about 0.09 on …")
+            self._add(
+                num,
+                status="unverified",
+                kind="unverifiable",
+                reason=f"restates {text}, rounded, which is off (from line {min(wrong)}); prose may quote an error",
+            )
+            return True
         self._add(
             num,
             status="wrong",

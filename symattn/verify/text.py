@@ -114,6 +114,11 @@ REASONS_ZH: tuple[tuple[str, str], ...] = (
     (r"part of a printed computation", "文中算式的一部分"),
     (r"part of a printed fraction", "文中分数的一部分"),
     (
+        r"restates (.+), rounded, which is off \(from line (\d+)\); prose may quote an error",
+        "重述 {0}（四舍五入），该值有误（源自第 {1} 行）；正文可能是在有意引用错误",
+    ),
+    (r"restates (.+), rounded", "重述 {0}（四舍五入）"),
+    (
         r"fits the side before it, which is not exactly equal to the side before that",
         "与前一边相符，但前一边与再前一边并不严格相等",
     ),

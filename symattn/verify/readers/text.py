@@ -17,6 +17,7 @@ is dropped, not reported.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from symattn.verify.readers.span import Builder, Span
@@ -399,9 +400,28 @@ def _worth_reading(text: str) -> bool:
     return len(sides) >= 2 and all(sides) and any(c.isdigit() for c in text)
 
 
-def prose_spans(piece: Span, *, reader: str = "text") -> list[Span]:
-    """The math runs of a piece of prose (or one code line), rewritten."""
+#: A number on its own in prose that may restate a result rounded: 0.67, 1.11, 85%.
+_BARE = re.compile(r"(?<![\w.^_])(?:\d+\.\d{2,}(?![\w.%^])|\d+(?:\.\d+)?%)")
+
+
+def _bare_spans(piece: Span, covered: list[tuple[int, int]]) -> list[Span]:
+    """Numbers of the prose outside every math run (``the weight is 0.67``), each a
+    span of its own, flagged ``bare``: tied only when it rounds one earlier result."""
     spans = []
+    for match in _BARE.finditer(piece.text):
+        if any(start <= match.start() < end for start, end in covered):
+            continue
+        span = core_text(piece, match.start(), match.end())
+        if span is not None:
+            spans.append(dataclasses.replace(span, flags=span.flags | {"bare"}))
+    return spans
+
+
+def prose_spans(piece: Span, *, reader: str = "text") -> list[Span]:
+    """The math runs of a piece of prose (or one code line), rewritten; in prose,
+    also the numbers outside them (flagged ``bare``)."""
+    spans = []
+    covered: list[tuple[int, int]] = []
     for run_start, run_end in _runs(piece.text, code=reader == "code"):
         start, end = run_start, run_end
         while end > start and piece.text[end - 1] in " ,;:*_":
@@ -418,4 +438,8 @@ def prose_spans(piece: Span, *, reader: str = "text") -> list[Span]:
         span = core_text(piece, start, end, reader=reader)
         if span is not None:
             spans.append(span)
+            covered.append((start, end))
+    if reader == "text":
+        spans.extend(_bare_spans(piece, covered))
+        spans.sort(key=lambda s: s.source_offset(0))
     return spans
