@@ -153,3 +153,39 @@ def test_claim_kind(claimed, true, kind):
 def test_truncated_decimal():
     assert truncated_decimal(1 / (2 + u), 3) == "0.248"
     assert truncated_decimal(sympy.Rational(-7, 4), 1) == "-1.7"
+
+
+# --- powers of a ball that holds 0 (python-flint: arb(0 ± r) ** n is nan) ----------------
+
+#: A row of softmax weights minus 1: exactly 0, not structurally; at 128 bits its ball is
+#: [0 ± r] with midpoint exactly 0, the ball python-flint raises to a power as nan.
+_CANCELLING_ZERO = 1 / (2 + sympy.E) + 1 / (2 + sympy.E) + sympy.E / (2 + sympy.E) - 1
+
+
+@pytest.mark.parametrize("power", [2, 3, 4, 7])
+def test_a_power_of_a_cancelling_zero_encloses_zero(power):
+    from symattn.exact import enclose
+
+    base = enclose(_CANCELLING_ZERO, 128)
+    assert _CANCELLING_ZERO != 0 and base.mid() == 0 and base.rad() > 0  # the case that was nan
+    ball = enclose(_CANCELLING_ZERO**power, 128)
+    assert ball.is_finite() and ball.contains(0)
+    assert ball.abs_upper() < flint.arb(10) ** -30
+    assert round_ball(enclose(sympy.sqrt(1 + _CANCELLING_ZERO**power), 128), 20) == "1." + "0" * 20
+
+
+@pytest.mark.parametrize("power", [2, 3])
+def test_a_power_of_a_ball_around_0_holds_the_true_value(power):
+    """sqrt(2) − 1.4142135623730951 ≈ −9.7e-17: at 24 bits its ball holds 0; the power's ball holds the truth."""
+    import mpmath
+
+    from symattn.exact import _to_fraction, enclose
+
+    x = sympy.sqrt(2) - sympy.Rational(14142135623730951, 10**16)
+    assert enclose(x, 24).contains(0)
+    ball = enclose(x**power, 24)
+    assert ball.is_finite()
+    with mpmath.workdps(60):
+        true = Fraction(mpmath.nstr((mpmath.sqrt(2) - mpmath.mpf(14142135623730951) / 10**16) ** power, 50))
+    mid, rad = _to_fraction(ball.mid()), _to_fraction(ball.rad())
+    assert mid - rad <= true <= mid + rad
