@@ -93,7 +93,7 @@ def test_recall_is_measured(capsys: pytest.CaptureFixture[str]) -> None:
 
 #: Measured recall and control coverage sit above these; a change that lowers them fails.
 RECALL_FLOOR = 0.8
-COVERAGE_FLOOR = 0.89
+COVERAGE_FLOOR = 0.9
 
 
 def test_controls_judge_most_printed_results(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1511,7 +1511,10 @@ class DocumentState:
         if name in ("rows", "cols") and len(args) == 1 and is_matrix(args[0].a):  # K.shape[-1] in code
             count = args[0].a.rows if name == "rows" else args[0].a.cols
             return Val(sympy.Integer(count), sympy.Integer(count))
-        if name == "exp" and len(args) == 1:
+        if name == "np.exp" and len(args) == 1 and is_matrix(args[0].a):  # code's exp: entry by entry
+            arg = args[0]
+            return Val(arg.a.applyfunc(bounded_exp), arg.b.applyfunc(bounded_exp), deps, arith=False)
+        if name in ("exp", "np.exp") and len(args) == 1:
             arg = self._scalar(args[0], "exp")
             return Val(bounded_exp(arg.a), bounded_exp(arg.b), deps, arith=False)
         if name == "concat" and all(is_matrix(arg.a) for arg in args):

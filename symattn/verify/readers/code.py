@@ -583,7 +583,8 @@ class _Program:
             out.put(")", at)
             return
         if name in ("sqrt", "exp") and len(args) == 1:
-            out.put(r"\sqrt{" if name == "sqrt" else r"\exp(", at)
+            # np.exp / torch.exp act entry by entry (not the matrix exponential)
+            out.put(r"\sqrt{" if name == "sqrt" else r"\text{np.exp}(", at)
             self.write(args[0], out, depth + 1)
             out.put("}" if name == "sqrt" else ")", at)
             return
@@ -758,6 +759,9 @@ def _statement(  # noqa: PLR0915 - one branch per kind of statement
             except (_Unknown, RecursionError):
                 return _forget(program, [statement.target.id], at)
             out.put(")", at)
+            func = ast.copy_location(ast.Name(id="softmax", ctx=ast.Load()), earlier)
+            softmax = ast.copy_location(ast.Call(func=func, args=[earlier.args[0]], keywords=[]), earlier)
+            program.assigned[statement.target.id] = (owner, softmax)  # print(w) shows softmax(E) now
             return [out.build(True, "code", frozenset({"tentative"}))]
     if isinstance(statement, ast.Expr):
         value = statement.value
