@@ -386,9 +386,46 @@ def _vector(value: Any, name: str, length: int, context: str, default: int) -> t
 
 
 def _matrix(value: Any, name: str) -> ImmutableMatrix:
-    if isinstance(value, ImmutableMatrix):
-        return value
+    """A user's matrix read through :func:`to_matrix`; a stage built here (``Exact``, a
+    :class:`Layer`'s output) as it is."""
+    if isinstance(value, Exact):
+        return value.matrix
+    if isinstance(value, Layer):
+        return value.output
+    if isinstance(value, sympy.MatrixBase) and _plain(value):
+        return ImmutableMatrix(value)
     return to_matrix(value, name=name)
+
+
+_PLAIN_FUNCTIONS = (*_FUNCTIONS, sympy.Max)
+
+
+def _plain(matrix: sympy.MatrixBase) -> bool:
+    """Whether a SymPy matrix holds only what :func:`to_matrix` would return unchanged.
+
+    Rationals, π, e, symbols, sums, products, powers (no root of a negative
+    rational) and the block's functions, checked over the DAG (each shared node
+    once).  Anything else (a Float, oo, I, another function) goes through
+    :func:`to_matrix`, which converts it or names the entry; ``to_matrix`` itself
+    walks every entry's tree, which for a layer's stages takes minutes.
+    """
+    seen: set[sympy.Basic] = set()
+    stack = list(matrix)
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        if node.is_Rational or node.is_Symbol or node is sympy.pi or node is sympy.E:
+            continue
+        if node.is_Pow:
+            base, exponent = node.args
+            if not exponent.is_Rational or (base.is_Rational and base < 0 and not exponent.is_Integer):
+                return False
+        elif not (node.is_Add or node.is_Mul or node.func in _PLAIN_FUNCTIONS):
+            return False
+        stack.extend(node.args)
+    return True
 
 
 def _choice(value: Any, allowed: Sequence[str], field: str) -> str:
@@ -607,7 +644,7 @@ def _layer_norm(X: Any, gamma: Any, beta: Any, eps: Any) -> tuple[ImmutableMatri
     X = _matrix(X, "X")
     g = _vector(gamma, "gamma", X.cols, f"X ({_shape(X)})", 1)
     b = _vector(beta, "beta", X.cols, f"X ({_shape(X)})", 0)
-    rows = layer_norm_rows(X, eps)
+    rows = layer_norm_rows(Exact(X), eps)
     return ImmutableMatrix(
         [[_add(_mul(y, g[j]), b[j]) for j, y in enumerate(row.normalised)] for row in rows]
     ), rows
@@ -642,8 +679,8 @@ def _normalize(
     if kind == "rms_norm":
         if beta is not None:
             raise InputError(f"{field}: RMSNorm has no β; give (gamma,) or (gamma, None)")
-        return rms_norm(X, gamma, eps), None
-    return _layer_norm(X, gamma, beta, eps)
+        return rms_norm(Exact(X), gamma, eps), None
+    return _layer_norm(Exact(X), gamma, beta, eps)
 
 
 def _norm_params(params: Any, field: str) -> tuple[Any, Any]:
@@ -1032,7 +1069,7 @@ class _Sublayers:
             _add_ffn(self.stages, record)
         else:
             self.stages[name] = value
-        total = residual(self.current, value, names=("the residual stream", name))
+        total = residual(Exact(self.current), Exact(value), names=("the residual stream", name))
         self.stages[f"residual_{self.count + (self.norm == 'post')}"] = total
         self.current = self._normed(total, params) if self.norm == "post" else total
         return record
@@ -1099,7 +1136,9 @@ def encoder_layer(
         return block.output, block
 
     def ffn_step(source: ImmutableMatrix):
-        record = feed_forward_stages(source, W_1, b_1, W_2, b_2, activation, W_3=W_3, b_3=b_3, x_name="H")
+        record = feed_forward_stages(
+            Exact(source), W_1, b_1, W_2, b_2, activation, W_3=W_3, b_3=b_3, x_name="H"
+        )
         return record.output, record
 
     layer = _Sublayers(X, norm, normalization, eps)
@@ -1136,7 +1175,8 @@ def decoder_layer(
 
     Args:
         X: the decoder's input rows.
-        memory: the encoder's output (the keys' and values' input of cross-attention).
+        memory: the encoder's output (the keys' and values' input of cross-attention): a
+            matrix, or the encoder's :class:`Layer` (its output is then not read again).
         self_heads, self_W_O: the self-attention heads ((W_Q, W_K, W_V) each; with
             ``kv_heads``, one W_Q each) and projection.
         cross_heads, cross_W_O: the cross-attention heads and projection.
@@ -1169,7 +1209,9 @@ def decoder_layer(
         return block.output, block
 
     def ffn_step(source: ImmutableMatrix):
-        record = feed_forward_stages(source, W_1, b_1, W_2, b_2, activation, W_3=W_3, b_3=b_3, x_name="H")
+        record = feed_forward_stages(
+            Exact(source), W_1, b_1, W_2, b_2, activation, W_3=W_3, b_3=b_3, x_name="H"
+        )
         return record.output, record
 
     layer = _Sublayers(X, norm, normalization, eps)
@@ -1282,15 +1324,15 @@ def transformer(
         else:
             P = _matrix(positional, "positional")
         out["positional"] = P
-        current = out["embedded"] = residual(X, P, names=("X", "positional"))
+        current = out["embedded"] = residual(Exact(X), Exact(P), names=("X", "positional"))
     built = []
     for k, spec in enumerate(layers, start=1):
         options = dict(spec)
         kind = options.pop("kind", "encoder")
         if kind == "encoder":
-            layer = encoder_layer(current, **options)
+            layer = encoder_layer(Exact(current), **options)
         elif kind == "decoder":
-            layer = decoder_layer(current, options.pop("memory", memory), **options)
+            layer = decoder_layer(Exact(current), options.pop("memory", memory), **options)
         else:
             raise InputError(f"layers[{k}]: unknown kind {kind!r} (expected encoder or decoder)")
         built.append(layer)

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 import symattn
 from symattn.block import matrix_decimals
 from symattn.errors import SymattnError
+from symattn.pipeline import Exact
 
 mp = mpmath.mp.clone() if hasattr(mpmath.mp, "clone") else mpmath.mp
 mp.dps = 60
@@ -624,6 +625,67 @@ def test_transformer_stack_with_positions_and_next_token_probabilities() -> None
     for row_logits, row_probs in zip(logits, probs, strict=True):
         e = [math.exp(float(v)) for v in row_logits]
         assert np.allclose(row_probs, [v / sum(e) for v in e], rtol=1e-10)
+
+
+def test_encoder_layer_options_agree_with_the_stages_composed_by_hand() -> None:
+    """GQA heads, RMSNorm, SwiGLU (a 6-tuple ffn) and γ/β: the layer is its stages composed."""
+    X = [[1, "1/2"], [0, -1], ["1/3", 1]]
+    q_heads, kv_heads = [[[1], [0]], [[0], [1]]], [([[1], [1]], [[1, 0], [0, 1]])]
+    W_O = [[1, 0], [0, 1], [1, 1], [0, -1]]
+    ffn = ([[1, -1], [0, 1]], [0, "0.1"], [[1, 0], [1, 1]], [0, 0], [[1, 0], [0, 1]], None)
+    layer = symattn.encoder_layer(
+        X, heads=q_heads, kv_heads=kv_heads, W_O=W_O, ffn=ffn, activation="swiglu", norm="pre",
+        normalization="rms_norm", ln_1=([2, 1],), eps="1e-6",
+    )  # fmt: skip
+    assert isinstance(layer.attention["attention"], symattn.block.GroupedQueryAttention)
+    N1 = symattn.rms_norm(X, [2, 1], eps="1e-6")
+    H = symattn.residual(
+        X, symattn.grouped_query_attention(N1, q_heads=q_heads, kv_heads=kv_heads, W_O=W_O).output
+    )
+    F = symattn.feed_forward(symattn.rms_norm(H, eps="1e-6"), *ffn[:4], activation="swiglu", W_3=ffn[4])
+    assert layer.decimals("output", 25) == matrix_decimals("Y", symattn.residual(H, F), 25)
+
+
+def test_relu_keeps_an_exact_zero_it_cannot_decide_as_max() -> None:
+    # sqrt(6) − sqrt(2)·sqrt(3) is exactly 0 but built so that it does not cancel
+    h = sympy.Add(sympy.sqrt(6), sympy.Mul(-1, sympy.sqrt(2), sympy.sqrt(3), evaluate=False), evaluate=False)
+    record = symattn.block.feed_forward_stages(
+        Exact(sympy.ImmutableMatrix([[h, 1]])), [[1], [0]], [0], [[1]], [0]
+    )
+    assert record.undecided == ((1, 1),) and record.zeroed == ()
+    assert isinstance(record.activated[0, 0], sympy.Max)
+    assert matrix_decimals("FFN", record.output, 30) == [["0." + "0" * 30]]
+
+
+def test_certified_decimal_knows_the_blocks_functions() -> None:
+    # mpmath: cos(0.01) = 0.99995000041…, erf(0.5) = 0.52049987781…, tanh(1) + sin(1) = 1.60306514…
+    assert symattn.certified_decimal(sympy.cos(sympy.Rational(1, 100)), 8) == "0.99995000"
+    assert symattn.certified_decimal(sympy.erf(sympy.Rational(1, 2)), 10) == "0.5204998778"
+    assert symattn.certified_decimal(sympy.tanh(1) + sympy.sin(1), 6) == "1.603065"
+
+
+def test_inputs_are_read_exactly_and_a_learned_positional_matrix_is_added() -> None:
+    assert symattn.residual(sympy.ImmutableMatrix([[0.1]]), [[0]])[0, 0] == sympy.Rational(1, 10)
+    X, P = [[1, 0], [0, 1]], [["0.1", "0.2"], ["-0.1", 0]]
+    layer = {"heads": [(None, None, None)], "W_O": None, "ffn": ([[1], [1]], [0], [[1, 0]], [0, 0])}
+    model = symattn.transformer(X, layers=[layer], positional=P)
+    assert model.stages["embedded"] == symattn.residual(X, P)
+    by_hand = symattn.encoder_layer(model.stages["embedded"], **layer)
+    assert model.decimals("output", 20) == by_hand.decimals("output", 20)
+
+
+def test_decoder_layer_takes_the_encoder_layer_as_memory() -> None:
+    encoder = symattn.encoder_layer(
+        [[1, 0], [0, 1]], heads=[(None, None, None)], W_O=None, ffn=([[1], [1]], [0], [[1, 0]], [0, 0])
+    )
+    kwargs = {
+        "self_heads": [(None, None, None)], "self_W_O": None, "cross_heads": [(None, None, None)],
+        "cross_W_O": None, "ffn": ([[1], [-1]], [0], [[1, 1]], [0, 0]),
+    }  # fmt: skip
+    from_layer = symattn.decoder_layer([[1, 1], [0, 1]], encoder, **kwargs)
+    from_matrix = symattn.decoder_layer([[1, 1], [0, 1]], encoder.output, **kwargs)
+    assert from_layer.decimals("output", 20) == from_matrix.decimals("output", 20)
+    assert from_layer.matrix("cross_attention.head1.weights").shape == (2, 2)
 
 
 # --- bad input: one line naming the field and the shapes -----------------------------------------
