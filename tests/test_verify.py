@@ -318,7 +318,13 @@ def test_json_contract() -> None:
     data = json.loads(report.to_json())
     assert list(data) == ["schema", "document", "summary", "findings"]
     assert data["schema"] == "symattn.verify/1"
-    assert data["summary"] == {"claims": 3, "ok": 0, "wrong": 1, "unverified": 2}
+    assert data["summary"] == {
+        "claims": 3,
+        "ok": 0,
+        "wrong": 1,
+        "unverified": 2,
+        "kinds": {"input": 1, "operand": 1, "slip": 1},
+    }
     assert [list(f) for f in data["findings"]] == [FINDING_KEYS] * 3
     assert data["findings"][2] == {
         "line": 3,
@@ -497,3 +503,20 @@ def test_a_span_keeps_a_few_segments_not_one_offset_per_character() -> None:
     assert len(span.text) > 200_000
     assert len(span.segments) == 1
     assert span.source_offset(len(span.text) - 1) == source.index("1$$")
+
+
+def test_reports_group_wrong_numbers_by_root_cause_and_list_unchecked_places() -> None:
+    text = (
+        "$$Q = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}, \\quad K = \\begin{bmatrix} 1 & 0 \\\\ 0 & 2 \\end{bmatrix}$$\n\n"
+        "$$S = Q K^T = \\begin{bmatrix} 1 & 0 \\\\ 0 & 3 \\end{bmatrix}$$\n\n"  # 3: the slip (true 2)
+        "$$T = S + S = \\begin{bmatrix} 2 & 0 \\\\ 0 & 6 \\end{bmatrix}$$\n"  # 6: carried from line 3
+    )
+    report = verify_text(text)
+    assert [(f.line, f.kind, f.carried_from) for f in report.wrong] == [(3, "slip", None), (5, "carried", 3)]
+    rendered = report.to_text()
+    assert "1 error(s); 1 number(s) carried from them." in rendered
+    cause, carried = rendered.index("<text>:3:"), rendered.index("    <text>:5:")
+    assert cause < rendered.index("carried from it:") < carried  # listed under its cause
+    md = report.to_markdown()
+    assert "<details><summary>" in md and "where: 1:" in md  # the inputs, with their places
+    assert json.loads(report.to_json())["summary"]["kinds"]["carried"] == 1

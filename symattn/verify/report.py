@@ -1,8 +1,10 @@
 """The verification report: findings, summary, exit code, and its renderings.
 
 The JSON form is the stable machine contract ``symattn.verify/1`` documented in
-docs/verify.md.  Text and Markdown list every wrong number in detail, then the
-unchecked numbers grouped by reason, then a summary.
+docs/verify.md.  Text and Markdown list every wrong number in detail, grouped by
+root cause (each fresh error with the numbers carried from it), then the
+unchecked numbers grouped by reason (in Markdown, with their places in a
+``<details>`` block), then a summary.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass
+from html import escape as html_escape
 
 from symattn.verify.finding import Finding
 from symattn.verify.text import kind_text, label, reason_text
@@ -17,6 +20,8 @@ from symattn.verify.text import kind_text, label, reason_text
 __all__ = ["SCHEMA", "Report"]
 
 SCHEMA = "symattn.verify/1"
+#: Places listed per reason in a Markdown report's list of unchecked numbers.
+_SHOWN_PLACES = 20
 
 
 @dataclass(frozen=True)
@@ -86,11 +91,13 @@ class Report:
         return html.section(repr(self)[1:-1], html.table(header, rows))
 
     def to_json(self) -> str:
-        """The report as JSON (schema ``symattn.verify/1``)."""
+        """The report as JSON (schema ``symattn.verify/1``; ``summary.kinds`` counts
+        the findings by kind)."""
+        kinds = dict(sorted(Counter(f.kind for f in self.findings).items()))
         data = {
             "schema": SCHEMA,
             "document": self.document,
-            "summary": self.summary,
+            "summary": {**self.summary, "kinds": kinds},
             "findings": [f.as_dict() for f in self.findings],
         }
         return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
@@ -112,6 +119,35 @@ class Report:
             ),
         ]
 
+    def _by_cause(self) -> list[tuple[Finding | None, int | None, list[Finding]]]:
+        """The wrong findings grouped by root cause: each fresh error (or, for numbers
+        carried from a line with no fresh error in this report, that line) with the
+        numbers carried from its line."""
+        carried: dict[int, list[Finding]] = {}
+        roots = []
+        for finding in self.wrong:
+            if finding.carried_from is not None:
+                carried.setdefault(finding.carried_from, []).append(finding)
+            else:
+                roots.append(finding)
+        groups: list[tuple[Finding | None, int | None, list[Finding]]] = []
+        claimed_lines: set[int] = set()
+        for root in roots:
+            under = carried.get(root.line, []) if root.line not in claimed_lines else []
+            claimed_lines.add(root.line)
+            groups.append((root, None, under))
+        for line, under in sorted(carried.items()):
+            if line not in claimed_lines:
+                groups.append((None, line, under))
+        return groups
+
+    def _unverified_places(self, lang: str = "en") -> list[tuple[str, list[Finding]]]:
+        places: dict[str, list[Finding]] = {}
+        for f in self.findings:
+            if f.status == "unverified":
+                places.setdefault(reason_text(f.reason, lang, f.kind), []).append(f)
+        return sorted(places.items(), key=lambda item: -len(item[1]))
+
     def _unverified_groups(self, lang: str = "en") -> list[tuple[str, int]]:
         counts = Counter(
             reason_text(f.reason, lang, f.kind) for f in self.findings if f.status == "unverified"
@@ -130,9 +166,20 @@ class Report:
         lines = [label("title", lang, document=self.document), ""]
         if self.wrong:
             lines.append(label("wrong_heading", lang))
-            for finding in self.wrong:
-                lines.append(f"{self.document}:{finding.line}:{finding.column}")
-                lines.extend(f"    {key}: {value}" for key, value in self._details(finding, lang))
+            groups = self._by_cause()
+            n_carried = sum(len(under) for _, _, under in groups)
+            lines.append(label("causes", lang, roots=len(self.wrong) - n_carried, carried=n_carried))
+            for root, line, under in groups:
+                if root is not None:
+                    lines.append(f"{self.document}:{root.line}:{root.column}")
+                    lines.extend(f"    {key}: {value}" for key, value in self._details(root, lang))
+                    if under:
+                        lines.append("    " + label("carried_under", lang))
+                else:
+                    lines.append(label("carried_from_line", lang, line=line))
+                for finding in under:
+                    lines.append(f"    {self.document}:{finding.line}:{finding.column}")
+                    lines.extend(f"        {key}: {value}" for key, value in self._details(finding, lang))
         else:
             lines.append(label("none_wrong", lang))
         groups = self._unverified_groups(lang)
@@ -146,11 +193,15 @@ class Report:
         """A Markdown report (a table of wrong numbers)."""
         lines = [f"# {label('title', lang, document=self.document)}", ""]
         if self.wrong:
+            groups = self._by_cause()
+            n_carried = sum(len(under) for _, _, under in groups)
             lines += [f"## {label('wrong_heading', lang)}", ""]
+            lines += [label("causes", lang, roots=len(self.wrong) - n_carried, carried=n_carried), ""]
             headers = [label("location", lang)] + [key for key, _ in self._details(self.wrong[0], lang)]
             lines.append("| " + " | ".join(headers) + " |")
             lines.append("|" + "---|" * len(headers))
-            for finding in self.wrong:
+            ordered = [f for root, _, under in groups for f in ([root] if root else []) + under]
+            for finding in ordered:
                 cells = [f"{self.document}:{finding.line}:{finding.column}"]
                 cells += [
                     f"`{v}`" if k == label("exact", lang) else v for k, v in self._details(finding, lang)
@@ -158,9 +209,22 @@ class Report:
                 lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
         else:
             lines.append(label("none_wrong", lang))
-        groups = self._unverified_groups(lang)
-        if groups:
+        places = self._unverified_places(lang)
+        if places:
             lines += ["", f"## {label('unverified_heading', lang)}", ""]
-            lines.extend("- " + label("unverified_line", lang, count=n, reason=r) for r, n in groups)
+            for reason, found in places:
+                where = ", ".join(f"{f.line}:{f.column}" for f in found[:_SHOWN_PLACES])
+                if len(found) > _SHOWN_PLACES:
+                    where += f", … ({len(found) - _SHOWN_PLACES} more)"
+                summary_line = label("unverified_line", lang, count=len(found), reason=html_escape(reason))
+                lines += [
+                    f"<details><summary>{summary_line}</summary>",
+                    "",
+                    f"{label('unverified_where', lang)}: {where}",
+                    "",
+                    "</details>",
+                    "",
+                ]
+            lines.pop()
         lines += ["", label("summary", lang, **self.summary), "", f"**{self._verdict(lang)}**"]
         return "\n".join(lines) + "\n"

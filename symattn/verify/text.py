@@ -28,6 +28,10 @@ LABELS: dict[str, dict[str, str]] = {
         "verdict_none": "Result: no number could be checked.",
         "verdict_wrong": "Result: {wrong} wrong number(s).",
         "location": "location",
+        "causes": "{roots} error(s); {carried} number(s) carried from them.",
+        "carried_under": "carried from it:",
+        "carried_from_line": "carried from line {line}:",
+        "unverified_where": "where",
     },
     "zh": {
         "title": "symattn 核验：{document}",
@@ -47,6 +51,10 @@ LABELS: dict[str, dict[str, str]] = {
         "verdict_none": "结论：没有任何数字能够核验。",
         "verdict_wrong": "结论：有 {wrong} 个数字错误。",
         "location": "位置",
+        "causes": "{roots} 处错误；{carried} 个数字沿用了它们。",
+        "carried_under": "沿用它的数字：",
+        "carried_from_line": "沿用第 {line} 行的数字：",
+        "unverified_where": "位置",
     },
 }
 
