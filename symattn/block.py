@@ -10,11 +10,12 @@
     encoder_layer(X), decoder_layer(X, memory), transformer(X, layers=…)
 
 Every value is an exact SymPy expression built structurally (``sin(1/100)``,
-``sqrt(125001/100000)``); nothing calls ``sympy.simplify``.  Decimals come from
-arb enclosures (:class:`_Balls`, which evaluates each shared subexpression once),
-with the precision raised until every printed digit is decided.  A ReLU decides
-the sign of its argument exactly: rationals directly, other values from a
-certified enclosure.
+``100*sqrt(1000010)/100001``); nothing calls ``sympy.simplify``.  Decimals come
+from arb enclosures (:class:`_Balls`, which evaluates each shared subexpression
+once), with the precision raised until every printed digit is decided.  A ReLU
+decides the sign of its argument exactly: rationals directly, other values from
+a certified enclosure; a value no ball up to :data:`RELU_PREC` bits decides
+(an exact 0 that does not cancel) stays ``Max(0, h)``, exact.
 """
 
 from __future__ import annotations

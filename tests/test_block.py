@@ -239,6 +239,37 @@ def np_encoder(X, heads, W_O, ffn, act, norm, eps):  # noqa: PLR0917 - the refer
     return H + f(np_layer_norm(H, eps))
 
 
+def np_rope(X, base, start, layout):
+    n, d = X.shape
+    out = X.copy()
+    for r in range(n):
+        for i in range(d // 2):
+            a, b = (2 * i, 2 * i + 1) if layout == "interleaved" else (i, i + d // 2)
+            phi = (start + r) * float(base) ** (-2 * i / d)
+            out[r, a] = X[r, a] * math.cos(phi) - X[r, b] * math.sin(phi)
+            out[r, b] = X[r, a] * math.sin(phi) + X[r, b] * math.cos(phi)
+    return out
+
+
+def np_general_attention(X, WQ, WK, WV, causal=False, X_kv=None):  # noqa: PLR0917 - textbook order
+    src = X if X_kv is None else X_kv
+    s = (X @ WQ) @ (src @ WK).T / math.sqrt(WQ.shape[1])
+    if causal:
+        s = np.where(np.tril(np.ones(s.shape, dtype=bool)), s, -np.inf)
+    e = np.exp(s - s.max(axis=1, keepdims=True))
+    return (e / e.sum(axis=1, keepdims=True)) @ (src @ WV)
+
+
+def np_decoder(X, memory, self_heads, self_W_O, cross_heads, cross_W_O, ffn, eps):  # noqa: PLR0917
+    W1, b1, W2, b2 = ffn
+    H1 = np_layer_norm(
+        X + np.hstack([np_general_attention(X, *h, causal=True) for h in self_heads]) @ self_W_O, eps
+    )
+    cross = np.hstack([np_general_attention(H1, *h, X_kv=memory) for h in cross_heads]) @ cross_W_O
+    H2 = np_layer_norm(H1 + cross, eps)
+    return np_layer_norm(H2 + NP_ACT["relu"](H2 @ W1 + b1) @ W2 + b2, eps)
+
+
 def assert_float_close(decimals: list[list[str]], ref: np.ndarray, what: str) -> None:
     got = np.array([[float(v) for v in row] for row in decimals])
     size = max(1.0, float(np.abs(ref).max()))
@@ -285,9 +316,11 @@ def test_concatenated_layout_is_a_permutation_of_interleaved() -> None:
 @pytest.mark.parametrize("layout", ["interleaved", "concatenated"])
 @given(X=st.integers(1, 3).flatmap(lambda n: matrices(n, 4)), start=st.integers(0, 2))
 @FEW
-def test_rope_agrees_with_mpmath(layout, X, start) -> None:
+def test_rope_agrees_with_mpmath_and_float64(layout, X, start) -> None:
     R = symattn.rope(X, start=start, layout=layout)
-    assert_digits(digits_of(R, "RoPE"), mp_rope(mpm(X), 10000, start, layout), "RoPE")
+    decimals = digits_of(R, "RoPE")
+    assert_digits(decimals, mp_rope(mpm(X), 10000, start, layout), "RoPE")
+    assert_float_close(decimals, np_rope(npm(X), 10000, start, layout), "RoPE")
 
 
 def test_rope_preserves_each_pairs_norm_exactly() -> None:
@@ -466,7 +499,7 @@ def assert_rows_sum_to_one(A: sympy.ImmutableMatrix, what: str) -> None:
     data=st.data(),
 )
 @FEW
-def test_grouped_query_attention_agrees_with_mpmath_and_shares_kv(n, groups, data) -> None:
+def test_grouped_query_attention_agrees_with_mpmath_and_float64_and_shares_kv(n, groups, data) -> None:
     n_heads, n_kv = groups
     d = 2
     X = data.draw(matrices(n, d))
@@ -478,7 +511,13 @@ def test_grouped_query_attention_agrees_with_mpmath_and_shares_kv(n, groups, dat
     triples = [
         (mpm(q_heads[h]), mpm(kv_heads[h // size][0]), mpm(kv_heads[h // size][1])) for h in range(n_heads)
     ]
-    assert_digits(gqa.decimals("output", PLACES), mp_mha(mpm(X), triples, mpm(W_O)), "GQA output")
+    decimals = gqa.decimals("output", PLACES)
+    assert_digits(decimals, mp_mha(mpm(X), triples, mpm(W_O)), "GQA output")
+    np_heads = [
+        (npm(q_heads[h]), npm(kv_heads[h // size][0]), npm(kv_heads[h // size][1])) for h in range(n_heads)
+    ]
+    ref_f = np.hstack([np_general_attention(npm(X), *h) for h in np_heads]) @ npm(W_O)
+    assert_float_close(decimals, ref_f, "GQA output")
     for h, head in enumerate(gqa.heads):
         assert head.K == gqa.heads[(h // size) * size].K and head.V == gqa.heads[(h // size) * size].V
         assert_rows_sum_to_one(head.weights, f"head {h + 1} weights")
@@ -556,7 +595,7 @@ def test_encoder_layer_stages_are_in_order_with_certified_decimals() -> None:
 
 @given(n=st.integers(1, 3), m=st.integers(1, 2), data=st.data())
 @FEW
-def test_decoder_layer_agrees_with_mpmath(n, m, data) -> None:
+def test_decoder_layer_agrees_with_mpmath_and_float64(n, m, data) -> None:
     d = 2
     X, memory = data.draw(matrices(n, d)), data.draw(matrices(m, d))
     self_heads = [tuple(data.draw(matrices(d, d)) for _ in range(3))]
@@ -588,7 +627,19 @@ def test_decoder_layer_agrees_with_mpmath(n, m, data) -> None:
         "relu",
         mpf(Fraction("1e-5")),
     )
-    assert_digits(layer.decimals("output", PLACES), ref, "decoder")
+    decimals = layer.decimals("output", PLACES)
+    assert_digits(decimals, ref, "decoder")
+    ref_f = np_decoder(
+        npm(X),
+        npm(memory),
+        [tuple(npm(w) for w in h) for h in self_heads],
+        npm(self_W_O),
+        [tuple(npm(w) for w in h) for h in cross_heads],
+        npm(cross_W_O),
+        (npm(ffn[0]), npm([ffn[1]]), npm(ffn[2]), npm([ffn[3]])),
+        1e-5,
+    )
+    assert_float_close(decimals, ref_f, "decoder")
     weights = layer.matrix("self_attention.head1.weights")
     assert all(weights[i, j] == 0 for i in range(n) for j in range(n) if j > i)  # causal
     assert_rows_sum_to_one(weights, "causal self-attention")
