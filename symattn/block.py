@@ -42,9 +42,11 @@ from symattn.errors import (
     counted,
 )
 from symattn.exact import (
+    _ARB_FUNCTIONS,
     MAX_EXP_ARGUMENT,
     MAX_PREC,
     START_PREC,
+    _short,
     certified_decimal,
     round_ball,
     safe_power,
@@ -176,19 +178,8 @@ class _Balls:
         raise NotNumericError(f"cannot evaluate {_brief(expr)} numerically")
 
 
-_UNARY = {
-    sympy.exp: flint.arb.exp,
-    sympy.log: flint.arb.log,
-    sympy.sin: flint.arb.sin,
-    sympy.cos: flint.arb.cos,
-    sympy.tanh: flint.arb.tanh,
-    sympy.erf: flint.arb.erf,
-}
-
-
-def _brief(expr: sympy.Expr, limit: int = 60) -> str:
-    text = sympy.sstr(expr)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+_UNARY = {sympy.exp: flint.arb.exp, sympy.log: flint.arb.log, **_ARB_FUNCTIONS}  # one table with exact.py
+_brief = _short
 
 
 def _precisions(places: int = 0, limit: int = MAX_PREC):

@@ -41,8 +41,7 @@ exactly.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -58,7 +57,7 @@ from symattn.errors import (
     SymattnError,
     UndecidedRoundingError,
 )
-from symattn.numeric import IntegerScores, attention_balls
+from symattn.numeric import IntegerScores, _precision, attention_balls
 
 try:
     import numpy as np
@@ -78,16 +77,6 @@ def _numpy() -> Any:
             "symattn.oracle needs numpy, which is not installed: pip install 'symattn[oracle]'"
         )
     return np
-
-
-@contextmanager
-def _precision(prec: int) -> Iterator[None]:
-    old = flint.ctx.prec
-    flint.ctx.prec = prec
-    try:
-        yield
-    finally:
-        flint.ctx.prec = old
 
 
 def _shape(array: Any) -> str:
