@@ -222,6 +222,8 @@ def _halfwidth(node: Node) -> Any:
 
 #: A printed text that stands for results with different true values.
 _AMBIGUOUS = object()
+#: Roundings of a printed result that a bare number may restate (to 2 … this many places).
+_MAX_ROUNDED_PLACES = 12
 
 
 def _distinctive(text: str) -> bool:
@@ -267,6 +269,7 @@ class DocumentState:
         self.inputs: set[str] = set()
         self.symbols: dict[str, sympy.Symbol] = {}  # letters an input matrix uses as symbols
         self.printed: dict[str, Any] = {}  # each printed result (2+ places) by its text, or _AMBIGUOUS
+        self.rounded: dict[tuple[int, Decimal], set[str]] = {}  # (places, rounding) -> printed texts
         self.uses: dict[str, frozenset[str]] = {}
         self.defined_by_input = False
         self.element_text = ""
@@ -773,6 +776,19 @@ class DocumentState:
             deps |= value.deps
         return Val(ImmutableMatrix(a_rows), ImmutableMatrix(b_rows), frozenset(deps), arith=False)
 
+    def _remember_printed(self, text: str, result: Val) -> None:
+        """Keep a printed result by its text, and index its roundings to fewer places
+        (so a later bare number finds what it rounds in one lookup)."""
+        known = self.printed.get(text)
+        if known is None and "." in text and text.lstrip("-")[:1].isdigit():
+            digits = text.split(".")[1]
+            if digits.isdigit():
+                for places in range(2, min(len(digits), _MAX_ROUNDED_PLACES)):
+                    key = (places, Decimal(text).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+                    self.rounded.setdefault(key, set()).add(text)
+        same = known is None or (known is not _AMBIGUOUS and equal(known.b, result.b) is True)
+        self.printed[text] = result if same else _AMBIGUOUS
+
     def bare_number(self, num: Num) -> None:
         """A number of the prose (``the weight is 0.67``): judged only when it
         restates one earlier result, rounded; otherwise not reported."""
@@ -788,17 +804,13 @@ class DocumentState:
         if places < 2 or not getattr(parsed.value, "is_Rational", False):
             return False
         claimed = Decimal(int(parsed.value.p)) / Decimal(int(parsed.value.q))  # 85% is 0.85
-        quantum = Decimal(1).scaleb(-places)
-        found = [
-            (text, val)
-            for text, val in self.printed.items()
-            if "." in text
-            and len(text.split(".")[1]) > places
-            and Decimal(text).quantize(quantum, rounding=ROUND_HALF_UP) == claimed
-        ]
-        if len(found) != 1 or found[0][1] is _AMBIGUOUS:
+        found = self.rounded.get((places, claimed), set())
+        if len(found) != 1:
             return False
-        text, earlier = found[0]
+        text = next(iter(found))
+        earlier = self.printed.get(text)
+        if earlier is None or earlier is _AMBIGUOUS:
+            return False
         if claim_fits(num.text, earlier.b):
             self._add(num, status="ok", kind="ok", reason=f"restates {text}, rounded")
             return True
@@ -865,6 +877,7 @@ class DocumentState:
         """Drop bindings of ``names`` and of everything computed from them."""
         gone = set(names)
         self.printed.clear()  # a new example: its bare numbers restate its own results only
+        self.rounded.clear()
         for name, used in list(self.uses.items()):
             if used & gone:
                 gone.add(name)
@@ -928,9 +941,7 @@ class DocumentState:
             if _distinctive(node.text):  # type: ignore[union-attr]
                 self.results[node.text] = result  # type: ignore[union-attr]
             if (parse_claim(node.text).places or 0) >= 2:  # type: ignore[union-attr]
-                known = self.printed.get(node.text)  # type: ignore[union-attr]
-                same = known is None or (known is not _AMBIGUOUS and equal(known.b, b) is True)
-                self.printed[node.text] = result if same else _AMBIGUOUS  # type: ignore[union-attr]
+                self._remember_printed(node.text, result)  # type: ignore[union-attr]
             if not ok and cell is None:  # a wrong scalar result, which the next formula may use at once
                 self.recent_wrong[node.text] = (self.formula_index, result)  # type: ignore[union-attr]
             return result
