@@ -560,6 +560,7 @@ class DocumentState:
         )  # the element before is exact (a computation, or integers), not a rounding
         ref_is_name = False
         doubted: Val | None = None  # the side before a step that is not equal to it
+        doubted_is_name = False  # ... and it is a bound name (the step may define it anew)
         for index, element in enumerate(chain.elements):
             if not names:
                 self.subject = subject_of(max(index - 1, 0))
@@ -570,7 +571,9 @@ class DocumentState:
                 self.element_text = chain.texts[index] if index < len(chain.texts) else ""
                 self.top_element = element
                 if doubted is not None and is_claim_shape(element):
-                    value, is_claim = self._after_doubted_step(element, doubted, ref, bool(names))
+                    value, is_claim = self._after_doubted_step(
+                        element, doubted, ref, bool(names), redefines=doubted_is_name
+                    )
                 else:
                     value, is_claim = self._element(element, ref, bool(names))
                 doubted = None
@@ -582,8 +585,9 @@ class DocumentState:
                     # = \frac{\sqrt{2}}{2}: a step of exact algebra; after a name, only a restatement
                     # that holds counts (S = 2·3 may define S anew)
                     verdict = self._judge_step(self.operands, value, ref, after_name=ref_is_name)
-                    if verdict is False and not ref_is_name:  # after a name: maybe a new definition
+                    if verdict is False:  # after a name it may be a new definition: both sides are tried
                         doubted = ref  # the next printed value may fit the side before this one
+                        doubted_is_name = ref_is_name
                 elif (
                     self.operands and is_claim and ref is not None and exact_link and isinstance(element, Mul)
                 ):
@@ -1587,13 +1591,14 @@ class DocumentState:
         return False
 
     def _after_doubted_step(
-        self, element: Node, before: Val, step: Val, defines: bool
+        self, element: Node, before: Val, step: Val, defines: bool, *, redefines: bool
     ) -> tuple[Val | None, bool]:
         """A printed value after a step that is not equal to the side before it
         (``a = [closed form, a digit changed] ≈ 0.4011``).  Either side may be the
         right one (a slip in the step, or a convention it leaves implicit): the
         value is right when it fits the side before the step, not called wrong
-        when it fits the step only, and wrong when it fits neither."""
+        when it fits the step only (right, when the side before is a name the step
+        ``redefines``), and wrong when it fits neither."""
         mark, seen = len(self.findings), set(self.seen)
         try:
             result = self._element(element, before, defines)
@@ -1607,6 +1612,8 @@ class DocumentState:
         del self.findings[mark:]
         self.seen = set(seen)
         fitted = self._element(element, step, defines)
+        if not any(f.status == "wrong" for f in self.findings[mark:]) and redefines:
+            return fitted  # S = 2·3 = 6 after S = 2: a new definition, and its computation holds
         if not any(f.status == "wrong" for f in self.findings[mark:]):
             self.findings[mark:] = [
                 dataclasses.replace(
