@@ -241,10 +241,11 @@ def _load(spec_path: str | None, lang: str = "en"):
     return reference(lang=lang) if spec_path is None else load_spec(spec_path)
 
 
-def _emit(text: str, output: str | None) -> None:
-    """Print, or write FILE atomically (nothing is left behind on failure)."""
+def _emit(content: str | bytes, output: str | None) -> None:
+    """Print text, or write FILE atomically, text or bytes (nothing is left behind on failure)."""
     if output is None:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        assert isinstance(content, str)  # bytes always go to a file (npz needs -o)
+        sys.stdout.write(content if content.endswith("\n") else content + "\n")
         return
     from symattn.errors import InputError, MissingFileError
 
@@ -255,24 +256,8 @@ def _emit(text: str, output: str | None) -> None:
     if target.is_dir():
         raise InputError(f"{output}: is a directory; name a file to write")
     try:
-        write_atomically(target, text)
+        write_atomically(target, content)
     except OSError as error:  # name the target, not the temporary file beside it
-        raise InputError(f"{output}: cannot write ({error.strerror or error})") from None
-
-
-def _emit_bytes(data: bytes, output: str) -> None:
-    """Write a binary FILE atomically (the checks of :func:`_emit`)."""
-    from symattn.errors import InputError, MissingFileError
-
-    target = Path(output)
-    directory = target.parent if str(target.parent) else Path(".")
-    if not directory.is_dir():
-        raise MissingFileError(f"{output}: directory {directory} does not exist")
-    if target.is_dir():
-        raise InputError(f"{output}: is a directory; name a file to write")
-    try:
-        write_atomically(target, data)
-    except OSError as error:
         raise InputError(f"{output}: cannot write ({error.strerror or error})") from None
 
 
@@ -342,7 +327,7 @@ def _run_importance(args: argparse.Namespace) -> int:
         source=spec.source,
     )
     if args.format == "npz":
-        _emit_bytes(fixture.to_npz(made), args.output)
+        _emit(fixture.to_npz(made), args.output)
     else:
         _emit(fixture.to_json(made) if args.format == "json" else fixture.to_text(made), args.output)
     return EXIT_OK
