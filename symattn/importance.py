@@ -37,7 +37,6 @@ from symattn.errors import (
     InputError,
     NotNumericError,
     ShapeError,
-    SymattnError,
     UndecidedRoundingError,
     counted,
 )
@@ -51,6 +50,7 @@ from symattn.exact import (
     round_ball,
     to_matrix,
 )
+from symattn.pipeline import _matrix_decimals  # pipeline imports this module lazily, so no cycle
 
 if TYPE_CHECKING:
     from symattn.pipeline import Attention, MultiHead
@@ -239,16 +239,7 @@ def decimals(matrix: ImmutableMatrix, places: int, name: str = "importance") -> 
     """
     if places < 0:
         raise InputError(f"places must be 0 or more, not {places}")
-    rows = []
-    for i in range(matrix.rows):
-        row = []
-        for j in range(matrix.cols):
-            try:
-                row.append(certified(matrix[i, j], places))
-            except SymattnError as error:
-                raise type(error)(f"{name}[{i + 1},{j + 1}]: {error}") from None
-        rows.append(row)
-    return rows
+    return _matrix_decimals(name, matrix, places, certify=certified)
 
 
 def certified(value: Any, places: int) -> str:

@@ -16,7 +16,7 @@ applies, and from :func:`symattn.exact.certified_decimal` otherwise.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -154,14 +154,19 @@ def _claims_matrix(claimed: Any, name: str) -> list[list[Claim]]:
     return [[value if isinstance(value, Claim) else parse_claim(str(value)) for value in row] for row in rows]
 
 
-def _matrix_decimals(name: str, matrix: ImmutableMatrix, places: int) -> list[list[str]]:
-    """Certified decimals entry by entry; an error names the entry (``Q[1,1]: ...``)."""
+def _matrix_decimals(
+    name: str,
+    matrix: ImmutableMatrix,
+    places: int,
+    certify: Callable[[Any, int], str] = certified_decimal,
+) -> list[list[str]]:
+    """Certified decimals entry by entry (by ``certify``); an error names the entry (``Q[1,1]: ...``)."""
     rows = []
     for i in range(matrix.rows):
         row = []
         for j in range(matrix.cols):
             try:
-                row.append(certified_decimal(matrix[i, j], places))
+                row.append(certify(matrix[i, j], places))
             except SymattnError as error:
                 raise type(error)(f"{name}[{i + 1},{j + 1}]: {error}") from None
         rows.append(row)

@@ -298,10 +298,10 @@ def _softmax_row(row: st.SoftmaxRow, head: int, ctx: _Context, *, comma: bool = 
     numerators = [entry(row.terms[j]) for j in live]
     denominator = entry(row.denominator)
     exponentials = " + ".join(named[j] for j in live)
+    shared = denominator
     if finite and row.shift == 0 and width(exponentials) + width(denominator) <= PAGE_WIDTH / 2:
-        denominator = f"{exponentials} = {denominator}"  # the sum it is, checkable
-    out.append(fill(T["softmax_sum"], i=i, D=Math(denominator)))
-    denominator = entry(row.denominator)
+        shared = f"{exponentials} = {denominator}"  # the sum it is, checkable
+    out.append(fill(T["softmax_sum"], i=i, D=Math(shared)))
     total = " + ".join(f"{a}_{_sub(i, j + 1, comma)}" for j in live)
     fraction = rf"\frac{{{' + '.join(numerators)}}}{{{denominator}}}"
     if width(total) + width(fraction) <= PAGE_WIDTH:

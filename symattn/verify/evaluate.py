@@ -77,6 +77,7 @@ from symattn.verify.values import (
     Val,
     add_values,
     bounded_exp,
+    entry_of_1x1,
     equal,
     is_matrix,
     multiply,
@@ -187,8 +188,10 @@ def _blamed_part(node: Node, true: Any) -> Num | None:
     return None
 
 
-def _entry_of_1x1(value: Any) -> Any:
-    return value[0, 0] if is_matrix(value) and value.shape == (1, 1) else value
+def _row_texts(row: tuple[Node, ...]) -> tuple[str, ...]:
+    """A printed row's number texts ("" for a cell that is not one number): the key
+    under which a row printed before is found again."""
+    return tuple(c.text if isinstance(c, Num) else "" for c in row)
 
 
 def _is_row(value: Any) -> bool:
@@ -319,7 +322,7 @@ class DocumentState:
         ball: Any = None,
         truth: bool = True,
     ) -> bool:
-        a, b = _entry_of_1x1(a), _entry_of_1x1(b)  # q_1 · k_1 of 1-vectors is a number
+        a, b = entry_of_1x1(a), entry_of_1x1(b)  # q_1 · k_1 of 1-vectors is a number
         try:
             verdict = judge(num.text, a, b, deps, arith=arith)
             only_rounded = not any(is_wrong for _, is_wrong in deps)
@@ -721,14 +724,13 @@ class DocumentState:
         match = _CELL.match(core)
         if match is None:
             return None
-        base = match.group(1) + head  # s_{11}^{(1)}: a cell of S^{(1)}
-        if base not in self.env and head and len(match.group(1)) == 1 and match.group(1).islower():
-            base = match.group(1).upper() + head
-        accent = _ACCENTED_LETTER.match(match.group(1))
-        if base not in self.env and accent:  # \tilde{s}_{12}: a cell of \tilde{S}
+        letter = match.group(1)
+        base = letter + head  # s_{11}^{(1)}: a cell of S^{(1)}
+        accent = _ACCENTED_LETTER.match(letter)
+        if base not in self.env and len(letter) == 1 and letter.islower():
+            base = letter.upper() + head  # a_{12} is the cell of A
+        elif base not in self.env and accent:  # \tilde{s}_{12}: a cell of \tilde{S}
             base = f"{accent.group(1)}{{{accent.group(2).upper()}}}" + head
-        if base not in self.env and base.islower() and len(base) == 1 and base.upper() in self.env:
-            base = base.upper()  # a_{12} is the cell of A
         if base not in self.env and match.group(1).upper() == "A":
             weights = self._convention_weights(head)
             if weights is None:
@@ -759,7 +761,7 @@ class DocumentState:
     def _tied_rows(self, node: Matrix) -> Val | None:
         """A block whose rows restate rows printed before (each row's cells
         written the same): tied to them, so a wrong row carries on."""
-        rows = [tuple(c.text if isinstance(c, Num) else "" for c in row) for row in node.rows]
+        rows = [_row_texts(row) for row in node.rows]
         if not rows or any(not all(r) for r in rows) or len({len(r) for r in rows}) != 1:
             return None
         found = [self.row_results.get(r) for r in rows]
@@ -916,9 +918,7 @@ class DocumentState:
         """Judge a numbers-only element against the element before it."""
         printed = printed_value(node)
         if printed is not None:
-            a, b = ref.a, ref.b
-            if is_matrix(a) and a.shape == (1, 1):
-                a, b = a[0, 0], b[0, 0]
+            a, b = entry_of_1x1(ref.a), entry_of_1x1(ref.b)
             if is_matrix(a):
                 raise Unverifiable(f"a single number is compared with a {shape_text(a)} matrix")
             if printed == NEG_INF:
@@ -926,7 +926,8 @@ class DocumentState:
             ball = ref.ball
             if isinstance(ball, list) and len(ball) == 1 and len(ball[0]) == 1:
                 ball = ball[0][0]
-            earlier = self.results.get(node.text) if _distinctive(node.text) else None  # type: ignore[union-attr]
+            distinctive = _distinctive(node.text)  # type: ignore[union-attr]
+            earlier = self.results.get(node.text) if distinctive else None  # type: ignore[union-attr]
             mark = len(self.findings)
             ok = self._judge(
                 node,
@@ -942,7 +943,7 @@ class DocumentState:
             if not ok and earlier is not None:
                 self._carry_restated(mark, earlier)
             result = Val(printed, b, ref.deps | self._source(node, ok, printed, b))
-            if _distinctive(node.text):  # type: ignore[union-attr]
+            if distinctive:
                 self.results[node.text] = result  # type: ignore[union-attr]
             if (parse_claim(node.text).places or 0) >= 2:  # type: ignore[union-attr]
                 self._remember_printed(node.text, result)  # type: ignore[union-attr]
@@ -1003,7 +1004,7 @@ class DocumentState:
             out_a.append(out_row)
         result = Val(ImmutableMatrix(out_a), b, frozenset(deps))
         for i, row in enumerate(node.rows):  # each printed row, for a later block that restates it
-            texts = tuple(c.text if isinstance(c, Num) else "" for c in row)
+            texts = _row_texts(row)
             if all(texts) and len(texts) > 1:
                 p = (slice(None), i) if transposed else (i, slice(None))
                 self.row_results[texts] = Val(  # its own cells' sources, and what the whole came from
@@ -1027,7 +1028,7 @@ class DocumentState:
     def _carry_restated_row(self, row: tuple[Node, ...], mark: int) -> None:
         """A printed row that restates a row printed before (cell for cell), which
         was computed from a wrong number: its wrong cells are carried from there."""
-        texts = tuple(c.text if isinstance(c, Num) else "" for c in row)
+        texts = _row_texts(row)
         earlier = self.row_results.get(texts) if all(texts) and len(texts) > 1 else None
         if earlier is not None:
             self._carry_restated(mark, earlier)
@@ -1140,13 +1141,14 @@ class DocumentState:
         operands = self.operands[mark:]
         del self.operands[mark:]
         cells = literals(block)
+        result = Val(scale(self.literal_value(block).a, factor.a), ref.b, ref.deps, arith=factor.arith)
         if not sure:
             self.unverified(
                 operands + cells,  # type: ignore[arg-type]
                 "unverifiable",
                 "the factor or the block is off; with one nonzero cell, which one cannot be told",
             )
-            return Val(scale(self.literal_value(block).a, factor.a), ref.b, ref.deps, arith=factor.arith)
+            return result
         others = [f for f in node.factors if not isinstance(f, Matrix)]
         if len(others) == 1 and isinstance(others[0], Num) and operands == [others[0]]:
             self._judge(
@@ -1160,8 +1162,7 @@ class DocumentState:
             )
         for cell in cells:
             self._add(cell, status="ok", kind="ok", reason="the block is the side before, up to its factor")  # type: ignore[arg-type]
-        printed = self.literal_value(block)
-        return Val(scale(printed.a, factor.a), ref.b, ref.deps, arith=factor.arith)
+        return result
 
     # --- evaluation -----------------------------------------------------------
 
@@ -1612,9 +1613,10 @@ class DocumentState:
         del self.findings[mark:]
         self.seen = set(seen)
         fitted = self._element(element, step, defines)
-        if not any(f.status == "wrong" for f in self.findings[mark:]) and redefines:
-            return fitted  # S = 2·3 = 6 after S = 2: a new definition, and its computation holds
-        if not any(f.status == "wrong" for f in self.findings[mark:]):
+        if any(f.status == "wrong" for f in self.findings[mark:]):
+            self.findings[mark:] = first  # fits neither side
+            return result
+        if not redefines:  # (after a name, S = 2·3 = 6 defines S anew, and its computation holds)
             self.findings[mark:] = [
                 dataclasses.replace(
                     f,
@@ -1627,9 +1629,7 @@ class DocumentState:
                 else f
                 for f in self.findings[mark:]
             ]
-            return fitted
-        self.findings[mark:] = first  # fits neither side
-        return result
+        return fitted
 
     def _composite(self, node: Mul) -> Val | None:
         """``softmax(QKᵀ/√d_k) V = [printed][printed] = …``: each printed factor

@@ -83,15 +83,18 @@ def shape_text(value: Any) -> str:
     return f"{value.rows}×{value.cols}" if is_matrix(value) else "a scalar"
 
 
+def entry_of_1x1(value: Any) -> Any:
+    """The entry of a 1×1 matrix (``q_1 · k_1`` of two 1-vectors is a number), else ``value``."""
+    return value[0, 0] if is_matrix(value) and value.shape == (1, 1) else value
+
+
 def equal(x: Any, y: Any) -> bool | None:
     """Exact equality of two values (True, False, or None when undecided); a
-    1×1 matrix (the dot product of two 1-vectors) equals its entry."""
+    1×1 matrix equals its entry."""
     if is_matrix(x) != is_matrix(y):
-        if is_matrix(x) and x.shape == (1, 1):
-            return equal(x[0, 0], y)
-        if is_matrix(y) and y.shape == (1, 1):
-            return equal(x, y[0, 0])
-        return False
+        x, y = entry_of_1x1(x), entry_of_1x1(y)
+        if is_matrix(x) or is_matrix(y):
+            return False
     if is_matrix(x):
         if x.shape != y.shape:
             return False

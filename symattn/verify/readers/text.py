@@ -17,6 +17,7 @@ is dropped, not reported.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import re
 
@@ -408,8 +409,10 @@ def _bare_spans(piece: Span, covered: list[tuple[int, int]]) -> list[Span]:
     """Numbers of the prose outside every math run (``the weight is 0.67``), each a
     span of its own, flagged ``bare``: tied only when it rounds one earlier result."""
     spans = []
+    starts = [start for start, _ in covered]  # runs come in order: one bisection per number
     for match in _BARE.finditer(piece.text):
-        if any(start <= match.start() < end for start, end in covered):
+        k = bisect.bisect_right(starts, match.start()) - 1
+        if k >= 0 and match.start() < covered[k][1]:
             continue
         span = core_text(piece, match.start(), match.end())
         if span is not None:
