@@ -520,3 +520,42 @@ def test_reports_group_wrong_numbers_by_root_cause_and_list_unchecked_places() -
     md = report.to_markdown()
     assert "<details><summary>" in md and "where: 1:" in md  # the inputs, with their places
     assert json.loads(report.to_json())["summary"]["kinds"]["carried"] == 1
+
+
+def test_a_carried_number_names_the_row_it_comes_from() -> None:
+    # Y = X·X with a slip in each row (11 for 10 on line 3, 23 for 22 on line 4);
+    # Z = Y·X by the printed Y: row 1 of Z comes from row 1 of Y only, row 2 from row 2
+    x = [[1, 2], [3, 4]]
+    y_printed = [[7, 11], [15, 23]]
+    z = [[sum(y_printed[i][k] * x[k][j] for k in range(2)) for j in range(2)] for i in range(2)]
+    assert z == [[40, 58], [84, 122]]
+    text = (
+        "$$X = \\begin{bmatrix} 1 & 2 \\\\ 3 & 4 \\end{bmatrix}$$\n\n"
+        "$$Y = X X = \\begin{bmatrix} 7 & 11 \\\\\n15 & 23 \\end{bmatrix}$$\n\n"
+        f"$$Z = Y X = \\begin{{bmatrix}} {z[0][0]} & {z[0][1]} \\\\ {z[1][0]} & {z[1][1]} \\end{{bmatrix}}$$\n"
+    )
+    assert [(f.line, f.claimed, f.kind, f.carried_from) for f in verify_text(text).wrong] == [
+        (3, "11", "slip", None),
+        (4, "23", "slip", None),
+        (6, "40", "carried", 3),
+        (6, "58", "carried", 3),
+        (6, "84", "carried", 4),
+        (6, "122", "carried", 4),
+    ]
+
+
+def test_a_table_of_one_querys_exponentials_and_weights_is_a_chain() -> None:
+    from fractions import Fraction
+
+    e1, e2, total = Fraction("1.6487"), Fraction("2.7183"), Fraction("4.6370")  # the sum's digits swapped
+    assert e1 + e2 == Fraction("4.3670")
+    w1, w2 = (round(e / total, 4) for e in (e1, e2))  # by the printed (wrong) sum
+    text = (
+        "Query 1 after the exponential:\n\n| row | e^{z_1} | e^{z_2} | Σ |\n|---|---|---|---|\n"
+        f"| 1 | 1.6487 | 2.7183 | 4.6370 |\n| weights | {float(w1):.4f} | {float(w2):.4f} | |\n"
+    )
+    assert [(f.line, f.claimed, f.kind, f.carried_from) for f in verify_text(text).wrong] == [
+        (5, "4.6370", "slip", None),
+        (6, f"{float(w1):.4f}", "carried", 5),
+        (6, f"{float(w2):.4f}", "carried", 5),
+    ]

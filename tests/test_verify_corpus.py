@@ -91,6 +91,22 @@ def test_recall_is_measured(capsys: pytest.CaptureFixture[str]) -> None:
     assert planted == 0 or found / planted >= RECALL_FLOOR
 
 
+def test_carried_findings_name_the_line_of_their_root_cause() -> None:
+    """A planted carried (or rounding-carried) number that is found with its kind
+    names the line of the earliest wrong number it depends on, row by row (row 2
+    of AV is carried from row 2 of A), and through restated wrong numbers (a
+    carried weight copied into A passes on its root, not its own line)."""
+    wrong = []
+    for doc in DOCUMENTS:
+        got = {(f.line, f.claimed): f for f in _report(doc).wrong}
+        for item in _expect(doc).get("finding", []):
+            found = got.get((item["line"], item["claimed"]))
+            if found is not None and found.kind == item["kind"] and "carried_from" in item:
+                if found.carried_from != item["carried_from"]:
+                    wrong.append((doc.name, item["line"], item["claimed"], found.carried_from))
+    assert wrong == []
+
+
 #: Measured recall and control coverage sit above these; a change that lowers them fails.
 RECALL_FLOOR = 0.8
 COVERAGE_FLOOR = 0.9

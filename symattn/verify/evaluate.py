@@ -81,6 +81,8 @@ from symattn.verify.values import (
     equal,
     is_matrix,
     multiply,
+    row_deps,
+    rows_joined,
     scale,
     shape_text,
     within,
@@ -135,6 +137,16 @@ def _aliases(name: str) -> tuple[str, ...]:
     if head:
         return tuple(alias + head for alias in _plain_aliases(core))
     return _plain_aliases(name)
+
+
+def _summed_rows(parts: tuple[Val, ...]) -> Any:
+    """Per-row deps of a sum of same-shaped matrices (S/√d_k + M), when one has them."""
+    if not parts or not all(is_matrix(p.a) for p in parts) or all(p.rows is None for p in parts):
+        return None
+    n = parts[0].a.rows
+    if any(p.a.rows != n for p in parts):
+        return None
+    return tuple(frozenset().union(*(row_deps(p, i) for p in parts)) for i in range(n))
 
 
 def _plain_aliases(name: str) -> tuple[str, ...]:
@@ -264,6 +276,7 @@ class DocumentState:
     def __init__(self) -> None:
         self.env: dict[str, Binding] = {}
         self.findings: list[Finding] = []
+        self.finding_index: dict[tuple[int, int], int] = {}  # (line, column) -> its finding
         self.position: Callable[[int], tuple[int, int]] = lambda offset: (1, offset + 1)
         self.subject = ""
         self.seen: set[Any] = set()  # offsets in the formula, and (line, column) in the source
@@ -300,6 +313,7 @@ class DocumentState:
             return  # once per literal, also when a reader wrote it twice (a table's chains)
         self.seen.add(num.offset)
         self.seen.add((line, column))
+        self.finding_index[(line, column)] = len(self.findings)
         base = {"subject": self.subject, "cell": None, "value": None, "exact": None, "carried_from": None}
         base.update(fields)
         self.findings.append(Finding(line=line, column=column, claimed=num.text, **base))
@@ -374,10 +388,33 @@ class DocumentState:
         return f"by the document's numbers: {certified_decimal(a, places + 3)}"
 
     def _source(self, num: Num, ok: bool, printed: Any, true: Any) -> frozenset[tuple[int, bool]]:
-        """``{(line, wrong)}`` when a printed number differs from its true value."""
+        """``{(line, wrong)}`` when a printed number differs from its true value; a
+        number carried from line N passes on line N, the root of its error."""
         if ok and getattr(true, "is_Rational", False) and true == printed:
             return frozenset()
-        return frozenset({(self.position(num.offset)[0], not ok)})
+        return self._rerooted(num, frozenset({(self.position(num.offset)[0], not ok)}))
+
+    def _rerooted(self, node: Node, sources: frozenset[tuple[int, bool]]) -> frozenset[tuple[int, bool]]:
+        """``sources`` of a printed number, with its own line replaced by the line its
+        error was carried from when it was judged carried (its finding may have
+        been re-judged after it was read: a row restating a wrong row)."""
+        if not isinstance(node, Num):
+            return sources
+        where = self.position(node.offset)
+        index = self.finding_index.get(where)
+        if (
+            index is None
+            or index >= len(self.findings)
+            or (self.findings[index].line, self.findings[index].column) != where
+        ):
+            return sources  # not judged, or its finding was taken back
+        found = self.findings[index]
+        if found.kind not in ("carried", "rounding-carried") or found.carried_from is None:
+            return sources
+        own = (found.line, True)
+        if own not in sources:
+            return sources
+        return (sources - {own}) | {(found.carried_from, found.kind == "carried")}
 
     # --- chains -------------------------------------------------------------
 
@@ -735,7 +772,7 @@ class DocumentState:
             weights = self._convention_weights(head)
             if weights is None:
                 return None
-            binding = Binding(weights.a, weights.b, weights.deps, weights.arith)
+            binding = Binding(weights.a, weights.b, weights.deps, weights.arith, rows=weights.rows)
         elif base not in self.env:
             return None
         else:
@@ -756,7 +793,7 @@ class DocumentState:
             a, b = binding.a.row(i), binding.b.row(i)
         else:
             a, b = binding.a[i, j], binding.b[i, j]
-        return Val(a, b, binding.deps, arith=binding.arith)
+        return Val(a, b, row_deps(binding, i), arith=binding.arith)
 
     def _tied_rows(self, node: Matrix) -> Val | None:
         """A block whose rows restate rows printed before (each row's cells
@@ -908,9 +945,16 @@ class DocumentState:
             old = self.env.pop(name, None)
             self.bound_line[name] = self.position(chain.elements[0].offset)[0]
             if old is not None and is_claim:
-                self.env[name] = Binding(last.a, old.b, old.deps | last.deps, last.arith, self.last_halfwidth)
+                rows = None
+                if last.rows is not None and old.rows is not None and len(last.rows) == len(old.rows):
+                    rows = tuple(x | y for x, y in zip(old.rows, last.rows, strict=True))
+                self.env[name] = Binding(
+                    last.a, old.b, old.deps | last.deps, last.arith, self.last_halfwidth, rows
+                )
             else:
-                self.env[name] = Binding(last.a, last.b, last.deps, last.arith, self.last_halfwidth)
+                self.env[name] = Binding(
+                    last.a, last.b, last.deps, last.arith, self.last_halfwidth, last.rows
+                )
 
     # --- claims ---------------------------------------------------------------
 
@@ -978,12 +1022,13 @@ class DocumentState:
                 transposed = True
             else:
                 raise ShapeError(f"{self.subject} is {shape_text(a)} but the printed matrix is {rows}×{cols}")
-        out_a, deps = [], set(ref.deps)
-        row_deps: list[set] = []
+        out_a = []
+        own: list[set] = []  # each printed row's own sources
         for i, row in enumerate(node.rows):
             out_row = []
-            row_deps.append(set())
+            own.append(set())
             row_mark = len(self.findings)
+            contributions = []
             for j, cell_node in enumerate(row):
                 p, q = (j, i) if transposed else (i, j)
                 terms = None
@@ -994,21 +1039,24 @@ class DocumentState:
                     ball = ref.ball[p][q]
                 part = self.claim(
                     cell_node,
-                    Val(a[p, q], b[p, q], ref.deps, terms, ref.arith, ball, ref.truth),
+                    Val(a[p, q], b[p, q], row_deps(ref, p), terms, ref.arith, ball, ref.truth),
                     (i + 1, j + 1),
                 )
                 out_row.append(part.a)
-                deps |= part.deps
-                row_deps[i] |= part.deps - ref.deps
+                contributions.append((cell_node, part.deps - row_deps(ref, p)))
             self._carry_restated_row(row, row_mark)
+            for cell_node, contribution in contributions:
+                own[i] |= self._rerooted(cell_node, contribution)
             out_a.append(out_row)
-        result = Val(ImmutableMatrix(out_a), b, frozenset(deps))
+        rows_out = None if transposed else tuple(frozenset(own[i] | row_deps(ref, i)) for i in range(rows))
+        deps = frozenset(ref.deps).union(*own)
+        result = Val(ImmutableMatrix(out_a), b, deps, rows=rows_out)
         for i, row in enumerate(node.rows):  # each printed row, for a later block that restates it
             texts = _row_texts(row)
             if all(texts) and len(texts) > 1:
                 p = (slice(None), i) if transposed else (i, slice(None))
                 self.row_results[texts] = Val(  # its own cells' sources, and what the whole came from
-                    ImmutableMatrix(out_a).__getitem__(p), b.__getitem__(p), frozenset(row_deps[i] | ref.deps)
+                    ImmutableMatrix(out_a).__getitem__(p), b.__getitem__(p), frozenset(own[i] | ref.deps)
                 )
         return result
 
@@ -1203,7 +1251,7 @@ class DocumentState:
             return self._lookup(node.name)
         if isinstance(node, Neg):
             inner = self._value_of(node.arg, record)
-            return Val(scale(inner.a, -1), scale(inner.b, -1), inner.deps, arith=inner.arith)
+            return Val(scale(inner.a, -1), scale(inner.b, -1), inner.deps, arith=inner.arith, rows=inner.rows)
         if isinstance(node, Matrix):
             return self._matrix(node, record)
         if isinstance(node, Sum):
@@ -1215,6 +1263,7 @@ class DocumentState:
                 frozenset().union(*(p.deps for p in parts)),
                 parts,
                 all(p.arith for p in parts),
+                rows=_summed_rows(parts),
             )
         if isinstance(node, Mul):
             factors = [self._value_of(f, record) for f in node.factors]
@@ -1236,6 +1285,7 @@ class DocumentState:
                 scale(num.b, 1 / den.b),
                 num.deps | den.deps,
                 arith=num.arith and den.arith,
+                rows=rows_joined(num.rows, den.deps),
             )
         if isinstance(node, Sqrt):
             arg = self._scalar(self._value_of(node.arg, record), "a square root")
@@ -1302,7 +1352,7 @@ class DocumentState:
         name = self._resolve(name)
         if name in self.env:
             binding = self.env[name]
-            return Val(binding.a, binding.b, binding.deps, arith=binding.arith)
+            return Val(binding.a, binding.b, binding.deps, arith=binding.arith, rows=binding.rows)
         if name in self.symbols:
             return Val(self.symbols[name], self.symbols[name], arith=False)
         if name in ("pi", "\\pi"):
@@ -1326,7 +1376,7 @@ class DocumentState:
                 return Val(
                     ImmutableMatrix(whole.a.row(i)),
                     ImmutableMatrix(whole.b.row(i)),
-                    whole.deps,
+                    row_deps(whole, i),
                     arith=whole.arith,
                 )
         if name in _PROJECTIONS and "X" in self.env and _PROJECTIONS[name] in self.env:
@@ -1370,6 +1420,7 @@ class DocumentState:
             scale(scores.b, 1 / sympy.sqrt(d_k.b)),
             scores.deps | d_k.deps,
             arith=False,
+            rows=rows_joined(scores.rows, d_k.deps),
         )
 
     def _convention_weights(self, head: str = "") -> Val | None:
@@ -1378,13 +1429,19 @@ class DocumentState:
         name = self._resolve("\\tilde{S}" + head)
         bound = self.env.get(name)
         if bound is not None and is_matrix(bound.a) and name not in self.inputs:
-            scaled: Val | None = Val(bound.a, bound.b, bound.deps, arith=bound.arith)
+            scaled: Val | None = Val(bound.a, bound.b, bound.deps, arith=bound.arith, rows=bound.rows)
         else:
             scaled = self._known_scores(scaled=True, head=head)
         if scaled is None:
             return None
         try:
-            return Val(stages.softmax_rows(scaled.a), stages.softmax_rows(scaled.b), scaled.deps, arith=False)
+            return Val(
+                stages.softmax_rows(scaled.a),
+                stages.softmax_rows(scaled.b),
+                scaled.deps,
+                arith=False,
+                rows=scaled.rows,
+            )
         except (Unverifiable, SymattnError):
             return None
 
@@ -1512,7 +1569,7 @@ class DocumentState:
                 if is_matrix(arg.a)
                 else (ImmutableMatrix([[arg.a]]), ImmutableMatrix([[arg.b]]))
             )
-            return Val(stages.softmax_rows(a), stages.softmax_rows(b), deps, arith=False)
+            return Val(stages.softmax_rows(a), stages.softmax_rows(b), deps, arith=False, rows=arg.rows)
         if (
             name == "causal" and len(args) == 1 and is_matrix(args[0].a)
         ):  # scores.masked_fill(tril == 0, -inf)
@@ -1523,13 +1580,16 @@ class DocumentState:
                 stages.scale_scores(arg.b, 1, mask),
                 deps,
                 arith=arg.arith,
+                rows=arg.rows,
             )
         if name in ("rows", "cols") and len(args) == 1 and is_matrix(args[0].a):  # K.shape[-1] in code
             count = args[0].a.rows if name == "rows" else args[0].a.cols
             return Val(sympy.Integer(count), sympy.Integer(count))
         if name == "np.exp" and len(args) == 1 and is_matrix(args[0].a):  # code's exp: entry by entry
             arg = args[0]
-            return Val(arg.a.applyfunc(bounded_exp), arg.b.applyfunc(bounded_exp), deps, arith=False)
+            return Val(
+                arg.a.applyfunc(bounded_exp), arg.b.applyfunc(bounded_exp), deps, arith=False, rows=arg.rows
+            )
         if name in ("exp", "np.exp") and len(args) == 1:
             arg = self._scalar(args[0], "exp")
             return Val(bounded_exp(arg.a), bounded_exp(arg.b), deps, arith=False)
@@ -1709,11 +1769,17 @@ class DocumentState:
                 product_b = multiply(result.b, value.b)
             except ShapeError as err:
                 raise ShapeError(f"{self.subject}: {err}") from None
+            rows = None
+            if is_matrix(product_a) and is_matrix(result.a) and product_a.rows == result.a.rows:
+                rows = rows_joined(result.rows, value.deps)  # row i of XY comes from row i of X
+            elif is_matrix(product_a) and not is_matrix(result.a):
+                rows = rows_joined(value.rows, result.deps)
             result = Val(
                 product_a,
                 product_b,
                 result.deps | value.deps,
                 arith=result.arith and value.arith,
+                rows=rows,
             )
         return result
 
@@ -1740,6 +1806,7 @@ class DocumentState:
             ImmutableMatrix([[c.b for c in row] for row in cells]),
             frozenset().union(*(c.deps for row in cells for c in row)),
             arith=all(c.arith for row in cells for c in row),
+            rows=tuple(frozenset().union(*(c.deps for c in row)) for row in cells),
         )
 
     def _find_tie(self, printed: ImmutableMatrix) -> tuple[str, Binding, str, int] | None:

@@ -31,6 +31,8 @@ __all__ = [
     "equal",
     "is_matrix",
     "multiply",
+    "row_deps",
+    "rows_joined",
     "scale",
     "shape_text",
     "within",
@@ -62,6 +64,21 @@ class Val:
     arith: bool = True  # built by exact arithmetic (no softmax, exp, roots) from printed numbers
     ball: Any = None  # the same computation on the printed numbers' rounding intervals (balls.py)
     truth: bool = True  # world (b) holds no untied rounded printed number: it is the true value
+    rows: tuple[frozenset[tuple[int, bool]], ...] | None = None  # a matrix's deps row by row, when known
+
+
+def row_deps(value: Val | Binding, i: int | None) -> frozenset[tuple[int, bool]]:
+    """The lines row ``i`` of a matrix depends on: its own row's when they are
+    known (row 2 of AV comes from row 2 of A), else the whole value's."""
+    rows = value.rows
+    if i is None or rows is None or not 0 <= i < len(rows):
+        return value.deps
+    return rows[i]
+
+
+def rows_joined(rows: tuple[frozenset[tuple[int, bool]], ...] | None, extra: frozenset) -> Any:
+    """Per-row deps with ``extra`` (a scalar's, the right factor's) added to each row."""
+    return None if rows is None else tuple(r | extra for r in rows)
 
 
 @dataclass(frozen=True)
@@ -73,6 +90,7 @@ class Binding:
     deps: frozenset[tuple[int, bool]]
     arith: bool = True
     halfwidth: Any = None  # printed values: half a unit of each cell's last place (rows of them)
+    rows: tuple[frozenset[tuple[int, bool]], ...] | None = None  # deps row by row, when known
 
 
 def is_matrix(value: Any) -> bool:

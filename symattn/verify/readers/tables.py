@@ -140,6 +140,70 @@ def _column_chain(header: list[Cell], body: list[list[Cell]]) -> Span | None:
     return out.build(True, "tables", frozenset({"tentative"})) if out.length else None
 
 
+def _is_total(cell: Cell) -> bool:
+    return bool(_TOTAL.match(cell.text)) or "\\sum" in cell.text or "Σ" in cell.text or "∑" in cell.text
+
+
+def _row_stages(header: list[Cell], body: list[list[Cell]]) -> Span | None:
+    """A table whose rows are the stages of one query's softmax: a row of
+    exponentials (with their sum in a "Σ" column) and the weights row under it.
+
+    ``| row | e^{z_1} | e^{z_2} | Σ |`` over ``| 1 | 1.6487 | 2.7183 | 4.3670 |``
+    and ``| weights | 0.3775 | 0.6225 | |`` reads as ``1.6487 + 2.7183 = 4.3670``
+    and ``\\frac{1.6487}{4.3670} = 0.3775``, ``\\frac{2.7183}{4.3670} = 0.6225``.
+    """
+    if not header or len(header) < 3:
+        return None
+    totals = [k for k, c in enumerate(header) if k and _is_total(c)]
+    columns = [k for k in range(1, len(header)) if k not in totals]
+    if len(totals) > 1 or len(columns) < 2 or any(_stage(header[k]) != "exp" for k in columns):
+        return None
+    total = totals[0] if totals else None
+    out = Builder()
+    exps: list[tuple[tuple[int, int], Cell]] | None = None
+    denominator: tuple[tuple[int, int], Cell] | None = None
+    for row in body:
+        label = _stage(row[0])
+        numbers = [(_number(row[k]), row[k]) for k in columns]
+        if any(p is None for p, _ in numbers):
+            return None
+        at = row[0].source_offset(0)
+        if label in (None, "exp"):  # a query's row: its exponentials
+            exps = numbers  # type: ignore[assignment]
+            denominator = None
+            found = _number(row[total]) if total is not None else None
+            if found is not None:
+                if out.length:
+                    out.put(r" \quad ", at)
+                for k, (span, cell) in enumerate(numbers):
+                    if k:
+                        out.put(" + ", at)
+                    out.copy_span(cell, *span)  # type: ignore[misc]
+                out.put(" = ", at)
+                out.copy_span(row[total], *found)  # type: ignore[index]
+                denominator = (found, row[total])  # type: ignore[index]
+        elif label == "weight" and exps is not None:
+            for (span, cell), (exp_span, exp_cell) in zip(numbers, exps, strict=True):
+                if out.length:
+                    out.put(r" \quad ", at)
+                out.put(r"\frac{", at)
+                out.copy_span(exp_cell, *exp_span)
+                out.put("}{", at)
+                if denominator is not None:
+                    out.copy_span(denominator[1], *denominator[0])
+                else:
+                    for k, (other, other_cell) in enumerate(exps):
+                        if k:
+                            out.put(" + ", at)
+                        out.copy_span(other_cell, *other)
+                out.put("} = ", at)
+                out.copy_span(cell, *span)  # type: ignore[misc]
+            exps = None
+        else:
+            return None
+    return out.build(True, "tables", frozenset({"tentative"})) if out.length else None
+
+
 def _total_row(out: Builder, body: list[list[Cell]], column: int | None, exps: list | None) -> None:
     """``| total | | | 6.9336 |`` under the exponentials: their sum, as one more step."""
     totals = [row for row in body if _TOTAL.match(row[0].text)]
@@ -173,7 +237,7 @@ def table_span(rows: list[list[Cell]], prose: str) -> Span | None:
     body = rows[1:]
     if any(_number(c) for c in header):
         header, body = [], rows
-    columns = _vector_columns(header, body) or _column_chain(header, body)
+    columns = _vector_columns(header, body) or _column_chain(header, body) or _row_stages(header, body)
     if columns is not None:
         return columns
     label_column = all(_number(row[0]) is None for row in body) or _counts(body, header)
