@@ -116,6 +116,10 @@ _SYMBOL_NAME = re.compile(
 _ACCENTED_LETTER = re.compile(r"^(\\(?:tilde|hat|bar|widetilde|widehat|overline))\{([a-z])\}$")
 #: ``q_2``, ``k_{3}``, ``v_1``: row i of Q, K or V (1-based) when the document never binds them.
 _ROW_NAME = re.compile(r"^([qkv])_\{(\d{1,3})\}$")
+#: The output's row i (o_1) when no O is bound: row i of (weights)·V.
+_OUTPUT_ROW = re.compile(r"^o_\{(\d{1,3})\}$")
+#: QKᵀ, as the document writes it when it gives the scores without Q and K.
+_QKT = Mul(0, (Name(0, "Q"), Transpose(0, Name(0, "K"))))
 
 #: What a document may call a quantity another part of it names otherwise:
 #: a printout or table named "attention weights" means the bound ``A`` or
@@ -304,6 +308,9 @@ class DocumentState:
         self.untied_rounded = False
         self.top_element: Node | None = None  # the chain element being read (never its own claimed value)
         self.results: dict[str, Val] = {}  # printed results by their text, for operands that restate them
+        self.printed_rows: list[
+            tuple[Any, Val]
+        ] = []  # unnamed rows printed for a computation: (its truth, value)
 
     # --- findings ------------------------------------------------------------
 
@@ -551,6 +558,8 @@ class DocumentState:
             self.unverified(literals(element), "no-claim", reason)
             return
         chain = self._resolved(chain)
+        if self._given_scores(chain):
+            return
         self._causal_mask_by_convention(chain)
         self.chain_start_offset = chain.elements[0].offset
         names = [e.name for e in chain.elements if isinstance(e, Name)]
@@ -601,6 +610,7 @@ class DocumentState:
         ref_is_name = False
         doubted: Val | None = None  # the side before a step that is not equal to it
         doubted_is_name = False  # ... and it is a bound name (the step may define it anew)
+        head_value: Val | None = None
         for index, element in enumerate(chain.elements):
             if not names:
                 self.subject = subject_of(max(index - 1, 0))
@@ -637,6 +647,8 @@ class DocumentState:
                     self.unverified(self.operands, "input", "given as an input")  # the 0 of [[a, 0], [0, b]]
                 else:
                     self.unverified(self.operands, "operand", "a number used in a computation")
+                if index == 0:
+                    head_value = value
                 ref = last = value
                 last_is_claim = is_claim
                 ref_is_name = isinstance(element, Name)
@@ -662,9 +674,27 @@ class DocumentState:
             self._bind(names, last, last_is_claim and not computed, chain)
             if not names and last_is_claim and not is_claim_shape(chain.elements[0]):
                 self._bind_expression(chain.elements[0], last)
+                if head_value is not None and _is_row(last.a) and _is_row(head_value.b):
+                    self.printed_rows.append((head_value.b, last))  # q_2 Kᵀ/√d_k = [0, 0.5477, 1.1547]
             self._retry_deferred()
         elif failure is not None and names and isinstance(chain.elements[0], Name):
             self._forget([chain.elements[0].name])  # a definition that cannot be followed: no stale value
+
+    def _given_scores(self, chain: Chain) -> bool:
+        """``QKᵀ = [numbers]`` in a document that never gives Q or K: the scores,
+        given as an input (the weights' convention then starts from them)."""
+        if len(chain.elements) != 2 or _shape_key(chain.elements[0]) != _shape_key(_QKT):
+            return False
+        block = chain.elements[1]
+        if not (isinstance(block, Matrix) and is_literal(block)) or any(n in self.env for n in ("Q", "K")):
+            return False
+        value = self.literal_value(block)
+        if not is_matrix(value.a):
+            return False
+        self.subject = "QKᵀ"
+        self.unverified(literals(block), "input", "given as an input")
+        self._bind_expression(chain.elements[0], value)
+        return True
 
     def _retry_deferred(self) -> None:
         """Run number-free definitions that waited for a name defined later."""
@@ -691,13 +721,13 @@ class DocumentState:
         if isinstance(element, Name):
             if element.name in self.env:
                 binding = self.env[element.name]
-                return Val(binding.a, binding.b, binding.deps, arith=binding.arith), False
+                return Val(binding.a, binding.b, binding.deps, arith=binding.arith, rows=binding.rows), False
             if element.name in _IDENTITY and ref is None and defines and self._named_before(element):
                 return self._identity(), False  # W_Q = W_K = W_V = I
             sized = _SIZED_IDENTITY.match(element.name)
             if sized and ref is None and defines and self._named_before(element):
                 return self._identity(int(sized.group(1))), False  # W_Q = I_4
-            return self._cell(element.name), False
+            return self._cell(element.name) or self._output_row(element.name), False
         if is_claim_shape(element) and ref is not None:
             return self.claim(element, ref), True
         if is_claim_shape(element) and isinstance(element, Matrix):
@@ -1266,6 +1296,9 @@ class DocumentState:
                 rows=_summed_rows(parts),
             )
         if isinstance(node, Mul):
+            term = self._weight_term(node) if record and node is self.top_element else None
+            if term is not None:
+                return term
             factors = [self._value_of(f, record) for f in node.factors]
             if node is self.top_element:
                 self.head_factors = (node, factors)  # softmax(QKᵀ/√d_k) V: the next element may print each
@@ -1379,6 +1412,9 @@ class DocumentState:
                     row_deps(whole, i),
                     arith=whole.arith,
                 )
+        output_row = self._output_row(name)
+        if output_row is not None:
+            return output_row
         if name in _PROJECTIONS and "X" in self.env and _PROJECTIONS[name] in self.env:
             return self._product([self._lookup("X"), self._lookup(_PROJECTIONS[name])])
         raise Unverifiable(f"{_display_name(name)} is not defined in the document")
@@ -1404,10 +1440,21 @@ class DocumentState:
         """QKᵀ from the document's Q and K (of one head: ``Q^{(1)}``), divided by
         √d_k when ``scaled`` (d_k known and positive), or None when they are not known."""
         try:
-            q, k = self._lookup("Q" + head), self._lookup("K" + head)
-            if not (is_matrix(q.a) and is_matrix(k.a)) or q.a.cols != k.a.cols:
-                return None
-            scores = self._product([q, Val(stages.transpose(k.a), stages.transpose(k.b), k.deps)])
+            given = None if head else self._claimed_expression(_QKT)  # QKᵀ printed without Q and K
+            if given is not None and is_matrix(given.a):
+                scores = given
+            else:
+                stacked = (
+                    None if head or "Q" in self.env else self._stacked("q")
+                )  # q_1, q_2, q_3 given, Q never
+                if stacked is not None:
+                    q = Val(stacked.a, stacked.b, stacked.deps, arith=stacked.arith, rows=stacked.rows)
+                else:
+                    q = self._lookup("Q" + head)
+                k = self._lookup("K" + head)
+                if not (is_matrix(q.a) and is_matrix(k.a)) or q.a.cols != k.a.cols:
+                    return None
+                scores = self._product([q, Val(stages.transpose(k.a), stages.transpose(k.b), k.deps)])
             if not scaled:
                 return scores
             d_k = self._lookup("d_{k}" + head if "d_{k}" + head in self.env else "d_{k}")
@@ -1432,6 +1479,8 @@ class DocumentState:
             scaled: Val | None = Val(bound.a, bound.b, bound.deps, arith=bound.arith, rows=bound.rows)
         else:
             scaled = self._known_scores(scaled=True, head=head)
+            if scaled is not None and not head:
+                scaled = self._with_printed_rows(scaled)
         if scaled is None:
             return None
         try:
@@ -1444,6 +1493,30 @@ class DocumentState:
             )
         except (Unverifiable, SymattnError):
             return None
+
+    def _with_printed_rows(self, scaled: Val) -> Val:
+        """The scaled scores by the document's numbers: a row it printed on its own
+        (``\\frac{1}{\\sqrt{3}} q_2 K^T = [0, 0.5477, 1.1547]``) stands in world (a)."""
+        if not self.printed_rows or not is_matrix(scaled.a):
+            return scaled
+        rows_a = [scaled.a.row(i) for i in range(scaled.a.rows)]
+        rows = [row_deps(scaled, i) for i in range(scaled.a.rows)]
+        changed = False
+        for i in range(scaled.a.rows):
+            truth = scaled.b.row(i)
+            for head_b, printed in reversed(self.printed_rows):
+                if head_b.shape == truth.shape and equal(head_b, truth) is True:
+                    rows_a[i], rows[i], changed = printed.a, rows[i] | printed.deps, True
+                    break
+        if not changed:
+            return scaled
+        return Val(
+            ImmutableMatrix.vstack(*rows_a),
+            scaled.b,
+            frozenset().union(scaled.deps, *rows),
+            arith=scaled.arith,
+            rows=tuple(rows),
+        )
 
     @staticmethod
     def _bare_block(
@@ -1489,21 +1562,136 @@ class DocumentState:
         node = Mul(0, (Name(0, weights_name), Name(0, v_name)))
         return dataclasses.replace(product, ball=ball_of(node, _BallLookup(self, node)))
 
+    def _output_row(self, name: str) -> Val | None:
+        """``o_1`` when the document binds no O: row 1 of (weights)·V."""
+        match = _OUTPUT_ROW.match(name)
+        if match is None or self._resolve("O") in self.env:
+            return None
+        output = self._convention_output()
+        i = int(match.group(1)) - 1
+        if output is None or not 0 <= i < output.a.rows:
+            return None
+        return Val(
+            ImmutableMatrix(output.a.row(i)),
+            ImmutableMatrix(output.b.row(i)),
+            row_deps(output, i),
+            arith=output.arith,
+        )
+
+    def _convention_output(self) -> Val | None:
+        """(weights)·V when the document gave both (``o_1`` is its first row)."""
+        weights_name, v_name = self._resolve("weights"), self._resolve("V")
+        if weights_name not in self.env or v_name not in self.env:
+            return None
+        weights, v = self._lookup(weights_name), self._lookup(v_name)
+        if not (is_matrix(weights.a) and is_matrix(v.a)) or weights.a.cols != v.a.rows:
+            return None
+        return self._product([weights, v])
+
+    def _weight_term(self, node: Mul) -> Val | None:
+        """``0.43 × 10`` or ``0.14 × [4, 8]``: one term of a weighted sum written on
+        its own, a printed weight a_ij times (an entry of) v_j.  Tied when exactly
+        one printed weight and one row of V fit; then its truth is a_ij · v_j."""
+        if len(node.factors) != 2 or not isinstance(node.factors[0], Num):
+            return None
+        weight, other = node.factors
+        claim = parse_claim(weight.text)
+        if not claim.places:
+            return None
+        if isinstance(other, Num):
+            cells = [other]
+        elif (
+            isinstance(other, Matrix)
+            and len(other.rows) == 1
+            and all(isinstance(c, Num) for c in other.rows[0])
+        ):
+            cells = list(other.rows[0])
+        else:
+            return None
+        entries = [parse_claim(c.text).value for c in cells]  # type: ignore[union-attr]
+        weights_name, v_name = self._resolve("weights"), self._resolve("V")
+        weights, v = self.env.get(weights_name), self.env.get(v_name)
+        if weights is None or v is None or not (is_matrix(weights.a) and is_matrix(v.a)):
+            return None
+        if weights.a.cols != v.a.rows or weights_name in self.inputs:
+            return None
+        fits = []
+        for i in range(weights.a.rows):
+            for j in range(weights.a.cols):
+                if weights.a[i, j] != claim.value:
+                    continue
+                row = list(v.a.row(j))
+                if len(entries) == 1:
+                    fits.extend((i, j, c) for c in range(len(row)) if row[c] == entries[0])
+                elif row == entries:
+                    fits.append((i, j, None))
+        if len(fits) != 1:
+            return None
+        i, j, c = fits[0]
+        w_label, v_label, saved = _display_name(weights_name), _display_name(v_name), self.subject
+        try:
+            self.subject = w_label
+            w_deps = row_deps(weights, i)
+            self._judge(
+                weight,
+                weights.a[i, j],
+                weights.b[i, j],
+                w_deps,
+                cell=(i + 1, j + 1),
+                reason=f"restates {w_label}",
+            )
+            self.subject = v_label
+            for k, cell in enumerate(cells):
+                col = c if c is not None else k
+                self._judge(
+                    cell,
+                    v.a[j, col],
+                    v.b[j, col],
+                    v.deps,
+                    cell=(j + 1, col + 1),
+                    reason=f"restates {v_label}",
+                )  # type: ignore[arg-type]
+        finally:
+            self.subject = saved
+        picked_a = v.a[j, c] if c is not None else ImmutableMatrix(v.a.row(j))
+        picked_b = v.b[j, c] if c is not None else ImmutableMatrix(v.b.row(j))
+        return Val(
+            scale(picked_a, weights.a[i, j]),
+            scale(picked_b, weights.b[i, j]),
+            w_deps | v.deps,
+            arith=weights.arith and v.arith,
+        )
+
     def _value_rows_as_V(self, weights: Binding) -> bool:
         """``v_1 = [2, 0]`` and ``v_2 = [0, 4]`` given, V never: V is their stack
         (one row per key), bound so the output can be checked by convention."""
-        if not is_matrix(weights.a) or f"v_{{{weights.a.cols + 1}}}" in self.env:
+        stacked = self._stacked("v", weights.a.cols) if is_matrix(weights.a) else None
+        if stacked is None:
             return False
-        rows = [self.env.get(f"v_{{{j}}}") for j in range(1, weights.a.cols + 1)]
+        self.env["V"] = stacked
+        return True
+
+    def _stacked(self, letter: str, count: int | None = None) -> Binding | None:
+        """``Q`` (``V``) as the stack of ``q_1``, ``q_2``, … when the document gives
+        the rows only: ``count`` of them, or (None) every one from 1 on, at least two."""
+        if count is None:
+            count = 0
+            while f"{letter}_{{{count + 1}}}" in self.env and count < 64:
+                count += 1
+            if count < 2:
+                return None
+        if f"{letter}_{{{count + 1}}}" in self.env:
+            return None
+        rows = [self.env.get(f"{letter}_{{{j}}}") for j in range(1, count + 1)]
         if any(r is None or not _is_row(r.a) for r in rows) or len({r.a.cols for r in rows}) != 1:  # type: ignore[union-attr]
-            return False
-        self.env["V"] = Binding(
+            return None
+        return Binding(
             ImmutableMatrix.vstack(*(r.a for r in rows)),  # type: ignore[union-attr]
             ImmutableMatrix.vstack(*(r.b for r in rows)),  # type: ignore[union-attr]
             frozenset().union(*(r.deps for r in rows)),  # type: ignore[union-attr]
             all(r.arith for r in rows),  # type: ignore[union-attr]
+            rows=tuple(r.deps for r in rows),  # type: ignore[union-attr]
         )
-        return True
 
     def _scores_by_convention(self, names: list[str], values: list[Node]) -> Val | None:
         """``scores = [numbers]`` (no formula) when Q and K are known: a claim of

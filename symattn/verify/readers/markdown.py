@@ -22,7 +22,7 @@ from symattn.verify.readers.code import CodeContext, code_block_spans, inline_co
 from symattn.verify.readers.config import ReadConfig
 from symattn.verify.readers.images import image_span
 from symattn.verify.readers.span import Builder, Locator, Span
-from symattn.verify.readers.tables import table_span
+from symattn.verify.readers.tables import row_list_span, table_span
 from symattn.verify.readers.tex import tex_spans
 from symattn.verify.readers.text import prose_spans
 
@@ -226,7 +226,8 @@ class _Walker:
                     if len(raw) < 4 * sum(len(g.text) for g in group) + 8
                     else group[0]
                 )
-                self.spans.extend(prose_spans(piece))
+                listed = row_list_span(piece, self.prose) if self.config.tables else None
+                self.spans.extend([listed] if listed is not None else prose_spans(piece))
             group.clear()
 
         for child in children:

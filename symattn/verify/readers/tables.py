@@ -15,7 +15,7 @@ import re
 from symattn.verify.readers.code import _name_text, phrase_name
 from symattn.verify.readers.span import Builder, Span
 
-__all__ = ["Cell", "table_span"]
+__all__ = ["Cell", "row_list_span", "table_span"]
 
 _CELL_NUMBER = re.compile(
     r"^[\s*_$`]*(?:\\(?:num|SI)\s*\{\s*)?(-?(?:\d+(?:\.\d+)?|\.\d+)%?)(?:\s*\}(?:\{[^{}]*\})?)?[\s*_$`]*$"
@@ -274,4 +274,52 @@ def table_span(rows: list[list[Cell]], prose: str) -> Span | None:
             lo, hi = positions[r][c]  # type: ignore[misc]
             builder.copy_span(cell, lo, hi)
     builder.put(r"\end{bmatrix}", cells[-1][-1].source_offset(0))
+    return builder.build(True, "tables", frozenset({"tentative"}))
+
+
+_ROW_LINE = re.compile(
+    r"^[ \t]*(?:[-*+][ \t]+)?(?:row|query|token|第)[ \t]*(\d+)[ \t]*行?[ \t]*[:：][ \t]*[\[(]?"
+    r"((?:-?\d+(?:\.\d+)?)(?:[ \t]*[,，][ \t]*-?\d+(?:\.\d+)?)+)[\])]?[ \t]*[.;。]?[ \t]*$",
+    re.I,
+)
+
+
+def row_list_span(piece: Span, prose: str) -> Span | None:
+    """Lines that list a matrix row by row, named by the sentence before them::
+
+        the attention weights, rounded to two places:
+          row 1: 0.43, 0.14, 0.43
+          row 2: 0.17, 0.30, 0.53
+
+    read as ``weights = [[0.43, 0.14, 0.43], [0.17, 0.30, 0.53]]``.  Every line
+    of the piece must be such a row (numbered 1, 2, … with equally many
+    numbers), and the sentence before must name the quantity; else None."""
+    lines = [line for line in re.finditer(r"[^\n]+", piece.text) if line.group().strip()]
+    if len(lines) < 2:
+        return None
+    rows = []
+    for k, line in enumerate(lines):
+        match = _ROW_LINE.match(line.group())
+        if match is None or int(match.group(1)) != k + 1:
+            return None
+        base = line.start() + match.start(2)
+        rows.append(
+            [(base + m.start(), base + m.end()) for m in re.finditer(r"-?\d+(?:\.\d+)?", match.group(2))]
+        )
+    if len({len(r) for r in rows}) != 1:
+        return None
+    before = [line for line in prose.strip().splitlines() if line.strip()]
+    name = phrase_name(before[-1]) if before else None
+    if name is None:
+        return None
+    builder = Builder()
+    builder.put(_name_text(name) + r" = \begin{bmatrix}", piece.source_offset(rows[0][0][0]))
+    for r, row in enumerate(rows):
+        if r:
+            builder.put(r" \\ ", piece.source_offset(row[0][0]))
+        for c, (lo, hi) in enumerate(row):
+            if c:
+                builder.put(" & ", piece.source_offset(lo))
+            builder.copy_span(piece, lo, hi)
+    builder.put(r"\end{bmatrix}", piece.source_offset(rows[-1][-1][1] - 1))
     return builder.build(True, "tables", frozenset({"tentative"}))

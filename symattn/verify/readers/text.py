@@ -429,7 +429,7 @@ def prose_spans(piece: Span, *, reader: str = "text") -> list[Span]:
         start, end = run_start, run_end
         while end > start and piece.text[end - 1] in " ,;:*_":
             end -= 1
-        while start < end and piece.text[start] in " *_":
+        while start < end and piece.text[start] in " *_,;:":
             start += 1
         start, end = _unwrap(piece.text, start, end)
         lead = _LEADING_RELATION.match(piece.text, start, end)
