@@ -622,7 +622,8 @@ def certified_decimal(expr: Any, places: int) -> str:
 
 # --- claims printed in documents ------------------------------------------------
 
-_CLAIM = re.compile(r"^\s*([+-]?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d{1,3}))?(\\?%)?\s*$")
+_CLAIM = re.compile(r"^\s*([+-]?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d{1,3}))?(\\?%|[KMB])?\s*$")
+_SUFFIX_SCALE = {"K": 3, "M": 6, "B": 9}
 
 
 @dataclass(frozen=True)
@@ -633,11 +634,18 @@ class Claim:
         text: the printed text, e.g. ``"0.40"``.
         value: its exact value, e.g. ``2/5``.
         places: digits after the point (``None`` for an integer, an exact claim).
+        scale: the power of ten of a unit suffix (``4.91M``: 6, two places of
+            millions); the claim is about ``value / 10**scale`` at ``places``.
     """
 
     text: str
     value: Rational
     places: int | None
+    scale: int = 0
+
+    def unit(self) -> Rational:
+        """One unit of the claim's scale (1, or 10**6 for ``M``)."""
+        return Rational(10) ** self.scale
 
 
 def parse_claim(text: str) -> Claim:
@@ -647,10 +655,11 @@ def parse_claim(text: str) -> Claim:
         InputError: the text is not a plain decimal or integer.
 
     A percentage or a printout's scientific notation keeps its places:
-    ``"73%"`` claims 0.73 at two places, ``"2.0980e-01"`` 0.2098 at five.
+    ``"73%"`` claims 0.73 at two places, ``"2.0980e-01"`` 0.2098 at five, and a
+    unit suffix its places of the unit: ``"4.91M"`` is 4,910,000 at two places of millions.
 
     >>> parse_claim("0.40")
-    Claim(text='0.40', value=2/5, places=2)
+    Claim(text='0.40', value=2/5, places=2, scale=0)
     >>> parse_claim("73%").places, parse_claim("2.0980e-01").value
     (2, 1049/5000)
     """
@@ -660,6 +669,11 @@ def parse_claim(text: str) -> Claim:
     sign, whole, frac, exponent, percent = match.groups()
     places = len(frac) if frac is not None else None
     value = Rational(f"{sign}{whole}.{frac}") if frac is not None else Rational(f"{sign}{whole}")
+    if percent in _SUFFIX_SCALE:  # 4.91M: 4.91 millions, at two places (of millions)
+        if exponent:
+            raise InputError(f"{text!r} is not a printed decimal number")
+        scale = _SUFFIX_SCALE[percent]
+        return Claim(str(text).strip(), value * Rational(10) ** scale, places or 0, scale)
     shift = (int(exponent) if exponent else 0) - (2 if percent else 0)
     if shift:  # 2.0980e-01 is 0.20980 (five places); 73% is 0.73 (two places)
         if abs(shift) > 400:
@@ -709,6 +723,9 @@ def claim_holds(claimed: Claim | str | int, true_value: Any) -> bool:
     true_value = _as_expr(true_value)
     if claim.places is None:
         return _is_exactly(true_value, claim.value)
+    if claim.scale:
+        unit = claim.unit()
+        return Rational(certified_decimal(true_value / unit, claim.places)) == claim.value / unit
     return Rational(certified_decimal(true_value, claim.places)) == claim.value
 
 
@@ -748,7 +765,8 @@ def claim_kind(claimed: Claim | str | int, true_value: Any) -> str:
     if claim.places is None:
         return "wrong"
     try:
-        truncated = Rational(truncated_decimal(true_value, claim.places))
+        unit = claim.unit()
+        truncated = Rational(truncated_decimal(_as_expr(true_value) / unit, claim.places)) * unit
     except UndecidedRoundingError:
         # the value is (as far as any precision tells) a multiple of the last place, e.g. exactly 2
         # written as a sum of softmax terms: the claim is wrong; whether it is that value cut is not known

@@ -189,3 +189,16 @@ def test_a_power_of_a_ball_around_0_holds_the_true_value(power):
         true = Fraction(mpmath.nstr((mpmath.sqrt(2) - mpmath.mpf(14142135623730951) / 10**16) ** power, 50))
     mid, rad = _to_fraction(ball.mid()), _to_fraction(ball.rad())
     assert mid - rad <= true <= mid + rad
+
+
+def test_a_unit_suffix_claims_its_places_of_that_unit() -> None:
+    from symattn.exact import claim_holds, claim_kind, parse_claim
+
+    claim = parse_claim("4.91M")
+    assert (claim.value, claim.places, claim.scale) == (4_910_000, 2, 6)
+    assert claim_holds("4.19M", 4 * 1024 * 1024)  # 4,194,304 is 4.19 millions at two places
+    assert not claim_holds("4.91M", 4 * 1024 * 1024)
+    assert claim_holds("197K", 3 * 1024 * 64)  # 196,608
+    assert not claim_holds("196K", 3 * 1024 * 64)
+    assert claim_kind("196K", 3 * 1024 * 64) == "rounding"  # 196.608 thousands cut, not rounded
+    assert claim_kind("4.91M", 4 * 1024 * 1024) == "wrong"

@@ -52,7 +52,7 @@ def _num(text: str, shrink: int = 0) -> arb:
     mid = arb(int(value.p)) / int(value.q)
     if claim.places is None:
         return mid
-    half = arb(1) / (2 * 10**claim.places)
+    half = arb(10) ** claim.scale / (2 * 10**claim.places)
     return mid + arb(0, half * (1 - arb(2) ** -shrink) if shrink else half)
 
 

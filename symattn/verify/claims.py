@@ -135,7 +135,7 @@ def within_float_rounding(text: str, value: Any) -> bool:
     if value in (sympy.oo, -sympy.oo) or getattr(value, "free_symbols", None):
         return False
     claim = parse_claim(text)
-    half = sympy.Rational(1, 2 * 10 ** (claim.places or 0)) if claim.places is not None else 0
+    half = claim.unit() / (2 * 10 ** (claim.places or 0)) if claim.places is not None else 0
     difference = enclose(claim.value - value, 128)
     bound = enclose(half + FLOAT_TOLERANCE * sympy.Max(1, abs(value)), 128)
     return bool(difference.abs_upper() <= bound.abs_lower())

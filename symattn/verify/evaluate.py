@@ -229,8 +229,10 @@ def _halfwidth(node: Node) -> Any:
 
     def half(cell: Node) -> Any:
         if isinstance(cell, Num):
-            places = parse_claim(cell.text).places
-            return sympy.Rational(1, 2 * 10**places) if places else sympy.Integer(0)
+            claim = parse_claim(cell.text)
+            if claim.places is None or not (claim.places or claim.scale):
+                return sympy.Integer(0)
+            return claim.unit() / (2 * 10**claim.places)
         return None
 
     if isinstance(node, Matrix):

@@ -61,6 +61,8 @@ _NUMBER = re.compile(r"(?:\d+(?:\.\d+)?|\.\d+)(?:e[+-]\d{1,3}(?![A-Za-z0-9]))?%?
 _MATH_CHARS = set("0123456789.+-*/^=()[],;_% \t×·⋅−≈→√ᵀ²³@<>|!'÷") | {"\u2009", "\u00a0"}
 _KWARG = re.compile(r",\s*[A-Za-z_]\w*\s*=(?!=)\s*[-\w.]+\s*(?=[,)])")
 _LEADING_RELATION = re.compile(r"\s*(?:=|≈|→|:=)\s*")
+#: A number with a scale suffix (``4.91M``, ``197K``, ``1.2B``): a decimal point or three digits.
+_SUFFIXED = re.compile(r"(?:\d+\.\d+|\d{3,})[KMB](?![A-Za-z0-9_])")
 _GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])")
 _RELATION = re.compile(r"=|≈|→|:=")
 _UNICODE_OPS = {
@@ -122,6 +124,12 @@ class _Writer:
                 for digits in re.finditer(r"[\d.]+", grouped.group()):  # 2,359,296 is one number
                     self.copy(i + digits.start(), i + digits.end())
                 i = grouped.end()
+                continue
+            suffixed = _SUFFIXED.match(text, i)
+            if suffixed and suffixed.end() <= end and (i == 0 or not text[i - 1].isalnum()):
+                self.copy(i, suffixed.end())  # 4.91M, 197K: a number with its scale
+                self.put(r"\!", suffixed.end() - 1)
+                i = suffixed.end()
                 continue
             number = _NUMBER.match(text, i)
             if number and number.end() <= end and (i == 0 or not text[i - 1].isalpha()):
@@ -427,7 +435,7 @@ def prose_spans(piece: Span, *, reader: str = "text") -> list[Span]:
     covered: list[tuple[int, int]] = []
     for run_start, run_end in _runs(piece.text, code=reader == "code"):
         start, end = run_start, run_end
-        while end > start and piece.text[end - 1] in " ,;:*_":
+        while end > start and piece.text[end - 1] in " ,;:*_→=≈":
             end -= 1
         while start < end and piece.text[start] in " *_,;:":
             start += 1
