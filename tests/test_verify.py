@@ -559,3 +559,63 @@ def test_a_table_of_one_querys_exponentials_and_weights_is_a_chain() -> None:
         (6, f"{float(w1):.4f}", "carried", 5),
         (6, f"{float(w2):.4f}", "carried", 5),
     ]
+
+
+def _softmax_row_2(scores: list[float]) -> list:
+    import mpmath
+
+    mpmath.mp.dps = 30
+    exps = [mpmath.e ** (mpmath.mpf(s) / mpmath.sqrt(2)) for s in scores]
+    return [e / sum(exps) for e in exps]
+
+
+def test_prose_numbers_are_judged_as_the_cells_their_clause_names() -> None:
+    w = _softmax_row_2([1, 0])  # query 1 (and, mirrored, query 2) of Q = K = I, d_k = 2
+    w11, w12 = (f"{float(x):.4f}" for x in w)
+    assert (w11, w12) == ("0.6698", "0.3302")
+    text = (
+        "Let Q = [[1, 0], [0, 1]] and K = [[1, 0], [0, 1]], d_k = 2.\n\n"
+        "The attention weights are:\n\n"
+        f"| query | key 1 | key 2 |\n|---|---|---|\n| 1 | {w11} | {w12} |\n| 2 | 0.3420 | {w11} |\n\n"
+        "Token 1 puts 0.67 of its attention on itself. The second token gives 0.34 of its attention to the first token.\n"
+        "Token 2 puts 0.90 of its attention on token 2.\n\n"
+        "第一个 token 对第二个 token 的权重约为 0.33。\n"
+    )
+    got = {(f.line, f.claimed): (f.status, f.kind, f.carried_from) for f in verify_text(text).findings}
+    assert got[(8, "0.3420")] == ("wrong", "wrong", None)  # 0.3302 in truth
+    assert got[(10, "0.67")] == ("ok", "ok", None)  # a_11
+    assert got[(10, "0.34")] == ("wrong", "carried", 8)  # a_21, as the table has it
+    assert got[(11, "0.90")][0] == "unverified"  # a_22 fits neither: listed, never called wrong
+    assert got[(13, "0.33")] == ("ok", "ok", None)  # a_12
+
+
+def test_numbers_listed_in_prose_restate_a_row_or_column_in_order() -> None:
+    w = _softmax_row_2([1, 0])
+    w11, w12 = (f"{float(x):.4f}" for x in w)
+    text = (
+        "Let Q = [[1, 0], [0, 1]] and K = [[1, 0], [0, 1]], d_k = 2.\n\n"
+        f"$$A = \\text{{softmax}}(QK^T/\\sqrt{{d_k}}) \\approx \\begin{{bmatrix}} {w11} & {w12} \\\\ 0.3420 & {w11} "
+        "\\end{bmatrix}$$\n\n"
+        "So the first query spreads about 0.67 and 0.33, the second 0.34 and 0.67.\n"
+    )
+    got = {(f.line, f.claimed): (f.status, f.kind, f.carried_from) for f in verify_text(text).findings}
+    assert got[(5, "0.67")] == ("ok", "ok", None)
+    assert got[(5, "0.33")] == ("ok", "ok", None)
+    assert got[(5, "0.34")] == ("wrong", "carried", 3)  # restates the wrong 0.3420 of line 3
+
+
+def test_a_clause_that_does_not_name_both_tokens_leaves_its_number_alone() -> None:
+    from symattn.verify.readers.text import named_cell
+
+    def cell(sentence: str, number: str) -> str | None:
+        start = sentence.index(number)
+        return named_cell(sentence, start, start + len(number))
+
+    assert cell("第二个 token 对第三个 token 的权重是 0.67，明显高于对第一个 token 的 0.24。", "0.67") == "a_{23}"
+    assert cell("第二个 token 对第三个 token 的权重是 0.67，明显高于对第一个 token 的 0.24。", "0.24") is None
+    assert cell("第三个 token 几乎只关注自己，权重高达 0.9515；第二个 token 则是 0.86。", "0.9515") == "a_{33}"
+    assert cell("第二个 token 的输出第二维最大（约 2.01）。", "2.01") == "O_{2,2}"
+    assert cell("Token 2 puts 0.67 of its attention on token 3.", "0.67") == "a_{23}"
+    assert cell("Token 3 receives 0.50 of the attention from token 1.", "0.50") is None  # passive: who is the query?
+    assert cell("Token 2 gives 0.34 to token 1.", "0.34") is None  # no word for a weight
+    assert cell("Token 1 puts 0.43 and 0.14 on tokens 1 and 2.", "0.43") is None  # two numbers in the clause

@@ -156,8 +156,12 @@ def _run_span(state: DocumentState, span: Span, locator: Locator) -> None:
         return
     state.binary = "binary" in span.flags
     if "bare" in span.flags:  # a number of the prose: tied to an earlier result, or left out
+        if "list" in span.flags:  # the same numbers, listed together: a row or column restated
+            state.bare_list(_numbers(span.text))
+            return
+        cell = next((flag[5:] for flag in span.flags if flag.startswith("cell:")), None)
         for num in _numbers(span.text):
-            state.bare_number(num)
+            state.bare_number(num, cell)
         return
     state.formula_index += 1
     try:

@@ -120,6 +120,8 @@ _ROW_NAME = re.compile(r"^([qkv])_\{(\d{1,3})\}$")
 _OUTPUT_ROW = re.compile(r"^o_\{(\d{1,3})\}$")
 #: QKᵀ, as the document writes it when it gives the scores without Q and K.
 _QKT = Mul(0, (Name(0, "Q"), Transpose(0, Name(0, "K"))))
+#: softmax(QKᵀ/√d_k), as a composite head prints it: its printed value is the document's weights.
+_SOFTMAX_QKT = Call(0, "softmax", (Div(0, _QKT, Sqrt(0, Name(0, "d_{k}"), None)),))
 
 #: What a document may call a quantity another part of it names otherwise:
 #: a printout or table named "attention weights" means the bound ``A`` or
@@ -310,9 +312,8 @@ class DocumentState:
         self.untied_rounded = False
         self.top_element: Node | None = None  # the chain element being read (never its own claimed value)
         self.results: dict[str, Val] = {}  # printed results by their text, for operands that restate them
-        self.printed_rows: list[
-            tuple[Any, Val]
-        ] = []  # unnamed rows printed for a computation: (its truth, value)
+        self.blocks: list[list[list[tuple[str, Val]]]] = []  # printed matrices: each cell's text and value
+        self.printed_rows: list[tuple[Any, Val]] = []  # unnamed rows printed on their own: (truth, value)
 
     # --- findings ------------------------------------------------------------
 
@@ -800,11 +801,21 @@ class DocumentState:
             base = letter.upper() + head  # a_{12} is the cell of A
         elif base not in self.env and accent:  # \tilde{s}_{12}: a cell of \tilde{S}
             base = f"{accent.group(1)}{{{accent.group(2).upper()}}}" + head
-        if base not in self.env and match.group(1).upper() == "A":
-            weights = self._convention_weights(head)
-            if weights is None:
+        if base not in self.env:
+            base = self._resolve(base)  # a_{12} of the weights the document calls "weights"
+        if base not in self.env and match.group(1).upper() in ("A", "O"):
+            by_convention = (
+                self._convention_weights(head) if match.group(1).upper() == "A" else self._convention_output()
+            )
+            if by_convention is None or (head and match.group(1).upper() == "O"):
                 return None
-            binding = Binding(weights.a, weights.b, weights.deps, weights.arith, rows=weights.rows)
+            binding = Binding(
+                by_convention.a,
+                by_convention.b,
+                by_convention.deps,
+                by_convention.arith,
+                rows=by_convention.rows,
+            )
         elif base not in self.env:
             return None
         else:
@@ -864,11 +875,101 @@ class DocumentState:
         same = known is None or (known is not _AMBIGUOUS and equal(known.b, result.b) is True)
         self.printed[text] = result if same else _AMBIGUOUS
 
-    def bare_number(self, num: Num) -> None:
-        """A number of the prose (``the weight is 0.67``): judged only when it
-        restates one earlier result, rounded; otherwise not reported."""
+    def bare_number(self, num: Num, cell: str | None = None) -> None:
+        """A number of the prose (``the weight is 0.67``): judged as the cell its
+        clause names (``cell``, e.g. ``a_{23}``), else only when it restates one
+        earlier result, rounded; otherwise not reported."""
         self.subject = ""
+        if cell is not None and self._prose_cell(num, cell):
+            return
         self._rounded_restatement(num, prose=True)
+
+    def bare_list(self, nums: list[Num]) -> None:
+        """Numbers the prose lists together ("分别约为 1.11、0.69 和 0.67"): when they are,
+        in order, the roundings of consecutive cells of one row or column of exactly
+        one printed matrix, each is judged as that cell (ok, or carried from the
+        wrong number it restates); otherwise each is a bare number."""
+        self.subject = ""
+        match = self._listed_cells(nums)
+        if match is None:
+            for num in nums:
+                self.bare_number(num)
+            return
+        for num, (text, cell) in zip(nums, match, strict=True):
+            if claim_fits(num.text, cell.b):
+                self._add(num, status="ok", kind="ok", reason=f"restates {text}, rounded")
+                continue
+            wrong = [line for line, is_wrong in cell.deps if is_wrong]
+            if not wrong:
+                self.bare_number(num)
+                continue
+            self._add(
+                num,
+                status="wrong",
+                kind="carried",
+                carried_from=min(wrong),
+                exact=exact_text(cell.b),
+                reason=f"restates {text}, rounded",
+            )
+
+    def _listed_cells(self, nums: list[Num]) -> list[tuple[str, Val]] | None:
+        """The one run of printed cells (a row or column, in order) that ``nums`` round."""
+        claims = []
+        for num in nums:
+            parsed = parse_claim(num.text)
+            if not parsed.places or parsed.scale or not getattr(parsed.value, "is_Rational", False):
+                return None
+            claims.append((parsed.places, Decimal(int(parsed.value.p)) / Decimal(int(parsed.value.q))))
+
+        def rounds(cell_text: str, places: int, value: Decimal) -> bool:
+            if "." not in cell_text or len(cell_text.split(".")[1]) < places or not cell_text[-1].isdigit():
+                return False
+            try:
+                printed = Decimal(cell_text)
+            except ArithmeticError:
+                return False
+            return printed.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP) == value
+
+        found = []
+        n = len(nums)
+        for block in self.blocks:
+            lines = [list(row) for row in block] + [list(col) for col in zip(*block, strict=True)]
+            for line in lines:
+                for start in range(len(line) - n + 1):
+                    window = line[start : start + n]
+                    if all(rounds(t, p, v) for (t, _), (p, v) in zip(window, claims, strict=True)):
+                        found.append(window)
+        return found[0] if len(found) == 1 else None
+
+    def _prose_cell(self, num: Num, name: str) -> bool:
+        """A prose number for the cell its clause names: ok when it fits the truth,
+        carried when it fits the document's (wrong) value of that cell.  One that
+        fits neither is a slip when it has four places or more (the prose copies
+        the document's number wrong, 0.5670 for 0.5760); with fewer it may be a
+        loose figure, and is listed, never called wrong."""
+        value = self._cell(name)
+        if value is None or is_matrix(value.a):
+            return False
+        label = _display_name(name)
+        self.subject = label
+        mark = len(self.findings)
+        deps = row_deps(value, None)
+        self._judge(num, value.a, value.b, deps, cell=None, reason=f"the prose gives {label}")
+        copied = (parse_claim(num.text).places or 0) >= 4 and getattr(value.a, "is_Rational", False)
+        if copied:
+            reason = f"the prose copies {label} wrong: {self._slip_reason(num, value.a)}"
+            change = {"kind": "slip", "reason": reason}
+        else:
+            reason = f"the prose gives {label}; it fits neither the document's value nor the truth"
+            change = {"status": "unverified", "kind": "unverifiable", "reason": reason}
+        fixed = [
+            dataclasses.replace(found, **change)
+            if found.status == "wrong" and found.kind in ("wrong", "slip")
+            else found
+            for found in self.findings[mark:]
+        ]
+        self.findings[mark:] = fixed
+        return True
 
     def _rounded_restatement(self, num: Num, *, prose: bool = False) -> bool:
         """A number on its own (``the third token attends to itself ($0.80$)``) that is
@@ -1055,6 +1156,7 @@ class DocumentState:
             else:
                 raise ShapeError(f"{self.subject} is {shape_text(a)} but the printed matrix is {rows}×{cols}")
         out_a = []
+        block: list[list[tuple[str, Val]]] = []
         own: list[set] = []  # each printed row's own sources
         for i, row in enumerate(node.rows):
             out_row = []
@@ -1077,9 +1179,17 @@ class DocumentState:
                 out_row.append(part.a)
                 contributions.append((cell_node, part.deps - row_deps(ref, p)))
             self._carry_restated_row(row, row_mark)
-            for cell_node, contribution in contributions:
-                own[i] |= self._rerooted(cell_node, contribution)
+            block_row = []
+            for j, (cell_node, contribution) in enumerate(contributions):
+                rerooted = self._rerooted(cell_node, contribution)
+                own[i] |= rerooted
+                if isinstance(cell_node, Num):
+                    p, q = (j, i) if transposed else (i, j)
+                    block_row.append((cell_node.text, Val(out_row[j], b[p, q], row_deps(ref, p) | rerooted)))
+            block.append(block_row)
             out_a.append(out_row)
+        if block and all(len(r) == cols for r in block):
+            self.blocks.append(block)
         rows_out = None if transposed else tuple(frozenset(own[i] | row_deps(ref, i)) for i in range(rows))
         deps = frozenset(ref.deps).union(*own)
         result = Val(ImmutableMatrix(out_a), b, deps, rows=rows_out)
@@ -1475,6 +1585,9 @@ class DocumentState:
     def _convention_weights(self, head: str = "") -> Val | None:
         """softmax of the document's scaled scores S̃ (its mask included) when it
         gives them, else softmax(QKᵀ/√d_k) when Q, K and a positive d_k are known."""
+        printed = None if head else self._claimed_expression(_SOFTMAX_QKT)
+        if printed is not None and is_matrix(printed.a):
+            return printed  # a composite head printed softmax(QKᵀ/√d_k): the document's weights, with their truth
         name = self._resolve("\\tilde{S}" + head)
         bound = self.env.get(name)
         if bound is not None and is_matrix(bound.a) and name not in self.inputs:
@@ -1907,7 +2020,9 @@ class DocumentState:
                     claimed = self.claim(factor, value)
                 finally:
                     self.subject = saved
-                parts.append(Val(claimed.a, value.b, claimed.deps, arith=value.arith))
+                parts.append(Val(claimed.a, value.b, claimed.deps, arith=value.arith, rows=claimed.rows))
+                if not isinstance(head_factor, Name):  # softmax(QKᵀ/√d_k) printed: the document's weights
+                    self._bind_expression(head_factor, parts[-1])
             else:
                 parts.append(self._value_of(factor, True))
         product = self._product(parts)

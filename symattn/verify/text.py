@@ -127,6 +127,12 @@ REASONS_ZH: tuple[tuple[str, str], ...] = (
     ),
     (r"restates (.+), rounded", "重述 {0}（四舍五入）"),
     (
+        r"the prose gives (.+); it fits neither the document's value nor the truth",
+        "正文给出的 {0}；既不符合文中的值，也不符合真值",
+    ),
+    (r"the prose gives (.+)", "正文给出的 {0}"),
+    (r"the prose copies (.+) wrong: (.+)", "正文抄错了 {0}：{1}"),
+    (
         r"fits the side before it, which is not exactly equal to the side before that",
         "与前一边相符，但前一边与再前一边并不严格相等",
     ),

@@ -214,6 +214,16 @@ def _tabular(blanked: str, start: int, prose: str) -> tuple[Span | None, int]:
     return table_span(rows, prose), end
 
 
+def _prose_cells(blanked: str, start: int, end: int) -> list[Span]:
+    """Prose numbers between formulas whose clause names their cell ("第四个词对自己的权重约为 0.79")."""
+    from symattn.verify.readers.text import named_cell_spans
+
+    text = blanked[start:end]
+    if not any(c.isdigit() for c in text):
+        return []
+    return named_cell_spans(Span.verbatim(text, start, False, "text"))
+
+
 def tex_spans(source: str) -> list[Span]:  # noqa: PLR0915 - one branch per kind of opener
     """All math spans of a LaTeX source, in order."""
     blanked = _blank_code(source)
@@ -225,6 +235,7 @@ def tex_spans(source: str) -> list[Span]:  # noqa: PLR0915 - one branch per kind
     last_math = pos  # the prose before a table starts after the last formula
     while True:
         match = _OPENER.search(blanked, pos)
+        spans.extend(_prose_cells(blanked, pos, match.start() if match else len(blanked)))
         if match is None:
             break
         if match.group("sec"):  # a new section may start a new example

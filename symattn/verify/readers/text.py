@@ -23,7 +23,7 @@ import re
 
 from symattn.verify.readers.span import Builder, Span
 
-__all__ = ["FUNCTIONS", "core_text", "prose_spans"]
+__all__ = ["FUNCTIONS", "core_text", "named_cell", "named_cell_spans", "prose_spans"]
 
 #: Function names read as themselves, in any case.
 FUNCTIONS = {
@@ -410,13 +410,16 @@ def _worth_reading(text: str) -> bool:
 
 
 #: A number on its own in prose that may restate a result rounded: 0.67, 1.11, 85%.
-_BARE = re.compile(r"(?<![\w.^_])(?:\d+\.\d{2,}(?![\w.%^])|\d+(?:\.\d+)?%)")
+_BARE = re.compile(r"(?<![\w.^_])(?:\d+\.\d{2,}(?![\w%^]|\.\w)|\d+(?:\.\d+)?%)")
 
 
 def _bare_spans(piece: Span, covered: list[tuple[int, int]]) -> list[Span]:
     """Numbers of the prose outside every math run (``the weight is 0.67``), each a
-    span of its own, flagged ``bare``: tied only when it rounds one earlier result."""
-    spans = []
+    span of its own, flagged ``bare``: tied only when it rounds one earlier result,
+    or, when the clause names the cell ("第四个词对自己的权重约为 0.79"), flagged
+    ``cell:a_{44}`` and judged as that cell.  Numbers listed one after another
+    ("1.11、0.69 和 0.67") are one span flagged ``list``: a row or column restated."""
+    found: list[tuple[re.Match[str], Span]] = []
     starts = [start for start, _ in covered]  # runs come in order: one bisection per number
     for match in _BARE.finditer(piece.text):
         k = bisect.bisect_right(starts, match.start()) - 1
@@ -424,8 +427,111 @@ def _bare_spans(piece: Span, covered: list[tuple[int, int]]) -> list[Span]:
             continue
         span = core_text(piece, match.start(), match.end())
         if span is not None:
-            spans.append(dataclasses.replace(span, flags=span.flags | {"bare"}))
+            found.append((match, span))
+    groups: list[list[tuple[re.Match[str], Span]]] = []
+    for item in found:  # numbers listed one after another ("1.11、0.69 和 0.67") go together
+        if groups and _LIST_GAP.fullmatch(piece.text, groups[-1][-1][0].end(), item[0].start()):
+            groups[-1].append(item)
+        else:
+            groups.append([item])
+    spans = []
+    for group in groups:
+        if len(group) >= 2:
+            out = Builder()
+            for k, (listed, _) in enumerate(group):
+                if k:
+                    out.put(" , ", listed.start())
+                out.copy_span(piece, listed.start(), listed.end())
+            spans.append(out.build(False, "text", frozenset({"tentative", "bare", "list"})))
+            continue
+        match, span = group[0]
+        flags = {"bare"}
+        cell = named_cell(piece.text, match.start(), match.end())
+        if cell is not None:
+            flags.add("cell:" + cell)
+        spans.append(dataclasses.replace(span, flags=span.flags | flags))
     return spans
+
+
+#: What stands between the numbers of a list in prose: "0.21, 0.31 and 0.48", "1.11、0.69 和 0.67".
+_LIST_GAP = re.compile(r"\s*(?:,|，|、|;|；)?\s*(?:and|or|和|及|以及|与)?\s*")
+
+
+def named_cell_spans(piece: Span) -> list[Span]:
+    """Only the prose numbers whose clause names their cell (for .tex prose, where
+    other prose numbers are not read)."""
+    return [span for span in _bare_spans(piece, []) if any(f.startswith("cell:") for f in span.flags)]
+
+
+_ZH_DIGITS = {c: k + 1 for k, c in enumerate("一二三四五六七八九")}
+_EN_ORDINALS = {w: k + 1 for k, w in enumerate(("first", "second", "third", "fourth", "fifth", "sixth"))}
+_TOKEN_WORD = r"(?:token|词|单词|字|位置|query|输入|元素)"
+_ORDINAL = re.compile(
+    rf"第\s*([1-9一二三四五六七八九])\s*个?\s*{_TOKEN_WORD}"
+    r"|\btoken\s*#?([1-9])\b|\b(first|second|third|fourth|fifth|sixth)\s+token\b",
+    re.I,
+)
+_SELF = re.compile(r"自己|自身|\bitself\b", re.I)
+_WEIGHT_WORD = re.compile(r"权重|注意力|关注|attention|weight|attends?", re.I)
+_PASSIVE = re.compile(r"receiv|\bfrom\b|\bby\b|被|得到|获得|来自|收到", re.I)
+_CONDITIONAL = re.compile(r"\bif\b|\bwould\b|\bsuppose|\bimagine|\bwere\b|假如|如果|假设|若|要是", re.I)
+_OUTPUT_DIM = re.compile(r"输出(?:向量)?(?:的)?第\s*([1-9一二三四五六七八九])\s*(?:维|个分量|个元素)")
+_SENTENCE_END = re.compile(r"[。；;！？!?\n]|\.(?:\s|$)")
+_CLAUSE_END = re.compile(r"[，,]")
+_ANY_NUMBER = re.compile(r"\d")
+
+
+def _ordinal_value(match: re.Match[str]) -> int:
+    digit, number, word = match.groups()
+    if digit:
+        return _ZH_DIGITS.get(digit) or int(digit)
+    return int(number) if number else _EN_ORDINALS[word.lower()]
+
+
+def named_cell(text: str, start: int, end: int) -> str | None:
+    """The weight or output cell a prose clause names for the number at
+    ``text[start:end]``: ``a_{23}`` for "第二个 token 对第三个 token 的权重是 0.67" or
+    "token 2 puts 0.67 of its attention on token 3", ``a_{33}`` for "第三个 token
+    只关注自己，权重高达 0.9515", ``O_{2,2}`` for "第二个 token 的输出第二维约 2.01".
+
+    Conservative: the number must be the only one in its clause (split at commas
+    within the sentence; a clause without a token takes the one before it when
+    that one holds no number), and the clause must name exactly the query and the
+    key (two tokens, or one and "itself"), without a passive verb ("receives",
+    "来自") that would swap them."""
+    sentence_start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
+    found = _SENTENCE_END.search(text, end)
+    sentence_end = found.start() if found else len(text)
+    cuts = [sentence_start] + [m.end() for m in _CLAUSE_END.finditer(text, sentence_start, sentence_end)]
+    cuts.append(sentence_end)
+    k = max(i for i in range(len(cuts) - 1) if cuts[i] <= start)
+    clause = text[cuts[k] : cuts[k + 1]]
+    if len(_ANY_NUMBER.findall(clause.replace(text[start:end], "", 1))) - len(
+        _ANY_NUMBER.findall(" ".join(m.group() for m in _ORDINAL.finditer(clause)))
+    ):
+        return None  # another number in the clause
+    context = clause
+    if not _ORDINAL.search(clause) and k > 0:
+        before = text[cuts[k - 1] : cuts[k]]
+        if any(c.isdigit() for c in _ORDINAL.sub("", before)):
+            return None
+        context = before + clause
+    if _PASSIVE.search(context) or _CONDITIONAL.search(text[sentence_start:sentence_end]):
+        return None  # "token 3 receives …" swaps query and key; "if token 2 gave …" is not the example
+    tokens = [_ordinal_value(m) for m in _ORDINAL.finditer(context)]
+    output = _OUTPUT_DIM.search(context)
+    if output is not None:
+        if len(tokens) != 1:
+            return None
+        dim = output.group(1)
+        return f"O_{{{tokens[0]},{_ZH_DIGITS.get(dim) or int(dim)}}}"
+    if not _WEIGHT_WORD.search(context):
+        return None
+    if len(tokens) == 2:
+        return f"a_{{{tokens[0]}{tokens[1]}}}" if max(tokens) < 10 else None
+    if len(tokens) == 1 and _SELF.search(context):
+        return f"a_{{{tokens[0]}{tokens[0]}}}"
+    return None
 
 
 def prose_spans(piece: Span, *, reader: str = "text") -> list[Span]:
