@@ -324,7 +324,84 @@ def _attention_steps(att: Attention, digits: int, *, head: int = 0) -> list[st.S
     rows = _output_rows(att, weight_decimals, output_decimals, digits, softmax_rows)
     output = st.Output(head, rows, att.output, output_decimals, att.labels, named=named)
     analysis = st.Analysis(head, rows, att.is_numeric)
-    return [setup, *projections, scores, softmax, output, analysis]
+    return [setup, *projections, scores, softmax, output, analysis, _importance_step(att, digits, head)]
+
+
+def _importance_step(att: Attention, digits: int, head: int) -> st.Importance:
+    """How much each token matters for each output: weights, norms, Jacobian norms, compared exactly."""
+    from symattn import importance
+
+    lengths = tuple(sympy.sqrt(sympy.Add(*(value**2 for value in att.V.row(j)))) for j in range(att.V.rows))
+    entries = att.weights.rows * att.weights.cols * att.V.cols * att._source.cols
+    with_jacobian = att.is_numeric and entries <= importance.MAX_JACOBIAN_ENTRIES
+    rows = []
+    if att.is_numeric:
+        weight_decimals = att.decimals("weights", digits)
+        for i in range(att.weights.rows):
+            facts = importance.explain(att, i, jacobian=with_jacobian)
+            rows.append(_importance_row(att, facts, weight_decimals[i], digits))
+    return st.Importance(
+        head=head,
+        lengths=lengths,
+        length_decimals=tuple(importance.certified(r, digits) for r in lengths) if att.is_numeric else None,
+        width=att.V.cols,
+        first_entries=tuple(att.V[j, 0] for j in range(att.V.rows)),
+        rows=tuple(rows),
+        numeric=att.is_numeric,
+        jacobian=with_jacobian,
+        jacobian_entries=entries,
+        jacobian_limit=importance.MAX_JACOBIAN_ENTRIES,
+        labels=att.labels,
+        kv_labels=att.kv_labels,
+        cross=att.is_cross,
+    )
+
+
+def _importance_row(att: Attention, facts, weight_decimals: list[str], digits: int) -> st.ImportanceRow:
+    from symattn import importance
+
+    i = facts.output
+    masked = tuple(j for j, w in enumerate(facts.weights) if w == 0)
+
+    def shown(groups):  # 1-based, masked tokens left out
+        kept = (tuple(j + 1 for j in group if j not in masked) for group in groups)
+        return tuple(group for group in kept if group)
+
+    rankings = {name: shown(groups) for name, groups in facts.rankings.items()}
+    ties: dict[tuple[int, ...], list[str]] = {}
+    for name, groups in rankings.items():
+        for group in groups:
+            if len(group) > 1:
+                ties.setdefault(group, []).append(name)
+    mean = facts.mean_length
+    shares = tuple(importance.certified(n / mean if n != 0 else 0, digits) for n in facts.norms)
+    return st.ImportanceRow(
+        index=i + 1,
+        label=att.labels[i] if att.labels else None,
+        key_labels=att.kv_labels,
+        weights=facts.weights,
+        weight_decimals=tuple(weight_decimals),
+        norms=facts.norms,
+        norm_decimals=tuple(importance.certified(n, digits) for n in facts.norms),
+        jacobian_decimals=(
+            tuple(importance.certified(g, digits) for g in facts.jacobian_norms)
+            if facts.jacobian_norms
+            else None
+        ),
+        mean_decimal=importance.certified(mean, digits),
+        share_decimals=shares,
+        rankings=rankings,
+        ties=tuple((group, tuple(names)) for group, names in ties.items()),
+        more_than_weight=tuple(j + 1 for j in facts.more_than_weight),
+        less_than_weight=tuple(j + 1 for j in facts.less_than_weight),
+        reorderings=tuple(
+            st.Reordering((d.tokens[0] + 1, d.tokens[1] + 1), d.measures, d.orders, d.reason)
+            for d in facts.disagreements
+            if d.tokens[0] not in masked and d.tokens[1] not in masked
+        ),
+        masked=tuple(j + 1 for j in masked),
+        query_token=None if att.is_cross else i + 1,
+    )
 
 
 def _claim_table(comparison: Comparison, named: dict[int, tuple[st.Softmax, st.Output]]) -> st.ClaimTable:

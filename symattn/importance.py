@@ -308,13 +308,19 @@ class OutputImportance:
     disagreements: tuple[Disagreement, ...]
 
 
-def explain(layer: Attention, i: int) -> OutputImportance:
+def explain(layer: Attention, i: int, *, jacobian: bool = True) -> OutputImportance:
     """Weights, norm-based contributions and Jacobian norms of output ``i``, compared exactly.
 
     A token's share of the norm-based contributions, a_ij‖v_j‖ / Σ_l a_il‖v_l‖,
     exceeds its weight a_ij exactly when ‖v_j‖ exceeds the weight-averaged
     length Σ_l a_il‖v_l‖: "it matters more than its weight suggests, because its
     value vector is longer".
+
+    Args:
+        layer: one head.
+        i: the output, 0-based.
+        jacobian: also the Jacobian norms (False: ``jacobian_norms`` is empty and
+            only weights and norms are compared).
 
     Raises:
         InputError: a MultiHead (explain one head), or an index out of range.
@@ -342,9 +348,11 @@ def explain(layer: Attention, i: int) -> OutputImportance:
     weights = tuple(layer.weights.row(i))
     lengths = tuple(_length(list(layer.V.row(j))) for j in keys)
     norms = tuple(weights[j] * lengths[j] for j in keys)
-    jacobians = tuple(_length(list(view.jacobian(i, j))) for j in keys)
+    jacobians = tuple(_length(list(view.jacobian(i, j))) for j in keys) if jacobian else ()
     mean = sympy.Add(*norms)
-    measures = {"weights": weights, "norm": norms, "jacobian": jacobians}
+    measures = {"weights": weights, "norm": norms}
+    if jacobian:
+        measures["jacobian"] = jacobians
     # a masked key (weight 0) has no share to compare
     sides = {j: compare(lengths[j], mean, (f"‖v_{j}‖", "the mean length")) for j in keys if weights[j] != 0}
     disagreements = []
@@ -352,6 +360,8 @@ def explain(layer: Attention, i: int) -> OutputImportance:
         ("weights", "norm", "value length"),
         ("norm", "jacobian", "query and key path"),
     ):
+        if second not in measures:
+            continue
         for p in keys:
             for q in range(p + 1, view.n_k):
                 orders = (

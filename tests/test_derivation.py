@@ -101,6 +101,7 @@ def test_steps_come_in_the_issue_order(reference):
         "Softmax",
         "Output",
         "Analysis",
+        "Importance",
         "ClaimTable",
         "ClaimTable",
         "Recomputed",
@@ -116,7 +117,8 @@ def test_headings_in_order(reference_md):
         "## 4. Softmax, row by row",
         "## 5. Output: weighted sums of the values",
         "## 6. What each output vector is made of",
-        "## 7. Checking the claimed numbers",
+        "## 7. How important is each token?",
+        "## 8. Checking the claimed numbers",
     ]
 
 
@@ -165,7 +167,7 @@ def test_two_heads_show_each_head_and_the_projection():
     md = derive(ROOT / "derivations" / "two_heads.toml").to_markdown()
     assert [line for line in md.splitlines() if line.startswith("## ")][:2] == ["## Head 1", "## Head 2"]
     assert r"Q^{(2)} = X W_Q^{(2)}" in md
-    assert "## 7. Concatenating the heads" in md and "## 8. Output projection" in md
+    assert "## 8. Concatenating the heads" in md and "## 9. Output projection" in md
 
 
 def test_accepts_an_attention_without_claims():
@@ -173,7 +175,7 @@ def test_accepts_an_attention_without_claims():
 
     derivation = derive(attention([[1, 0], [0, 1]]))
     assert not any(isinstance(s, st.ClaimTable) for s in derivation.steps)
-    assert "## 7." not in derivation.to_markdown()
+    assert "## 8." not in derivation.to_markdown()
 
 
 # --- formats -------------------------------------------------------------------------------

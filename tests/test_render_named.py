@@ -106,13 +106,14 @@ def test_short_closed_forms_are_not_named():
     assert "t_{1}" not in markdown and r"\frac{1}{2 + e^{\frac{\sqrt{2}}{2}}}" in markdown
 
 
-def test_the_four_token_spec_prints_on_at_most_6_pages(tmp_path):
+def test_the_four_token_spec_prints_on_at_most_8_pages(tmp_path):
+    # 6 pages up to the analysis (the named exponentials' issue); the importance section adds 2
     from test_render_tex import compile_tex  # skips without pdflatex, fails under CI
 
     code, log = compile_tex(derive(SPEC).to_latex(standalone=True), "en", tmp_path)
     assert code == 0, log[-2000:]
     pages = int(re.search(r"Output written on doc\.pdf \((\d+) pages?", log).group(1))
-    assert pages <= 6
+    assert pages <= 8
 
 
 def test_the_named_markdown_renders_in_katex(tmp_path, markdown):
@@ -128,9 +129,9 @@ def test_the_named_markdown_renders_in_katex(tmp_path, markdown):
 def test_multi_head_sections_are_numbered_in_chinese():
     md = derive(TESTS.parent / "derivations" / "two_heads.toml", lang="zh").to_markdown()
     top = [line for line in md.splitlines() if line.startswith("## ")]
-    assert top == ["## 第 1 个头", "## 第 2 个头", "## 7. 拼接各头", "## 8. 输出投影"]
+    assert top == ["## 第 1 个头", "## 第 2 个头", "## 8. 拼接各头", "## 9. 输出投影"]
     inner = [line for line in md.splitlines() if line.startswith("### ")]
-    assert [line.split(".")[0] for line in inner] == [f"### {n}" for n in range(1, 7)] * 2
+    assert [line.split(".")[0] for line in inner] == [f"### {n}" for n in range(1, 8)] * 2
 
 
 def test_claims_after_the_heads_go_on_numbering():
@@ -138,9 +139,9 @@ def test_claims_after_the_heads_go_on_numbering():
     text = text.replace("[[heads]]", "[claims]\nconcat = [[1, 1], [1, 1], [1, 1]]\n\n[[heads]]", 1)
     md = derive(parse_spec(text, source=None)).to_markdown()
     assert [line for line in md.splitlines() if line.startswith("## ")][2:] == [
-        "## 7. Concatenating the heads",
-        "## 8. Output projection",
-        "## 9. Checking the claimed numbers",
+        "## 8. Concatenating the heads",
+        "## 9. Output projection",
+        "## 10. Checking the claimed numbers",
     ]
 
 

@@ -39,6 +39,7 @@ class _Context:
     T: dict[str, str]
     digits: int
     level: int  # heading level of the step sections (2, or 3 inside a head)
+    head: int = 0
 
 
 def _name(base: str, head: int) -> str:
@@ -571,6 +572,294 @@ def _dominance(row: st.OutputRow, ctx: _Context, a: str, comma: bool) -> Paragra
     return fill(T["analysis_tie"], keys=keys, weight=Math(weight))
 
 
+# --- how important is each token -----------------------------------------------
+
+_MEASURES = ("weights", "norm", "jacobian")
+#: Pairs of tokens that two measures order differently, listed per output at most.
+_REORDERINGS_SHOWN = 4
+
+
+def _keys(row, tokens: Sequence[int], ctx: _Context) -> Paragraph:
+    """``token 1 (x_1) and token 3 (x_3)``: several keys in one phrase."""
+    parts: list = []
+    last = len(tokens) - 1
+    for n, j in enumerate(tokens):
+        if n:
+            parts.append(Text(ctx.T["and"] if n == last else ctx.T["comma"]))
+        parts.extend(_key_name(row, j, ctx).parts)
+    return Paragraph(tuple(parts))
+
+
+def _importance_names(head: int, i: int, comma: bool) -> dict[str, Callable[[int], str]]:
+    return {
+        "weights": lambda j: f"{_name('a', head)}_{_sub(i, j, comma)}",
+        "norm": lambda j: f"{_name('n', head)}_{_sub(i, j, comma)}",
+        "jacobian": lambda j: f"{_name('g', head)}_{_sub(i, j, comma)}",
+        "length": lambda j: f"{_name('r', head)}_{{{j}}}",
+    }
+
+
+def _importance_line(step: st.Importance, row: st.ImportanceRow, j: int, names) -> str:
+    """``a_31 ≈ 0.2483, & n_31 = a_31 r_1 = a_31 ≈ 0.2483, & g_31 ≈ 0.3435``: one token's three measures."""
+    k = j - 1
+    a, n, r = names["weights"](j), names["norm"](j), names["length"](j)
+    weight = row.weights[k]
+    exact_weight = f"{a} &= {entry(weight)}"
+    cells = [exact_weight if weight.is_Rational else rf"{a} &\approx {row.weight_decimals[k]}"]
+    length = step.lengths[k]
+    norm = f"{n} &= {a} {r}"
+    if weight == 0 or length == 0:
+        norm += " = 0"
+    else:
+        norm += f" = {a}" if length == 1 else rf" = {entry(length)} \, {a}"
+        if row.norms[k].is_Rational:
+            norm += f" = {entry(row.norms[k])}"
+        else:
+            norm += rf" \approx {row.norm_decimals[k]}"
+    cells.append(norm)
+    if row.jacobian_decimals is not None:
+        g = names["jacobian"](j)
+        cells.append(f"{g} &= 0" if weight == 0 else rf"{g} &\approx {row.jacobian_decimals[k]}")
+    return ", & ".join(cells)
+
+
+def _order(row, groups, ctx: _Context) -> Paragraph:
+    """``token 3, then token 1 and token 2 (tied exactly)``."""
+    parts: list = []
+    for n, group in enumerate(groups):
+        if n:
+            parts.append(Text(ctx.T["then"]))
+        parts.extend(_keys(row, group, ctx).parts)
+        if len(group) > 1:
+            parts.append(Text(ctx.T["tied_exactly"]))
+    return Paragraph(tuple(parts))
+
+
+def _relation(names, measure: str, pair: tuple[int, int], order: int, ctx: _Context) -> Paragraph:
+    """``a_11 = a_13`` (an exact tie, no digits), or in words which is larger (no ``<`` in the math)."""
+    x, y = names[measure](pair[0]), names[measure](pair[1])
+    if order == 0:
+        return Paragraph((Math(f"{x} = {y}"),))
+    big, small = (x, y) if order > 0 else (y, x)
+    return fill(ctx.T["larger_than"], x=Math(big), y=Math(small))
+
+
+def _importance_lengths(step: st.Importance, ctx: _Context, names) -> list[Block]:
+    items = []
+    width_v = len(step.lengths) and step.width
+    comma = len(step.lengths) >= 10
+    for j, length in enumerate(step.lengths, start=1):
+        v = f"{_name('v', step.head)}_{{{j}}}"
+        if width_v == 1 and step.numeric:  # one entry: r_j = ±v_j1 (a 1-entry v · v reads as a matrix)
+            sign = "-" if step.first_entries[j - 1].is_negative else ""
+            item = (
+                f"{names['length'](j)} = {sign}{_name('v', step.head)}_{_sub(j, 1, comma)} = {entry(length)}"
+            )
+        else:
+            item = rf"{names['length'](j)} = \sqrt{{{v} \cdot {v}}} = {entry(length)}"
+        if step.length_decimals is not None and not length.is_Rational:
+            item += rf" \approx {step.length_decimals[j - 1]}"
+        items.append(item)
+    return [fill(ctx.T["importance_lengths"]), Display(_listing(items))]
+
+
+def _importance(step: st.Importance, ctx: _Context) -> list[Block]:
+    T, h = ctx.T, step.head
+    comma = len(step.lengths) >= 10 or len(step.rows) >= 10
+    # The definitions hold no digit, not even a head's number (verify cannot read \lVert, and a
+    # digit in a formula it cannot read would count as a number left unchecked): head k is "(k)".
+    tag = "^{(k)}" if h else ""
+    a, n, g, r = (
+        f"{base}{tag}_{{{sub}}}" for base, sub in (("a", "ij"), ("n", "ij"), ("g", "ij"), ("r", "j"))
+    )
+    v, o, x = f"v{tag}_j", f"o{tag}_i", "x_j"
+    out: list[Block] = [
+        fill(
+            T["importance_intro"],
+            a=Math(a),
+            n=Math(rf"{n} = \lVert {a} {v} \rVert = {a} {r}"),
+            r=Math(rf"{r} = \lVert {v} \rVert"),
+            g=Math(rf"{g} = \lVert \partial {o} / \partial {x} \rVert_F"),
+        )
+    ]
+    if step.cross:
+        out.append(fill(T["importance_cross"], x=Math(x)))
+    out += _importance_lengths(step, ctx, _importance_names(h, 1, comma))
+    if not step.numeric:
+        out.append(fill(T["importance_symbolic"]))
+        return out
+    if not step.jacobian:
+        out.append(
+            fill(T["importance_no_jacobian"], entries=step.jacobian_entries, limit=step.jacobian_limit)
+        )
+    for row in step.rows:
+        out += _importance_row(step, row, ctx, comma)
+    return out
+
+
+def _importance_row(step: st.Importance, row: st.ImportanceRow, ctx: _Context, comma: bool) -> list[Block]:
+    T, h, i = ctx.T, step.head, row.index
+    names = _importance_names(h, i, comma)
+    o = Math(f"{_name('o', h)}_{{{i}}}")
+    if row.label is not None:
+        out: list[Block] = [fill(T["importance_row_labelled"], o=o, label=_label_part(row.label))]
+    else:
+        out = [fill(T["importance_row"], o=o)]
+    lines = [_importance_line(step, row, j, names) for j in range(1, len(row.weights) + 1)]
+    out.append(Display(r"\begin{aligned} " + r" \\ ".join(lines) + r" \end{aligned}"))
+    measures = [m for m in _MEASURES if m in row.rankings]
+    rankings = [row.rankings[m] for m in measures]
+    live = [j for j in range(1, len(row.weights) + 1) if j not in row.masked]
+    sentences: list[Paragraph] = []
+    if len(live) > 1:
+        if all(ranking == rankings[0] for ranking in rankings):
+            key = "importance_same_order" if len(measures) == 3 else "importance_same_order_two"
+            sentences.append(fill(T[key], order=_order(row, rankings[0], ctx)))
+        else:
+            orders: list = []
+            for measure, ranking in zip(measures, rankings, strict=True):
+                if orders:
+                    orders.append(Text(T["semicolon"]))
+                order = _order(row, ranking, ctx)
+                orders.extend(fill(T["importance_order"], measure=T[f"measure_{measure}"], order=order).parts)
+            sentences.append(fill(T["importance_orders"], orders=Paragraph(tuple(orders))))
+    for tokens, tied in row.ties:
+        equalities = [Math(" = ".join(names[m](j) for j in tokens)) for m in tied]
+        parts: list = []
+        for k, equality in enumerate(equalities):
+            if k:
+                parts.append(Text(T["and"] if k == len(equalities) - 1 else T["comma"]))
+            parts.append(equality)
+        which = [T[f"measures_{m}"] for m in tied]
+        listed = which[0] if len(which) == 1 else T["comma"].join(which[:-1]) + T["and"] + which[-1]
+        key = "importance_tie" if len(tied) > 1 else "importance_tie_one"
+        sentences.append(
+            fill(T[key], keys=_keys(row, tokens, ctx), measures=listed, equalities=Paragraph(tuple(parts)))
+        )
+    sentences += _value_length_sentences(step, row, ctx, names, live)
+    sentences += _reorderings(row, ctx, names)
+    if row.masked:
+        key = "importance_masked_one" if len(row.masked) == 1 else "importance_masked"
+        sentences.append(fill(T[key], keys=_keys(row, row.masked, ctx)))
+    if sentences:  # one paragraph per output: the facts about one output read together
+        parts: list = []
+        for sentence in sentences:
+            if parts:
+                parts.append(Text(T["sentence_gap"]))
+            parts.extend(_sentence(sentence).parts)
+        out.append(Paragraph(_merged(parts)))
+    return out
+
+
+def _merged(parts: list) -> tuple:
+    """Adjacent text parts joined (as :func:`fill` leaves them)."""
+    merged: list = []
+    for part in parts:
+        if isinstance(part, Text) and merged and isinstance(merged[-1], Text):
+            merged[-1] = Text(merged[-1].text + part.text)
+        else:
+            merged.append(part)
+    return tuple(merged)
+
+
+def _reorderings(row: st.ImportanceRow, ctx: _Context, names) -> list[Paragraph]:
+    """Where two measures order tokens differently, by the second measure's relation, and why."""
+    T, h, i = ctx.T, ctx.head, row.index
+    out = []
+    for reason, key in (
+        ("value length", "importance_reorder_length"),
+        ("query and key path", "importance_reorder_path"),
+    ):
+        found = [r for r in row.reorderings if r.reason == reason]
+        if not found:
+            continue
+        shown = found[:_REORDERINGS_SHOWN]
+        parts: list = []
+        for k, reordering in enumerate(shown):
+            if k:
+                parts.append(Text(T["and"] if k == len(shown) - 1 else T["comma"]))
+            parts.extend(
+                _relation(names, reordering.measures[1], reordering.tokens, reordering.orders[1], ctx).parts
+            )
+        if len(found) > len(shown):
+            parts.append(Text(T["and_more"].format(k=len(found) - len(shown))))
+        sentence = fill(T[key], relations=Paragraph(tuple(parts)))
+        own = row.query_token is not None and any(row.query_token in r.tokens for r in found)
+        if reason == "query and key path" and own:
+            extra = fill(
+                T["importance_reorder_own"],
+                key=_key_name(row, row.query_token, ctx),  # type: ignore[arg-type]
+                q=Math(f"{_name('q', h)}_{{{i}}}"),
+            )
+            sentence = Paragraph((*sentence.parts, Text(T["sentence_gap"]), *extra.parts))
+        out.append(sentence)
+    return out
+
+
+def _sentence(paragraph: Paragraph) -> Paragraph:
+    """A sentence starts with a capital letter ("token 3 matters" -> "Token 3 matters")."""
+    first = paragraph.parts[0] if paragraph.parts else None
+    if isinstance(first, Text) and first.text[:1].islower():
+        return Paragraph((Text(first.text[0].upper() + first.text[1:]), *paragraph.parts[1:]))
+    return paragraph
+
+
+def _value_length_sentences(step, row: st.ImportanceRow, ctx: _Context, names, live) -> list[Paragraph]:
+    T, i = ctx.T, row.index
+    if len(live) < 2:
+        return []
+    if not row.more_than_weight:
+        return [fill(T["importance_same_length"])]
+    m = f"m_{{{i}}}" if step.head == 0 else f"m^{{({step.head})}}_{{{i}}}"
+    total = " + ".join(names["norm"](j) for j in live)
+    if width(total) > PAGE_WIDTH / 2:
+        total = rf"\sum_{{j}} {_name('n', step.head)}_{_sub(i, 'j', len(step.lengths) >= 10)}"
+    mean = Math(rf"{m} = {total} \approx {row.mean_decimal}")
+
+    def length(j: int) -> Math:
+        exact = step.lengths[j - 1]
+        text = f"{names['length'](j)} = {entry(exact)}"
+        if not exact.is_Rational:
+            text += rf" \approx {step.length_decimals[j - 1]}"
+        return Math(text)
+
+    def lengths(tokens) -> Paragraph:
+        parts: list = []
+        for k, j in enumerate(tokens):
+            if k:
+                parts.append(Text(T["comma"]))
+            parts.append(length(j))
+        return Paragraph(tuple(parts))
+
+    out = []
+    more = row.more_than_weight
+    if len(more) == 1:
+        j = more[0]
+        weight = (
+            f"{names['weights'](j)} = {entry(row.weights[j - 1])}"
+            if row.weights[j - 1].is_Rational
+            else rf"{names['weights'](j)} \approx {row.weight_decimals[j - 1]}"
+        )
+        out.append(
+            fill(
+                T["importance_more_one"],
+                key=_key_name(row, j, ctx),
+                r=length(j),
+                m=mean,
+                share=Math(rf"{names['norm'](j)} / {m} \approx {row.share_decimals[j - 1]}"),
+                a=Math(weight),
+            )
+        )
+    else:
+        out.append(fill(T["importance_more"], keys=_keys(row, more, ctx), m=mean, lengths=lengths(more)))
+    less = row.less_than_weight
+    if len(less) == 1:
+        out.append(fill(T["importance_less_one"], key=_key_name(row, less[0], ctx), lengths=lengths(less)))
+    elif less:
+        out.append(fill(T["importance_less"], keys=_keys(row, less, ctx), lengths=lengths(less)))
+    return out
+
+
 _SYMBOLS = {
     "weights": "a",
     "output": "o",
@@ -715,6 +1004,7 @@ _RENDER: dict[type, Callable[[object, _Context], list[Block]]] = {
     st.Softmax: _softmax,
     st.Output: _output,
     st.Analysis: _analysis,
+    st.Importance: _importance,
     st.ClaimTable: _claim_table,
     st.Recomputed: _recomputed,
     st.Concat: _concat,
@@ -728,6 +1018,7 @@ _SECTION = {
     st.Softmax: "section_softmax",
     st.Output: "section_output",
     st.Analysis: "section_analysis",
+    st.Importance: "section_importance",
     st.ClaimTable: "section_claims",
     st.Recomputed: "section_claims",
     st.Concat: "section_concat",
@@ -769,5 +1060,5 @@ def compose(
             number += 1
             out.append(Heading(level, T["section"].format(n=number, title=T[key])))
             section = key
-        out += _RENDER[type(step)](step, _Context(T, digits, level))
+        out += _RENDER[type(step)](step, _Context(T, digits, level, head))
     return tuple(out)

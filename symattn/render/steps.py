@@ -19,6 +19,8 @@ __all__ = [
     "ClaimTable",
     "Concat",
     "Decimals",
+    "Importance",
+    "ImportanceRow",
     "Linear",
     "NamedExp",
     "Output",
@@ -26,6 +28,7 @@ __all__ = [
     "OutputRow",
     "Projection",
     "Recomputed",
+    "Reordering",
     "Scores",
     "Setup",
     "Softmax",
@@ -174,6 +177,69 @@ class Analysis:
 
 
 @dataclass(frozen=True)
+class Reordering:
+    """Two tokens that two measures order differently (1-based tokens).
+
+    ``orders`` holds -1, 0 or 1 (p below, tied with, above q) under each measure;
+    ``reason`` is "value length" (weights against norms) or "query and key path"
+    (norms against Jacobian norms).
+    """
+
+    tokens: tuple[int, int]
+    measures: tuple[str, str]
+    orders: tuple[int, int]
+    reason: str
+
+
+@dataclass(frozen=True)
+class ImportanceRow:
+    """How much each token matters for one output: three measures, compared exactly.
+
+    Decimals are certified; ``rankings`` maps a measure to groups of exactly tied
+    tokens (1-based, largest first); ``ties`` lists, per group of tokens, the
+    measures in which they tie exactly.  Masked tokens (weight exactly 0) are left
+    out of rankings, ties and shares.
+    """
+
+    index: int  # 1-based
+    label: str | None
+    key_labels: tuple[str, ...] | None
+    weights: tuple[sympy.Expr, ...]
+    weight_decimals: tuple[str, ...]
+    norms: tuple[sympy.Expr, ...]  # n_ij = a_ij r_j, exact
+    norm_decimals: tuple[str, ...]
+    jacobian_decimals: tuple[str, ...] | None  # None: the Jacobian is too large to build here
+    mean_decimal: str  # m_i = Σ_j n_ij, the weight-averaged value length
+    share_decimals: tuple[str, ...]  # n_ij / m_i
+    rankings: dict[str, tuple[tuple[int, ...], ...]]
+    ties: tuple[tuple[tuple[int, ...], tuple[str, ...]], ...]
+    more_than_weight: tuple[int, ...]
+    less_than_weight: tuple[int, ...]
+    reorderings: tuple[Reordering, ...]
+    masked: tuple[int, ...]
+    query_token: int | None  # self-attention: the 1-based token whose row is the query (x_i itself)
+
+
+@dataclass(frozen=True)
+class Importance:
+    """Step 7: how important each token is, per output (weights, norms, Jacobian norms)."""
+
+    head: int
+    lengths: tuple[sympy.Expr, ...]  # r_j = sqrt(v_j · v_j), exact
+    length_decimals: tuple[str, ...] | None
+    width: int  # d_v, the entries of a value vector
+    first_entries: tuple[sympy.Expr, ...]  # v_j1 (with one entry, r_j = |v_j1|)
+    rows: tuple[ImportanceRow, ...]  # empty for symbolic inputs
+    numeric: bool
+    jacobian: bool  # the Jacobian norms were computed
+    jacobian_entries: int  # the exact entries the Jacobian needs (n_q · n_k · d_v · d_model)
+    jacobian_limit: int
+    labels: tuple[str, ...] | None
+    kv_labels: tuple[str, ...] | None
+    cross: bool
+
+
+@dataclass(frozen=True)
 class ClaimCell:
     """One claimed number against the true value."""
 
@@ -245,6 +311,7 @@ Step = (
     | Softmax
     | Output
     | Analysis
+    | Importance
     | ClaimTable
     | Recomputed
     | Concat

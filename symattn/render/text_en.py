@@ -102,7 +102,78 @@ TEXT: dict[str, str] = {
     "analysis_undecided": "Which token gets the largest weight depends on the values of the symbols.",
     "key": "token {j}",
     "key_labelled": "token {j} ({label})",
-    # 7. claims
+    # 7. importance
+    "section_importance": "How important is each token?",
+    "importance_intro": (
+        "Three measures of how much token j matters for output i, side by side: the attention weight {a};"
+        " the norm-based contribution {n}, the length of what token j adds to the output"
+        " (Kobayashi et al., 2020), where {r} is the length of its value vector; and the Jacobian norm {g},"
+        " how much the output moves when the input token moves, through the query, the key and the value."
+        " A tie below is exact: the exact values are proved equal, not only their roundings."
+    ),
+    "importance_cross": "In cross-attention {x} is a row of the second sequence, which feeds the keys and values.",
+    "importance_lengths": "The lengths of the value vectors:",
+    "importance_symbolic": (
+        "The inputs contain symbols, so which token matters most depends on their values;"
+        " the norm-based contributions are the weights times these lengths."
+    ),
+    "importance_no_jacobian": (
+        "The Jacobian norms are left out: they need {entries} exact derivatives, more than the {limit}"
+        " a derivation builds."
+    ),
+    "importance_row": "Output {o}:",
+    "importance_row_labelled": "Output {o} (query {label}):",
+    "importance_same_order": "All three measures rank the tokens the same way: {order}.",
+    "importance_same_order_two": "Both measures rank the tokens the same way: {order}.",
+    "importance_order": "by {measure}: {order}",
+    "importance_orders": "The measures rank the tokens differently: {orders}.",
+    "semicolon": "; ",
+    "sentence_gap": " ",
+    "measure_weights": "weight",
+    "measure_norm": "norm-based contribution",
+    "measure_jacobian": "Jacobian norm",
+    "measures_weights": "the weights",
+    "measures_norm": "the norm-based contributions",
+    "measures_jacobian": "the Jacobian norms",
+    "then": ", then ",
+    "tied_exactly": " (tied exactly)",
+    "larger_than": "{x} is larger than {y}",
+    "importance_tie": (
+        "{keys} tie exactly in {measures}: {equalities} hold for the exact values, not only for their roundings."
+    ),
+    "importance_tie_one": (
+        "{keys} tie exactly in {measures}: {equalities} holds for the exact values, not only for their roundings."
+    ),
+    "importance_more_one": (
+        "{key} matters more than its weight suggests, because its value vector is longer: {r} is more than"
+        " the weight-averaged length {m}, so its share of the norm-based contributions, {share}, is larger"
+        " than its weight {a}."
+    ),
+    "importance_more": (
+        "{keys} matter more than their weights suggest, because their value vectors are longer"
+        " than the weight-averaged length {m}."
+    ),
+    "importance_less_one": (
+        "{key} matters less than its weight suggests: its value vector ({lengths}) is shorter than that."
+    ),
+    "importance_less": "{keys} matter less than their weights suggest: their value vectors are shorter.",
+    "importance_same_length": (
+        "The value vectors have the same length here, so the norm-based contributions order the tokens"
+        " as the weights do."
+    ),
+    "importance_reorder_length": (
+        "Against the order of the weights, {relations}: the norm also counts the length of each value vector."
+    ),
+    "importance_reorder_path": (
+        "Against the order of the norm-based contributions, {relations}: the Jacobian also follows the path"
+        " through the query and the key, which the norm leaves out (moving a token moves its key, and with it"
+        " its score)."
+    ),
+    "importance_reorder_own": "Here {key} is the query's own token, so moving it also moves {q} and every score of this row.",
+    "and_more": " and {k} more",
+    "importance_masked_one": "The masked {keys} gets 0 in every measure.",
+    "importance_masked": "The masked {keys} get 0 in every measure.",
+    # 8. claims
     "claims_table": "The claimed {name} against the true values:",
     "stage_weights": "attention weights",
     "stage_output": "output",

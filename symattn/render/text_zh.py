@@ -72,7 +72,55 @@ TEXT: dict[str, str] = {
     "analysis_undecided": "哪个词元的权重最大取决于符号的取值。",
     "key": "第 {j} 个词元",
     "key_labelled": "第 {j} 个词元（{label}）",
-    # 7. claims
+    # 7. importance
+    "section_importance": "每个词元有多重要？",
+    "importance_intro": (
+        "下面并列给出衡量词元 j 对输出 i 有多重要的三个指标：注意力权重 {a}；"
+        "基于范数的贡献 {n}，即词元 j 加到输出上的那一部分的长度（Kobayashi 等，2020），其中 {r} 是它的值向量的长度；"
+        "以及雅可比范数 {g}，即输入词元变动时输出变动多少，经由查询、键和值三条路径。"
+        "下文所说的相等都是精确的：证明的是精确值相等，而不只是舍入后的小数相同。"
+    ),
+    "importance_cross": "在交叉注意力中，{x} 是第二个序列的一行，它生成键和值。",
+    "importance_lengths": "值向量的长度：",
+    "importance_symbolic": "输入含有符号，所以哪个词元最重要取决于符号的取值；基于范数的贡献等于权重乘以这些长度。",
+    "importance_no_jacobian": "这里不给出雅可比范数：它需要 {entries} 个精确导数，超过推导所用的上限 {limit}。",
+    "importance_row": "输出 {o}：",
+    "importance_row_labelled": "输出 {o}（查询 {label}）：",
+    "importance_same_order": "三个指标给出的词元顺序相同：{order}。",
+    "importance_same_order_two": "两个指标给出的词元顺序相同：{order}。",
+    "importance_order": "按{measure}：{order}",
+    "importance_orders": "三个指标给出的词元顺序不同：{orders}。",
+    "semicolon": "；",
+    "sentence_gap": "",
+    "measure_weights": "权重",
+    "measure_norm": "基于范数的贡献",
+    "measure_jacobian": "雅可比范数",
+    "measures_weights": "权重",
+    "measures_norm": "基于范数的贡献",
+    "measures_jacobian": "雅可比范数",
+    "then": "，其次是",
+    "tied_exactly": "（精确相等）",
+    "larger_than": "{x} 大于 {y}",
+    "importance_tie": "{keys}在{measures}上精确相等：{equalities} 对精确值成立，而不只是舍入后相同。",
+    "importance_tie_one": "{keys}在{measures}上精确相等：{equalities} 对精确值成立，而不只是舍入后相同。",
+    "importance_more_one": (
+        "{key}比它的权重显示的更重要，因为它的值向量更长：{r} 大于按权重平均的长度 {m}，"
+        "所以它在基于范数的贡献中所占的比例 {share} 大于它的权重 {a}。"
+    ),
+    "importance_more": "{keys}比它们的权重显示的更重要，因为它们的值向量比按权重平均的长度 {m} 更长。",
+    "importance_less_one": "{key}没有它的权重显示的那么重要：它的值向量（{lengths}）比这个平均长度短。",
+    "importance_less": "{keys}没有它们的权重显示的那么重要：它们的值向量比这个平均长度短。",
+    "importance_same_length": "这里值向量的长度都相同，所以基于范数的贡献与权重给出的顺序相同。",
+    "importance_reorder_length": "与权重的顺序不同，{relations}：范数还计入了每个值向量的长度。",
+    "importance_reorder_path": (
+        "与基于范数的贡献的顺序不同，{relations}：雅可比还沿着经过查询和键的路径，而范数忽略了这条路径"
+        "（移动一个词元会移动它的键，从而改变它的分数）。"
+    ),
+    "importance_reorder_own": "这里{key}就是查询自己的词元，所以移动它也会移动 {q}，改变这一行的每个分数。",
+    "and_more": "，另有 {k} 处",
+    "importance_masked_one": "被遮蔽的{keys}在每个指标上都是 0。",
+    "importance_masked": "被遮蔽的{keys}在每个指标上都是 0。",
+    # 8. claims
     "claims_table": "文中给出的{name}与真实值对照：",
     "stage_weights": "注意力权重",
     "stage_output": "输出",
