@@ -20,32 +20,28 @@ a certified enclosure; a value no ball up to :data:`RELU_PREC` bits decides
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-import flint
 import sympy
 from sympy import ImmutableMatrix, Rational
 
 from symattn import stages
 from symattn.errors import (
-    DivisionByZeroError,
     InputError,
-    NotExactError,
     NotNumericError,
     ShapeError,
     SymattnError,
     UndecidedRoundingError,
-    ValueTooLargeError,
     counted,
 )
 from symattn.exact import (
-    _ARB_FUNCTIONS,
-    MAX_EXP_ARGUMENT,
     MAX_PREC,
     START_PREC,
+    Enclosure,
     _short,
     certified_decimal,
     round_ball,
@@ -92,93 +88,8 @@ _shape = stages.shape_text
 # --- enclosures -----------------------------------------------------------------
 
 
-class _Balls:
-    """arb enclosures of constant SymPy expressions at one precision.
-
-    Each node is evaluated once (memoised by the node), so the stages of a
-    layer, whose entries share their rows' means, roots and denominators,
-    cost their DAG's size rather than their tree's.
-    """
-
-    def __init__(self, prec: int) -> None:
-        self.prec = prec
-        self._memo: dict[sympy.Basic, flint.arb] = {}
-
-    def __call__(self, expr: sympy.Expr) -> flint.arb:
-        old = flint.ctx.prec
-        flint.ctx.prec = self.prec
-        try:
-            return self._ball(expr)
-        finally:
-            flint.ctx.prec = old
-
-    def _ball(self, expr: sympy.Expr) -> flint.arb:
-        found = self._memo.get(expr)
-        if found is None:
-            found = self._memo[expr] = self._evaluate(expr)
-        return found
-
-    def _evaluate(self, expr: sympy.Expr) -> flint.arb:
-        if expr.is_Integer:
-            return flint.arb(int(expr))
-        if expr.is_Rational:
-            return flint.arb(flint.fmpq(int(expr.p), int(expr.q)))
-        if expr is sympy.pi:
-            return flint.arb.pi()
-        if expr is sympy.E:
-            return flint.arb.const_e()
-        if expr.is_Symbol:
-            raise NotNumericError(f"{expr} is a free symbol and has no decimal value")
-        if expr.is_Add:
-            total = flint.arb(0)
-            for term in expr.args:
-                total += self._ball(term)
-            return total
-        if expr.is_Mul:
-            product = flint.arb(1)
-            for factor in expr.args:
-                product *= self._ball(factor)
-            return product
-        if expr.is_Pow:
-            base, exponent = expr.args
-            b = self._ball(base)
-            if exponent.is_Integer:
-                n = int(exponent)
-                if b.contains(0):
-                    if n < 0:
-                        raise DivisionByZeroError(f"{_brief(expr)} divides by zero")
-                    # arb's power of a ball holding 0 is nan; |x^n| <= |b|^n bounds it instead
-                    top = b.abs_upper() ** n
-                    return flint.arb(0).union(top) if n % 2 == 0 else (-top).union(top)
-                return b**n
-            if not b > 0:
-                raise NotExactError(f"{_brief(expr)}: the base is not certainly positive")
-            if exponent == sympy.S.Half:
-                return b.sqrt()
-            if exponent == -sympy.S.Half:
-                return b.rsqrt()
-            return b ** self._ball(exponent)
-        if expr.func in _UNARY:
-            argument = self._ball(expr.args[0])
-            if expr.func is sympy.exp and (not argument.is_finite() or argument > MAX_EXP_ARGUMENT):
-                raise ValueTooLargeError(f"{_brief(expr)} is too large to evaluate")
-            if expr.func is sympy.log and not argument > 0:
-                raise NotExactError(f"{_brief(expr)} is not a real number")
-            return _UNARY[expr.func](argument)
-        if isinstance(expr, sympy.Max):
-            ball = self._ball(expr.args[0])
-            for argument in expr.args[1:]:
-                ball = ball.max(self._ball(argument))
-            return ball
-        if expr in (sympy.oo, -sympy.oo, sympy.zoo, sympy.nan):
-            raise NotExactError(f"{expr} is not a finite number")
-        if expr.free_symbols:
-            names = ", ".join(sorted(str(s) for s in expr.free_symbols))
-            raise NotNumericError(f"{_brief(expr)} has free symbols ({names}) and no decimal value")
-        raise NotNumericError(f"cannot evaluate {_brief(expr)} numerically")
-
-
-_UNARY = {sympy.exp: flint.arb.exp, sympy.log: flint.arb.log, **_ARB_FUNCTIONS}  # one table with exact.py
+#: arb enclosures memoised per node (one class with exact.enclose: each shared subexpression once).
+_Balls = Enclosure
 _brief = _short
 
 
@@ -632,10 +543,12 @@ def layer_norm(X: Any, gamma: Any = None, beta: Any = None, eps: Any = "1e-5") -
     return _layer_norm(X, gamma, beta, eps)[0]
 
 
-def _layer_norm(X: Any, gamma: Any, beta: Any, eps: Any) -> tuple[ImmutableMatrix, tuple[LayerNormRow, ...]]:
+def _layer_norm(
+    X: Any, gamma: Any, beta: Any, eps: Any, names: tuple[str, str] = ("gamma", "beta")
+) -> tuple[ImmutableMatrix, tuple[LayerNormRow, ...]]:
     X = _matrix(X, "X")
-    g = _vector(gamma, "gamma", X.cols, f"X ({_shape(X)})", 1)
-    b = _vector(beta, "beta", X.cols, f"X ({_shape(X)})", 0)
+    g = _vector(gamma, names[0], X.cols, f"X ({_shape(X)})", 1)
+    b = _vector(beta, names[1], X.cols, f"X ({_shape(X)})", 0)
     rows = layer_norm_rows(Exact(X), eps)
     return ImmutableMatrix(
         [[_add(_mul(y, g[j]), b[j]) for j, y in enumerate(row.normalised)] for row in rows]
@@ -652,8 +565,12 @@ def rms_norm(X: Any, gamma: Any = None, eps: Any = "1e-5") -> ImmutableMatrix:
     >>> rms_norm([[3, 4]], eps="1/2")
     Matrix([[3*sqrt(13)/13, 4*sqrt(13)/13]])
     """
+    return _rms_norm(X, gamma, eps, "gamma")
+
+
+def _rms_norm(X: Any, gamma: Any, eps: Any, name: str) -> ImmutableMatrix:
     X = _matrix(X, "X")
-    g = _vector(gamma, "gamma", X.cols, f"X ({_shape(X)})", 1)
+    g = _vector(gamma, name, X.cols, f"X ({_shape(X)})", 1)
     epsilon = _eps(eps, X)
     out = []
     for i in range(X.rows):
@@ -668,11 +585,12 @@ def _normalize(
     kind: str, X: ImmutableMatrix, params: Any, eps: Any, field: str
 ) -> tuple[ImmutableMatrix, tuple[LayerNormRow, ...] | None]:
     gamma, beta = _norm_params(params, field)
+    number = field.rpartition("_")[2]  # ln_2: its γ and β are named gamma_2 and beta_2 in messages
     if kind == "rms_norm":
         if beta is not None:
             raise InputError(f"{field}: RMSNorm has no β; give (gamma,) or (gamma, None)")
-        return rms_norm(Exact(X), gamma, eps), None
-    return _layer_norm(Exact(X), gamma, beta, eps)
+        return _rms_norm(Exact(X), gamma, eps, f"gamma_{number}"), None
+    return _layer_norm(Exact(X), gamma, beta, eps, names=(f"gamma_{number}", f"beta_{number}"))
 
 
 def _norm_params(params: Any, field: str) -> tuple[Any, Any]:
@@ -1276,6 +1194,15 @@ def _softmax(logits: ImmutableMatrix) -> ImmutableMatrix:
     return ImmutableMatrix(rows)
 
 
+@contextmanager
+def _located(place: str) -> Iterator[None]:
+    """Prefix a SymattnError raised inside with the part of the stack it came from (``layers[2]: …``)."""
+    try:
+        yield
+    except SymattnError as error:
+        raise type(error)(f"{place}: {error}") from None
+
+
 def transformer(
     X: Any,
     *,
@@ -1308,39 +1235,42 @@ def transformer(
     out: dict[str, ImmutableMatrix] = {"X": X}
     current = X
     if positional is not None:
-        if isinstance(positional, (str, Mapping)):
-            options = {"kind": positional} if isinstance(positional, str) else dict(positional)
-            if options.pop("kind", "sinusoidal") != "sinusoidal":
-                raise InputError(f"positional: unknown kind {positional!r} (expected sinusoidal or a matrix)")
-            P = positional_encoding(X.rows, X.cols, **options)
-        else:
-            P = _matrix(positional, "positional")
-        out["positional"] = P
-        current = out["embedded"] = residual(Exact(X), Exact(P), names=("X", "positional"))
+        with _located("positional"):
+            if isinstance(positional, (str, Mapping)):
+                options = {"kind": positional} if isinstance(positional, str) else dict(positional)
+                if options.pop("kind", "sinusoidal") != "sinusoidal":
+                    raise InputError(f"unknown kind {positional!r} (expected sinusoidal or a matrix)")
+                P = positional_encoding(X.rows, X.cols, **options)
+            else:
+                P = _matrix(positional, "positional")
+            out["positional"] = P
+            current = out["embedded"] = residual(Exact(X), Exact(P), names=("X", "positional"))
     built = []
     for k, spec in enumerate(layers, start=1):
         options = dict(spec)
         kind = options.pop("kind", "encoder")
-        if kind == "encoder":
-            layer = encoder_layer(Exact(current), **options)
-        elif kind == "decoder":
-            layer = decoder_layer(Exact(current), options.pop("memory", memory), **options)
-        else:
-            raise InputError(f"layers[{k}]: unknown kind {kind!r} (expected encoder or decoder)")
+        with _located(f"layers[{k}]"):
+            if kind == "encoder":
+                layer = encoder_layer(Exact(current), **options)
+            elif kind == "decoder":
+                layer = decoder_layer(Exact(current), options.pop("memory", memory), **options)
+            else:
+                raise InputError(f"unknown kind {kind!r} (expected encoder or decoder)")
         built.append(layer)
         out.update({f"layer{k}.{name}": value for name, value in layer.stages.items() if name != "X"})
         current = layer.output
     if unembed is not None:
         if not isinstance(unembed, (list, tuple)) or len(unembed) != 2:
             raise InputError("unembed must be (W_U, b_U)")
-        logits = _affine(
-            current,
-            _matrix(unembed[0], "W_U"),
-            unembed[1],
-            w_name="W_U",
-            b_name="b_U",
-            x_name="the last layer's output",
-        )
+        with _located("unembed"):
+            logits = _affine(
+                current,
+                _matrix(unembed[0], "W_U"),
+                unembed[1],
+                w_name="W_U",
+                b_name="b_U",
+                x_name="the last layer's output",
+            )
         out["logits"] = logits
         current = out["probabilities"] = _softmax(logits)
     out["output"] = current

@@ -269,7 +269,9 @@ def _run_derive(args: argparse.Namespace) -> int:
         raise InputError(
             f"--standalone needs --format tex (a {args.format} derivation is always a whole document)"
         )
-    derivation = derive(_load(args.spec, lang=args.lang), lang=args.lang, digits=args.digits, full=args.full)
+    spec = _load(args.spec, lang=args.lang)
+    _attention_only(spec, "derive")
+    derivation = derive(spec, lang=args.lang, digits=args.digits, full=args.full)
     if args.format == "md":
         text = derivation.to_markdown()
     elif args.format == "tex":
@@ -281,18 +283,20 @@ def _run_derive(args: argparse.Namespace) -> int:
 
 
 def _run_compute(args: argparse.Namespace) -> int:
-    from symattn.pipeline import MultiHead
-
-    result = _load(args.spec).run()
-    if isinstance(result, MultiHead):
-        names = [
-            f"head{k}.{stage}" for k in range(1, len(result.heads) + 1) for stage in ("weights", "output")
-        ]
-        names += ["concat", "output"]
-    else:
-        names = [name for name in result.stage_names if not name.startswith("W_") and name != "X"]
+    from symattn import registry
     from symattn.errors import NotNumericError
+    from symattn.spec import BlockSpec
 
+    spec = _load(args.spec)
+    result = spec.run()
+    if isinstance(spec, BlockSpec):
+        names = [name for name in spec.stage_names if name != "X"]
+    elif hasattr(result, "heads"):  # a MultiHead: each head's shown stages, then the block's
+        shown = [d.name for d in registry.ATTENTION if d.shown and d.name in ("weights", "output")]
+        names = [registry.head_name(k, s) for k in range(1, len(result.heads) + 1) for s in shown]
+        names += [d.name for d in registry.MULTIHEAD]
+    else:
+        names = [name for name in result.stage_names if registry.stage(name).shown]
     lines = []
     for name in names:
         heading = name
@@ -303,8 +307,38 @@ def _run_compute(args: argparse.Namespace) -> int:
             heading = f"{name} (exact; symbolic entries have no decimals)"
         lines.append(f"{heading}:")
         lines.extend("  [" + ", ".join(row) + "]" for row in rows)
+    if isinstance(spec, BlockSpec) and spec.claims:
+        lines.append("claims:")
+        lines.extend(f"  {_claims_line(comparison)}" for comparison in spec.check(result))
     _emit("\n".join(lines), None)
     return EXIT_OK
+
+
+def _claims_line(comparison: Any) -> str:
+    """One claimed stage's verdict: ``norm_1: 6 entries, 1 wrong ([1,2]: 0.70, true 0.7071)``."""
+    total = sum(len(row) for row in comparison.cells)
+    wrong = comparison.wrong
+    if not wrong:
+        return f"{comparison.name}: {total} entries, all hold"
+    listed = "; ".join(
+        f"[{c.row},{c.col}]: {c.claim.text}, true {c.decimal}"
+        + (", cut instead of rounded" if c.kind == "rounding" else "")
+        for c in wrong[:4]
+    )
+    more = ", …" if len(wrong) > 4 else ""
+    return f"{comparison.name}: {total} entries, {len(wrong)} wrong ({listed}{more})"
+
+
+def _attention_only(spec: Any, command: str) -> None:
+    """derive and importance read attention specs; a block spec gets one line, not a traceback."""
+    from symattn.errors import InputError
+    from symattn.spec import BlockSpec
+
+    if isinstance(spec, BlockSpec):
+        raise InputError(
+            f"{spec.source}: {command} does not read transformer-block specs ([[layers]], [positional]) yet; "
+            f"symattn compute prints their stages"
+        )
 
 
 def _run_importance(args: argparse.Namespace) -> int:
@@ -314,6 +348,7 @@ def _run_importance(args: argparse.Namespace) -> int:
     if args.format == "npz" and args.output is None:
         raise InputError("--format npz writes a binary file; name it with --output FILE")
     spec = _load(args.spec)
+    _attention_only(spec, "importance")
     jacobians = args.jacobian or []
     jacobians = "all" if "all" in jacobians else list(dict.fromkeys(jacobians))
     target = None if args.target is None else [part.strip() for part in args.target.split(",")]

@@ -427,73 +427,122 @@ def enclose(expr: Any, prec: int) -> flint.arb:
     '1.4142135624'
     """
     expr = _as_expr(expr)
-    if getattr(expr, "free_symbols", None):
-        names = ", ".join(sorted(str(s) for s in expr.free_symbols))
-        raise NotNumericError(f"{expr} has free symbols ({names}) and no decimal value")
-    old = flint.ctx.prec
-    flint.ctx.prec = prec
-    try:
-        return _arb(expr)
-    finally:
-        flint.ctx.prec = old
+    symbols = free_symbols(expr)
+    if symbols:
+        names = ", ".join(sorted(str(s) for s in symbols))
+        raise NotNumericError(f"{_short(expr)} has free symbols ({names}) and no decimal value")
+    return Enclosure(prec)(expr)
 
 
-def _arb(expr: sympy.Expr) -> flint.arb:
-    if expr.is_Integer:
-        return flint.arb(int(expr))
-    if expr.is_Rational:
-        return flint.arb(flint.fmpq(int(expr.p), int(expr.q)))
-    if expr is sympy.E:
-        return flint.arb.const_e()
-    if expr is sympy.pi:
-        return flint.arb.pi()
-    if expr.is_Add:
-        total = flint.arb(0)
-        for term in expr.args:
-            total += _arb(term)
-        return total
-    if expr.is_Mul:
-        product = flint.arb(1)
-        for factor in expr.args:
-            product *= _arb(factor)
-        return product
-    if expr.is_Pow:
+class Enclosure:
+    """arb enclosures of constant SymPy expressions at one precision, memoised per node.
+
+    Each node is evaluated once, so values whose entries share rows, roots and
+    denominators (a layer's stages, a softmax row) cost their DAG's size rather
+    than their tree's.  One instance per precision; :func:`enclose` makes a fresh one.
+    """
+
+    def __init__(self, prec: int) -> None:
+        self.prec = prec
+        self._memo: dict[sympy.Basic, flint.arb] = {}
+
+    def __call__(self, expr: sympy.Expr) -> flint.arb:
+        old = flint.ctx.prec
+        flint.ctx.prec = self.prec
+        try:
+            return self._ball(expr)
+        finally:
+            flint.ctx.prec = old
+
+    def _ball(self, expr: sympy.Expr) -> flint.arb:
+        found = self._memo.get(expr)
+        if found is None:
+            found = self._memo[expr] = self._evaluate(expr)
+        return found
+
+    def _evaluate(self, expr: sympy.Expr) -> flint.arb:
+        if expr.is_Integer:
+            return flint.arb(int(expr))
+        if expr.is_Rational:
+            return flint.arb(flint.fmpq(int(expr.p), int(expr.q)))
+        if expr is sympy.E:
+            return flint.arb.const_e()
+        if expr is sympy.pi:
+            return flint.arb.pi()
+        if expr.is_Symbol:
+            raise NotNumericError(f"{expr} is a free symbol and has no decimal value")
+        if expr.is_Add:
+            total = flint.arb(0)
+            for term in expr.args:
+                total += self._ball(term)
+            return total
+        if expr.is_Mul:
+            product = flint.arb(1)
+            for factor in expr.args:
+                product *= self._ball(factor)
+            return product
+        if expr.is_Pow:
+            return self._power(expr)
+        if isinstance(expr, sympy.exp):
+            argument = self._ball(expr.args[0])
+            if not argument.is_finite() or argument > MAX_EXP_ARGUMENT:
+                raise ValueTooLargeError(f"{_short(expr)} is too large to evaluate")
+            return argument.exp()
+        if isinstance(expr, sympy.log):
+            argument = self._ball(expr.args[0])
+            if not argument > 0:
+                raise NotExactError(f"{_short(expr)} is not a real number")
+            return argument.log()
+        if expr.func in _ARB_FUNCTIONS:  # the transformer block's sin, cos (positions), tanh, erf (GELU)
+            return _ARB_FUNCTIONS[expr.func](self._ball(expr.args[0]))
+        if isinstance(expr, sympy.Max):  # a ReLU whose sign no ball decided (symattn.block)
+            ball = self._ball(expr.args[0])
+            for argument in expr.args[1:]:
+                ball = ball.max(self._ball(argument))
+            return ball
+        if expr in (sympy.oo, -sympy.oo, sympy.zoo, sympy.nan):
+            raise NotExactError(f"{expr} is not a finite number")
+        raise NotNumericError(f"cannot evaluate {_short(expr)} numerically")
+
+    def _power(self, expr: sympy.Expr) -> flint.arb:
         base, exponent = expr.args
-        b = _arb(base)
+        b = self._ball(base)
         if exponent.is_Integer:
-            if int(exponent) < 0 and b.contains(0):
-                raise DivisionByZeroError(f"{expr} divides by zero")
-            if b.contains(0):  # arb's power of a ball holding 0 is nan; |x^n| <= |b|^n bounds it
-                top = b.abs_upper() ** int(exponent)
-                return flint.arb(0).union(top) if int(exponent) % 2 == 0 else (-top).union(top)
-            return b ** int(exponent)
+            n = int(exponent)
+            if b.contains(0):
+                if n < 0:
+                    raise DivisionByZeroError(f"{_short(expr)} divides by zero")
+                # arb's power of a ball holding 0 is nan; |x^n| <= |b|^n bounds it instead
+                top = b.abs_upper() ** n
+                return flint.arb(0).union(top) if n % 2 == 0 else (-top).union(top)
+            return b**n
         if exponent == sympy.S.Half:
             return b.sqrt()
         if exponent == -sympy.S.Half:
             return b.rsqrt()
         if not b > 0:
-            raise NotExactError(f"{expr} is not a real number")
-        return b ** _arb(exponent)
-    if isinstance(expr, sympy.exp):
-        argument = _arb(expr.args[0])
-        if not argument.is_finite() or argument > MAX_EXP_ARGUMENT:
-            raise ValueTooLargeError(f"{_short(expr)} is too large to evaluate")
-        return argument.exp()
-    if isinstance(expr, sympy.log):
-        argument = _arb(expr.args[0])
-        if not argument > 0:
-            raise NotExactError(f"{expr} is not a real number")
-        return argument.log()
-    if expr.func in _ARB_FUNCTIONS:  # the transformer block's sin, cos (positions), tanh, erf (GELU)
-        return _ARB_FUNCTIONS[expr.func](_arb(expr.args[0]))
-    if isinstance(expr, sympy.Max):  # a ReLU whose sign no ball decided (symattn.block)
-        ball = _arb(expr.args[0])
-        for argument in expr.args[1:]:
-            ball = ball.max(_arb(argument))
-        return ball
-    if expr in (sympy.oo, -sympy.oo, sympy.zoo, sympy.nan):
-        raise NotExactError(f"{expr} is not a finite number")
-    raise NotNumericError(f"cannot evaluate {_short(expr)} numerically")
+            raise NotExactError(f"{_short(expr)} is not a real number")
+        return b ** self._ball(exponent)
+
+
+def free_symbols(expr: Any) -> set[sympy.Symbol]:
+    """The free symbols of an expression, each shared node visited once (SymPy's
+    ``free_symbols`` walks the tree, which for a layer's nested stages is exponential)."""
+    if not isinstance(expr, sympy.Basic):
+        return set()
+    seen: set[sympy.Basic] = set()
+    found: set[sympy.Symbol] = set()
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        if node.is_Symbol:
+            found.add(node)
+        elif node.args:
+            stack.extend(node.args)
+    return found
 
 
 _ARB_FUNCTIONS = {

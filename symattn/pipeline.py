@@ -24,7 +24,7 @@ from typing import Any
 import sympy
 from sympy import ImmutableMatrix
 
-from symattn import stages
+from symattn import registry, stages
 from symattn.errors import InputError, ShapeError, SymattnError, counted
 from symattn.exact import (
     Claim,
@@ -37,21 +37,10 @@ from symattn.exact import (
 
 __all__ = ["Attention", "CellCheck", "Comparison", "MultiHead", "Stage", "attention", "multihead"]
 
-#: Stage names in order, with the formula each stage computes.
-STAGE_FORMULAS: dict[str, str] = {
-    "X": r"X",
-    "W_Q": r"W_Q",
-    "W_K": r"W_K",
-    "W_V": r"W_V",
-    "Q": r"Q = X W_Q",
-    "K": r"K = X W_K",
-    "V": r"V = X W_V",
-    "scores": r"S = Q K^{\top}",
-    "scaled": r"\tilde{S} = \frac{Q K^{\top}}{\sqrt{d_k}}",
-    "weights": r"A = \operatorname{softmax}\left(\tilde{S}\right)",
-    "output": r"O = A V",
-}
-CROSS_FORMULAS = {"K": r"K = X_{kv} W_K", "V": r"V = X_{kv} W_V", "X_kv": r"X_{kv}"}
+#: Stage names in order, with the formula each stage computes at the default scale 1/√d_k
+#: (:meth:`Attention.stages` gives each attention's own, from :func:`symattn.registry.formula`).
+STAGE_FORMULAS: dict[str, str] = {d.name: registry.formula(d.name) for d in registry.ATTENTION if not d.cross}
+CROSS_FORMULAS = {name: registry.formula(name, cross=True) for name in ("K", "V", "X_kv")}
 
 
 @dataclass(frozen=True)
@@ -263,17 +252,11 @@ class Attention:
     def _source(self) -> ImmutableMatrix:
         return self.X_kv if self.X_kv is not None else self.X
 
-    @cached_property
-    def Q(self) -> ImmutableMatrix:
-        return stages.matmul(self.X, self.W_Q, left="X", right="W_Q")
+    Q = registry.computed("Q")
 
-    @cached_property
-    def K(self) -> ImmutableMatrix:
-        return stages.matmul(self._source, self.W_K, left=self._source_name, right="W_K")
+    K = registry.computed("K")
 
-    @cached_property
-    def V(self) -> ImmutableMatrix:
-        return stages.matmul(self._source, self.W_V, left=self._source_name, right="W_V")
+    V = registry.computed("V")
 
     @cached_property
     def _flint_products(self):
@@ -288,37 +271,31 @@ class Attention:
     def _source_name(self) -> str:
         return "X_kv" if self.is_cross else "X"
 
-    @cached_property
-    def scores(self) -> ImmutableMatrix:
-        return stages.matmul(self.Q, stages.transpose(self.K), left="Q", right="K^T")
+    scores = registry.computed("scores")
 
-    @cached_property
-    def scaled(self) -> ImmutableMatrix:
-        return stages.scale_scores(self.scores, self.factor, self.mask)
+    scaled = registry.computed("scaled")
 
     @cached_property
     def softmax_rows(self) -> tuple[stages.SoftmaxRow, ...]:
         """The closed-form rows (shift, terms, shared denominator)."""
         return stages.softmax_terms(self.scaled)
 
-    @cached_property
-    def weights(self) -> ImmutableMatrix:
-        return ImmutableMatrix([list(row.weights()) for row in self.softmax_rows])
+    weights = registry.computed("weights")
 
-    @cached_property
-    def output(self) -> ImmutableMatrix:
-        return stages.softmax_output(self.softmax_rows, self.V)
+    output = registry.computed("output")
 
     @property
     def stage_names(self) -> tuple[str, ...]:
-        names = ["X"] + (["X_kv"] if self.is_cross else [])
-        return (*names, "W_Q", "W_K", "W_V", "Q", "K", "V", "scores", "scaled", "weights", "output")
+        return registry.attention_stage_names(cross=self.is_cross)
+
+    def formula(self, name: str) -> str:
+        """The LaTeX formula of a stage, for this attention's scale, mask and source."""
+        return registry.formula(name, self)
 
     @property
     def stages(self) -> tuple[Stage, ...]:
-        """Every stage in order, with its formula and exact value."""
-        formulas = {**STAGE_FORMULAS, **(CROSS_FORMULAS if self.is_cross else {})}
-        return tuple(Stage(name, formulas[name], self.matrix(name)) for name in self.stage_names)
+        """Every stage in order, with its formula (for this scale) and exact value."""
+        return tuple(Stage(name, self.formula(name), self.matrix(name)) for name in self.stage_names)
 
     def matrix(self, name: str) -> ImmutableMatrix:
         """The exact matrix of a stage by name.
@@ -488,11 +465,10 @@ class Attention:
         """Jupyter: the stages with their shapes, then the weights and the output (certified decimals)."""
         from symattn.render import html
 
-        formulas = {**STAGE_FORMULAS, **(CROSS_FORMULAS if self.is_cross else {})}
         shapes = self._shapes()
         stages_table = html.table(
             ["stage", "shape", "formula"],
-            [[name, "×".join(map(str, shapes[name])), formulas[name]] for name in self.stage_names],
+            [[name, "×".join(map(str, shapes[name])), self.formula(name)] for name in self.stage_names],
         )
         note = "certified decimals, 4 places" if self.is_numeric else "exact (symbolic entries)"
         return html.section(
@@ -635,23 +611,23 @@ class MultiHead:
             return self.output
         if name == "W_O" and self.W_O is not None:
             return self.W_O
-        head, _, stage = name.partition(".")
-        if head.startswith("head") and head[4:].isdigit() and 1 <= int(head[4:]) <= len(self.heads):
-            return self.heads[int(head[4:]) - 1].matrix(stage)
+        found = self._head(name)
+        if found is not None:
+            head, stage = found
+            return head.matrix(stage)
         raise InputError(f"unknown stage {name!r} (expected concat, output or headN.STAGE)")
 
     def decimals(self, name: str, places: int) -> list[list[str]]:
         """Certified decimals of "concat", "output" or "headN.STAGE"."""
-        head, _, stage = name.partition(".")
-        if stage and head.startswith("head") and head[4:].isdigit() and 1 <= int(head[4:]) <= len(self.heads):
-            return self.heads[int(head[4:]) - 1].decimals(stage, places)
+        found = self._head(name)
+        if found is not None:
+            head, stage = found
+            return head.decimals(stage, places)
         return _matrix_decimals(name, self.matrix(name), places)
 
     def _head(self, name: str) -> tuple[Attention, str] | None:
-        head, _, stage = name.partition(".")
-        if stage and head.startswith("head") and head[4:].isdigit() and 1 <= int(head[4:]) <= len(self.heads):
-            return self.heads[int(head[4:]) - 1], stage
-        return None
+        found = registry.split_head(name, len(self.heads))
+        return None if found is None else (self.heads[found[0]], found[1])
 
     def compare(self, name: str, claimed: Any, *, weights: Any = None) -> Comparison:
         """Compare a claimed matrix ("concat", "output", "headN.STAGE").

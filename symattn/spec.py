@@ -13,8 +13,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from symattn import registry
 from symattn.errors import (
     InputError,
     MissingFileError,
@@ -24,7 +25,10 @@ from symattn.errors import (
     UnknownKeyError,
 )
 
-__all__ = ["AttentionSpec", "load_spec", "parse_spec"]
+if TYPE_CHECKING:
+    from symattn.blockspec import BlockSpec
+
+__all__ = ["AttentionSpec", "BlockSpec", "load_spec", "parse_spec"]
 
 _TOP_KEYS = (
     "title",
@@ -43,7 +47,9 @@ _TOP_KEYS = (
     "claims",
 )
 _HEAD_KEYS = ("W_Q", "W_K", "W_V")
-_CLAIM_KEYS = ("Q", "K", "V", "scores", "scaled", "weights", "output", "concat")
+_CLAIM_KEYS = registry.attention_claim_keys()
+#: A block spec (symattn.block): positions, layers, an optional final linear layer.
+_BLOCK_KEYS = ("title", "X", "memory", "positional", "layers", "unembed", "claims")
 
 
 class DecimalText(str):
@@ -155,8 +161,9 @@ def _labels(value: Any, key: str, source: str, text: str) -> tuple[str, ...] | N
     return tuple(value)
 
 
-def parse_spec(text: str, source: str = "<spec>") -> AttentionSpec:
-    """Read a spec from TOML text.
+def parse_spec(text: str, source: str = "<spec>") -> AttentionSpec | BlockSpec:
+    """Read a spec from TOML text: attention, or with ``[[layers]]`` or ``[positional]`` a
+    transformer block (:class:`~symattn.blockspec.BlockSpec`).
 
     Raises:
         SpecSyntaxError: invalid TOML, naming ``source:line``.
@@ -174,6 +181,10 @@ def parse_spec(text: str, source: str = "<spec>") -> AttentionSpec:
             place = f"{source}:{max(1, text.rstrip().count(chr(10)) + 1)}"
         reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", message) if match else message
         raise SpecSyntaxError(f"{place}: invalid TOML: {reason}") from None
+    if "layers" in data or "positional" in data:
+        from symattn.blockspec import parse_block
+
+        return parse_block(data, text, source)
     _check_keys(data, _TOP_KEYS, source, text, "the spec")
     if "X" not in data:
         raise SpecError(f"{source}: the spec has no X (the input matrix)")
@@ -199,7 +210,7 @@ def parse_spec(text: str, source: str = "<spec>") -> AttentionSpec:
     if not isinstance(claims, dict):
         raise SpecError(f"{_where(source, text, 'claims')}: claims must be a [claims] table")
     claims = _flatten_head_claims(claims)
-    allowed = _CLAIM_KEYS if heads is None else _head_claim_keys(len(heads))
+    allowed = _CLAIM_KEYS if heads is None else registry.multihead_claim_keys(len(heads))
     _check_keys(claims, allowed, source, text, "[claims]")
     for key, matrix in claims.items():
         _check_claim_matrix(key, matrix, _where(source, text, key.rpartition(".")[2]))
@@ -263,24 +274,19 @@ def _flatten_head_claims(claims: dict) -> dict:
     return flat
 
 
-def _head_claim_keys(count: int) -> tuple[str, ...]:
-    per_head = ("Q", "K", "V", "scores", "scaled", "weights", "output")
-    return ("concat", "output", *(f"head{n}.{stage}" for n in range(1, count + 1) for stage in per_head))
-
-
 def _mask_entry(value: Any) -> Any:
     # TOML writes -inf as a float; keep it as the text "-inf" for the grammar.
     return str(value) if isinstance(value, DecimalText) else value
 
 
-def load_spec(path: str | Path) -> AttentionSpec:
+def load_spec(path: str | Path) -> AttentionSpec | BlockSpec:
     """Read a TOML spec file.
 
     Args:
         path: the spec's path.
 
     Returns:
-        An :class:`AttentionSpec`.
+        An :class:`AttentionSpec`, or a :class:`~symattn.blockspec.BlockSpec` for a block.
 
     Raises:
         MissingFileError: the file does not exist.
@@ -301,3 +307,11 @@ def load_spec(path: str | Path) -> AttentionSpec:
     except OSError as error:
         raise InputError(f"{path}: cannot read ({error.strerror})") from None
     return parse_spec(text, str(path))
+
+
+def __getattr__(name: str) -> Any:
+    if name == "BlockSpec":  # defined in symattn.blockspec, which imports this module
+        from symattn.blockspec import BlockSpec
+
+        return BlockSpec
+    raise AttributeError(name)

@@ -23,7 +23,7 @@ from symattn.errors import (
     ShapeError,
     counted,
 )
-from symattn.exact import enclose, to_exact, to_matrix
+from symattn.exact import Enclosure, enclose, free_symbols, to_exact, to_matrix
 
 __all__ = [
     "SoftmaxRow",
@@ -280,14 +280,15 @@ def _row_minimum(values: list[sympy.Expr]) -> sympy.Expr:
     """The smallest value, or 0 when the values cannot be ordered exactly."""
     if all(v.is_Rational for v in values):
         return min(values)
-    if any(v.free_symbols for v in values):
+    if any(free_symbols(v) for v in values):  # over the DAG: a layer's scores share their rows' roots
         return sympy.Integer(0)
+    balls = Enclosure(128)  # memoised, so the row's shared subexpressions are evaluated once
     best = values[0]
     for value in values[1:]:
         difference = value - best
         if difference == 0:
             continue
-        ball = enclose(difference, 128)
+        ball = balls(difference)
         if ball < 0:
             best = value
         elif not ball > 0:

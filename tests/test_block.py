@@ -834,3 +834,35 @@ def test_public_names_are_exported() -> None:
     for name in ("positional_encoding", "rope", "residual", "layer_norm", "rms_norm", "feed_forward",
                  "grouped_query_attention", "encoder_layer", "decoder_layer", "transformer"):  # fmt: skip
         assert name in symattn.__all__ and callable(getattr(symattn, name))
+
+
+# --- the stage registry names what the layers build ----------------------------------------------
+
+
+@pytest.mark.parametrize("norm", ["post", "pre"])
+@pytest.mark.parametrize("activation", ["relu", "swiglu"])
+@pytest.mark.parametrize("kind", ["encoder", "decoder"])
+def test_the_registry_predicts_every_layers_stage_names(kind, norm, activation) -> None:
+    from symattn import registry
+
+    X, heads = [[1, 0], [0, 1]], [(None, None, None)]
+    ffn = ([[1, 0], [0, 1]], None, [[1, 0], [0, 1]], None) + (
+        (([[0, 1], [1, 0]]), None) if activation == "swiglu" else ()
+    )
+    if kind == "encoder":
+        layer = {"heads": heads, "W_O": None, "ffn": ffn, "activation": activation, "norm": norm}
+        blocks = [("attention", 1)]
+    else:
+        layer = {"kind": "decoder", "self_heads": heads, "self_W_O": None, "cross_heads": heads * 2,
+                 "cross_W_O": [[1, 0], [0, 1], [1, 0], [0, 1]], "ffn": ffn, "activation": activation, "norm": norm}  # fmt: skip
+        blocks = [("self_attention", 1), ("cross_attention", 2)]
+    model = symattn.transformer(
+        X, layers=[layer], positional="sinusoidal", unembed=([[1], [1]], None), memory=X
+    )
+    predicted = registry.transformer_stage_names(
+        [(kind, norm, activation, blocks)], positional=True, unembed=True
+    )
+    assert [name for name in predicted if ".head" not in name] == list(model.stages)
+    for name in predicted:  # every predicted name, heads included, is a stage of the model
+        assert model.matrix(name).shape[0] == 2
+    assert registry.layer_stage_names(kind, norm, activation) == model.layers[0].stage_names

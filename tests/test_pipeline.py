@@ -2,9 +2,11 @@
 
 import pytest
 import sympy
+from sympy import Rational
 
 import symattn
 from symattn.examples import reference
+from symattn.pipeline import attention
 
 u = sympy.exp(sympy.sqrt(2) / 2)
 
@@ -137,3 +139,38 @@ def test_symbolic_inputs_give_closed_forms():
         assert sympy.together(sum(att.weights.row(i))) == 1
     with pytest.raises(symattn.SymattnError):
         att.decimals("weights", 3)
+
+
+# --- the formula shown follows the scale (issue 11: STAGE_FORMULAS showed √d_k for every scale) --------
+
+
+@pytest.mark.parametrize(
+    ("options", "formula"),
+    [
+        pytest.param({}, r"\tilde{S} = \frac{Q K^{\top}}{\sqrt{d_k}}", id="sqrt_dk"),
+        pytest.param({"scale": "none"}, r"\tilde{S} = Q K^{\top}", id="none"),
+        pytest.param({"scale": "1/2"}, r"\tilde{S} = \frac{Q K^{\top}}{2}", id="one-half"),
+        pytest.param({"scale": "3/7"}, r"\tilde{S} = \frac{3}{7} \, Q K^{\top}", id="three-sevenths"),
+        pytest.param({"scale": "sqrt(3)"}, r"\tilde{S} = \sqrt{3} \, Q K^{\top}", id="root-three"),
+        pytest.param({"temperature": 2}, r"\tilde{S} = \frac{Q K^{\top}}{2 \sqrt{2}}", id="temperature"),
+        pytest.param({"scale": "none", "mask": "causal"}, r"\tilde{S} = Q K^{\top} + M", id="masked"),
+    ],
+)
+def test_the_scaled_formula_follows_the_scale(options, formula) -> None:
+    att = attention([[1, 0], [0, 1]], **options)  # d_k = 2
+    assert att.formula("scaled") == formula
+    assert dict((s.name, s.latex) for s in att.stages)["scaled"] == formula
+    # the factor the formula names is the one applied: scaled = c · scores where unmasked
+    c = {"sqrt_dk": 1 / sympy.sqrt(2), "none": sympy.Integer(1), "1/2": Rational(1, 2), "3/7": Rational(3, 7)}
+    c.update({"sqrt(3)": sympy.sqrt(3)})
+    expected = c[options.get("scale", "sqrt_dk")] / sympy.Integer(options.get("temperature", 1))
+    assert att.factor == expected
+    if "mask" not in options:
+        assert att.scaled == att.scores * expected
+
+
+def test_cross_attention_formulas_name_x_kv() -> None:
+    att = attention([[1, 0]], X_kv=[[1, 0], [0, 1]], scale="none")
+    formulas = {s.name: s.latex for s in att.stages}
+    assert formulas["K"] == "K = X_{kv} W_K" and formulas["V"] == "V = X_{kv} W_V"
+    assert formulas["scaled"] == r"\tilde{S} = Q K^{\top}"

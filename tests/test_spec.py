@@ -219,3 +219,71 @@ def test_multi_head_spec_can_claim_a_heads_weights() -> None:
     spec = parse_spec(text, "claims.toml")
     (comparison,) = spec.run().check(spec.claims)
     assert comparison.ok
+
+
+# --- block specs: [positional], [[layers]], [unembed] and claims for every stage ------------------------
+
+
+def test_a_block_spec_is_read_with_its_stage_names_and_nested_claims() -> None:
+    from symattn.blockspec import BlockSpec
+
+    spec = load_spec(SPECS / "block_encoder.toml")
+    assert isinstance(spec, BlockSpec)
+    assert spec.stage_names[:4] == ("X", "positional", "embedded", "layer1.attention.head1.weights")
+    assert spec.stage_names[-3:] == ("logits", "probabilities", "output")
+    assert spec.layers[0]["activation"] == "relu" and spec.layers[0]["norm"] == "post"
+    assert spec.layers[0]["ffn"][1] == [0, "0.5", "-0.25"]  # decimal text kept, never a float
+    text = (SPECS / "block_encoder.toml").read_text(encoding="utf-8") + (
+        "[claims.layer1.attention.head2]\nweights = [[0.3, 0.3, 0.4], [0.3, 0.3, 0.4], [0.3, 0.3, 0.4]]\n"
+    )
+    nested = parse_spec(text, "nested.toml")
+    assert set(nested.claims) == {"positional", "layer1.attention.head2.weights"}
+    comparisons = nested.check()
+    assert [c.name for c in comparisons] == ["positional", "layer1.attention.head2.weights"]
+
+
+def test_a_block_spec_with_learned_positions_gqa_and_a_decoder() -> None:
+    spec = load_spec(SPECS / "block_decoder.toml")
+    assert spec.positional == [[0, "0.1"], ["0.2", 0]]
+    decoder, encoder = spec.layers
+    assert decoder["kind"] == "decoder" and decoder["ln_2"] == ([2, 1], [0, "0.5"])
+    assert encoder["kv_heads"] == [([[1], [1]], [[1], [-1]])] and encoder["ln_1"] == ([1, 2],)
+    result = spec.run()
+    assert result.matrix("positional") == sympy.ImmutableMatrix([[0, Rational(1, 10)], [Rational(1, 5), 0]])
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        pytest.param(
+            'X = [[1, 0]]\n[[layers]]\nkind = "middle"\n',
+            "b.toml:3: layers[1].kind: unknown kind 'middle' (expected one of encoder, decoder)",
+            id="layer-kind",
+        ),
+        pytest.param(
+            'X = [[1, 0]]\n[positional]\nkind = "rotary"\n[[layers]]\n',
+            "b.toml:3: positional.kind: unknown kind 'rotary' (expected one of sinusoidal, learned)",
+            id="positional-kind",
+        ),
+        pytest.param(
+            "X = [[1, 0]]\n[[layers]]\n[layers.attention]\n[[layers.attention.heads]]\n[layers.ffn]\nW_1 = [[1]]\n",
+            "b.toml:5: layers[1].ffn has no W_2",
+            id="ffn-without-W_2",
+        ),
+        pytest.param(
+            'X = [[1, 0]]\n[[layers]]\nkind = "decoder"\n[layers.ffn]\nW_1 = [[1]]\nW_2 = [[1]]\n',
+            "b.toml:2: layers[1] is a decoder and needs memory = [[…]] (the encoder output)",
+            id="decoder-without-memory",
+        ),
+        pytest.param(
+            "X = [[1, 0]]\nW_Q = [[1, 0], [0, 1]]\n[[layers]]\n",
+            "b.toml:2: unknown key 'W_Q' in a block spec (known keys: title, X, memory, positional, layers, "
+            "unembed, claims)",
+            id="attention-key-in-a-block",
+        ),
+    ],
+)
+def test_block_spec_errors_name_the_line_and_the_field(text, message) -> None:
+    with pytest.raises(symattn.errors.SymattnError) as caught:
+        parse_spec(text, "b.toml")
+    assert str(caught.value) == message

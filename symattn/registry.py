@@ -1,0 +1,311 @@
+"""One declaration per stage: name, symbol, formula, inputs, compute, claimable, prose keys.
+
+Every stage symattn computes is declared here once, and the code that needs
+stage names iterates these tables instead of spelling the names again:
+
+* :mod:`symattn.pipeline`: :class:`~symattn.pipeline.Attention`'s stage
+  attributes are :func:`computed` from :data:`ATTENTION`, its ``stage_names``,
+  ``stages`` and formulas come from it, and :class:`~symattn.pipeline.MultiHead`
+  reads head names with :func:`split_head`.
+* :mod:`symattn.spec`: the claims a spec may make (:func:`attention_claim_keys`,
+  :func:`block_claim_keys`).
+* ``symattn compute`` (:mod:`symattn.cli`): the stages it prints (``shown``).
+* :mod:`symattn.block`: the names of a layer's stages in order
+  (:func:`layer_stage_names`), checked against what the layer builds.
+
+The renderers (``symattn/render``) and the verifier's conventions still keep
+their own tables; they can read ``symbol``, ``prose`` and :func:`split_head`
+from here (see docs/architecture.md).  Adding a stage then touches one
+declaration plus its prose.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "ATTENTION",
+    "BLOCK",
+    "MULTIHEAD",
+    "StageDef",
+    "attention_claim_keys",
+    "block_claim_keys",
+    "computed",
+    "formula",
+    "head_name",
+    "layer_stage_names",
+    "split_head",
+    "split_layer",
+    "transformer_stage_names",
+]
+
+
+@dataclass(frozen=True)
+class StageDef:
+    """One stage's declaration.
+
+    Attributes:
+        name: the stage's name ("weights", "norm_{k}" for a numbered family).
+        symbol: the LaTeX symbol of one entry ("a" for a_ij).
+        formula: the defining LaTeX formula; ``{...}`` fields are filled by
+            :func:`formula` from the owner (``{scale}``, ``{source}``).
+        inputs: the stages (or inputs) it is computed from.
+        claimable: whether a document or spec may claim its numbers.
+        shown: whether ``symattn compute`` prints it (inputs are not printed).
+        prose: the key of its prose section in the renderers' text tables.
+        compute: for attention stages, ``compute(att) -> ImmutableMatrix``;
+            block stages are computed in order by :mod:`symattn.block`, which
+            names them with :func:`layer_stage_names`.
+        cross: "only" (exists only in cross-attention) or "" (always).
+    """
+
+    name: str
+    symbol: str
+    formula: str
+    inputs: tuple[str, ...] = ()
+    claimable: bool = True
+    shown: bool = True
+    prose: str = ""
+    compute: Callable[[Any], Any] | None = None
+    cross: str = ""
+
+
+def _stages():
+    from symattn import stages
+
+    return stages
+
+
+def _q(att):
+    return _stages().matmul(att.X, att.W_Q, left="X", right="W_Q")
+
+
+def _k(att):
+    return _stages().matmul(att._source, att.W_K, left=att._source_name, right="W_K")
+
+
+def _v(att):
+    return _stages().matmul(att._source, att.W_V, left=att._source_name, right="W_V")
+
+
+def _scores(att):
+    s = _stages()
+    return s.matmul(att.Q, s.transpose(att.K), left="Q", right="K^T")
+
+
+def _scaled(att):
+    return _stages().scale_scores(att.scores, att.factor, att.mask)
+
+
+def _weights(att):
+    from sympy import ImmutableMatrix
+
+    return ImmutableMatrix([list(row.weights()) for row in att.softmax_rows])
+
+
+def _output(att):
+    return _stages().softmax_output(att.softmax_rows, att.V)
+
+
+_INPUT = {"claimable": False, "shown": False, "prose": "section_setup"}
+
+#: The stages of one attention head, in order.
+ATTENTION: tuple[StageDef, ...] = (
+    StageDef("X", "x", "X", **_INPUT),
+    StageDef("X_kv", "x", r"X_{kv}", cross="only", **_INPUT),
+    StageDef("W_Q", "w", "W_Q", **_INPUT),
+    StageDef("W_K", "w", "W_K", **_INPUT),
+    StageDef("W_V", "w", "W_V", **_INPUT),
+    StageDef("Q", "q", "Q = X W_Q", ("X", "W_Q"), prose="section_projections", compute=_q),
+    StageDef("K", "k", "K = {source} W_K", ("X", "W_K"), prose="section_projections", compute=_k),
+    StageDef("V", "v", "V = {source} W_V", ("X", "W_V"), prose="section_projections", compute=_v),
+    StageDef("scores", "s", r"S = Q K^{\top}", ("Q", "K"), prose="section_scores", compute=_scores),
+    StageDef(
+        "scaled", r"\tilde{s}", r"\tilde{S} = {scale}", ("scores",), prose="section_scores", compute=_scaled
+    ),
+    StageDef(
+        "weights",
+        "a",
+        r"A = \operatorname{softmax}\left(\tilde{S}\right)",
+        ("scaled",),
+        prose="section_softmax",
+        compute=_weights,
+    ),
+    StageDef("output", "o", "O = A V", ("weights", "V"), prose="section_output", compute=_output),
+)
+
+#: The stages a multi-head block adds after its heads ("headN.STAGE" are the heads' own).
+MULTIHEAD: tuple[StageDef, ...] = (
+    StageDef("concat", "c", r"C = [O^{(1)} \cdots O^{(h)}]", ("output",), prose="section_concat"),
+    StageDef("output", "o", "O = C W_O", ("concat", "W_O"), prose="section_projection_o"),
+)
+
+#: The stages of the transformer block (symattn.block); "{k}" numbers a family.
+BLOCK: tuple[StageDef, ...] = (
+    StageDef("X", "x", "X", **_INPUT),
+    StageDef(
+        "positional",
+        "p",
+        r"PE_{(pos, 2i)} = \sin(pos / b^{2i/d}),\ PE_{(pos, 2i+1)} = \cos(pos / b^{2i/d})",
+        prose="section_positional",
+    ),
+    StageDef("embedded", "e", "E = X + PE", ("X", "positional"), prose="section_positional"),
+    StageDef(
+        "norm_{k}",
+        "n",
+        r"\mathrm{LN}(x)_j = \gamma_j \frac{x_j - \mu}{\sqrt{\sigma^2 + \varepsilon}} + \beta_j",
+        prose="section_norm",
+    ),
+    StageDef("attention", "h", r"\mathrm{MHA}(X) = [O^{(1)} \cdots O^{(h)}] W_O", prose="section_attention"),
+    StageDef("self_attention", "h", r"\mathrm{MHA}(X)", prose="section_attention"),
+    StageDef("cross_attention", "h", r"\mathrm{MHA}(X, M)", prose="section_attention"),
+    StageDef("residual_{k}", "r", "R = X + F(X)", prose="section_residual"),
+    StageDef("ffn_pre_activation", "z", "Z = X W_1 + b_1", prose="section_ffn"),
+    StageDef("ffn_gate", "g", "G = X W_3 + b_3", prose="section_ffn"),
+    StageDef("ffn_activated", "u", r"U = \phi(Z)", ("ffn_pre_activation",), prose="section_ffn"),
+    StageDef("ffn", "f", "F = U W_2 + b_2", ("ffn_activated",), prose="section_ffn"),
+    StageDef("logits", "l", "L = Y W_U + b_U", prose="section_output"),
+    StageDef("probabilities", "p", r"P = \operatorname{softmax}(L)", ("logits",), prose="section_output"),
+    StageDef("output", "y", "Y", prose="section_output"),
+)
+
+_BY_NAME = {table: {d.name: d for d in table} for table in (ATTENTION, MULTIHEAD, BLOCK)}
+
+
+def stage(name: str, table: Sequence[StageDef] = ATTENTION) -> StageDef:
+    """The declaration of ``name`` ("norm_2" finds "norm_{k}")."""
+    found = _BY_NAME[tuple(table)].get(name) or _BY_NAME[tuple(table)].get(re.sub(r"_\d+$", "_{k}", name))
+    if found is None:
+        raise KeyError(name)
+    return found
+
+
+def computed(name: str) -> Any:
+    """A cached property that computes attention stage ``name`` by its declaration."""
+    from functools import cached_property
+
+    compute = stage(name).compute
+    assert compute is not None, name
+    prop = cached_property(compute)
+    prop.__doc__ = f"The exact {name} stage: {stage(name).formula}"
+    return prop
+
+
+def attention_stage_names(*, cross: bool) -> tuple[str, ...]:
+    """One head's stage names in order (X_kv only in cross-attention)."""
+    return tuple(d.name for d in ATTENTION if cross or d.cross != "only")
+
+
+def _scale_latex(factor: Any, d_k: int) -> str:
+    """The scaled scores' formula for the exact factor c (c · QKᵀ)."""
+    import sympy
+
+    product = r"Q K^{\top}"
+    if factor == 1:
+        return product
+    if factor == 1 / sympy.sqrt(d_k):
+        return r"\frac{Q K^{\top}}{\sqrt{d_k}}"
+    inverse = 1 / factor
+    if inverse.is_positive and (inverse**2).is_Integer:  # 2, √3, 2√2: a divisor reads best
+        return rf"\frac{{{product}}}{{{sympy.latex(inverse)}}}"
+    return rf"{sympy.latex(factor)} \, {product}"
+
+
+def formula(name: str, att: Any = None, *, cross: bool = False) -> str:
+    """The LaTeX formula of attention stage ``name`` for ``att`` (its scale, mask and source).
+
+    Without ``att`` the default scale 1/√d_k is assumed (and self-attention unless ``cross``).
+    """
+    text = stage(name).formula
+    cross = att.is_cross if att is not None else cross
+    scale = r"\frac{Q K^{\top}}{\sqrt{d_k}}" if att is None else _scale_latex(att.factor, att.d_k)
+    if att is not None and att.mask is not None and name == "scaled":
+        scale += r" + M"
+    return text.replace("{source}", r"X_{kv}" if cross else "X").replace("{scale}", scale)
+
+
+def attention_claim_keys() -> tuple[str, ...]:
+    """The claims one head may make, and "concat" (a spec's single head is also its block)."""
+    return (*(d.name for d in ATTENTION if d.claimable), "concat")
+
+
+def head_name(k: int, name: str | None = None) -> str:
+    """``head_name(2, "weights") -> "head2.weights"``, ``head_name(2) -> "head2"`` (1-based)."""
+    return f"head{k}" if name is None else f"head{k}.{name}"
+
+
+_HEAD = re.compile(r"head([1-9]\d*)\.(.+)")
+_LAYER = re.compile(r"layer([1-9]\d*)\.(.+)")
+
+
+def split_head(name: str, count: int) -> tuple[int, str] | None:
+    """``"head2.weights" -> (1, "weights")`` (0-based head) when 1 ≤ 2 ≤ count, else None."""
+    match = _HEAD.fullmatch(name)
+    if match is None or int(match.group(1)) > count:
+        return None
+    return int(match.group(1)) - 1, match.group(2)
+
+
+def split_layer(name: str, count: int) -> tuple[int, str] | None:
+    """``"layer1.norm_1" -> (0, "norm_1")`` when 1 ≤ 1 ≤ count, else None."""
+    match = _LAYER.fullmatch(name)
+    if match is None or int(match.group(1)) > count:
+        return None
+    return int(match.group(1)) - 1, match.group(2)
+
+
+def multihead_claim_keys(heads: int) -> tuple[str, ...]:
+    per_head = [d.name for d in ATTENTION if d.claimable]
+    return ("concat", "output", *(head_name(n, s) for n in range(1, heads + 1) for s in per_head))
+
+
+def layer_stage_names(kind: str, norm: str, activation: str) -> tuple[str, ...]:
+    """A layer's stage names in the order :mod:`symattn.block` computes them.
+
+    >>> layer_stage_names("encoder", "post", "relu")[:4]
+    ('X', 'attention', 'residual_1', 'norm_1')
+    """
+    sublayers = ("attention",) if kind == "encoder" else ("self_attention", "cross_attention")
+    ffn = ("ffn_pre_activation", *(("ffn_gate",) if activation == "swiglu" else ()), "ffn_activated", "ffn")
+    names = ["X"]
+    for k, sub in enumerate((*sublayers, "ffn"), start=1):
+        if norm == "pre":
+            names.append(f"norm_{k}")
+        names.extend(ffn if sub == "ffn" else (sub,))
+        names.append(f"residual_{k}")
+        if norm == "post":
+            names.append(f"norm_{k}")
+    return (*names, "output")
+
+
+def transformer_stage_names(
+    layers: Iterable[tuple[str, str, str, Sequence[tuple[str, int]]]], *, positional: bool, unembed: bool
+) -> tuple[str, ...]:
+    """A stack's stage names in order, each layer's attention heads included.
+
+    Args:
+        layers: per layer (kind, norm, activation, [(attention stage, heads), ...]).
+        positional: whether positions are added (stages "positional", "embedded").
+        unembed: whether a final linear layer and softmax follow ("logits", "probabilities").
+    """
+    names = ["X", *(("positional", "embedded") if positional else ())]
+    for k, (kind, norm, activation, blocks) in enumerate(layers, start=1):
+        heads = dict(blocks)
+        for name in layer_stage_names(kind, norm, activation)[1:]:
+            if name in heads:
+                for h in range(1, heads[name] + 1):
+                    names.extend(f"layer{k}.{name}.{head_name(h, s)}" for s in ("weights", "output"))
+            names.append(f"layer{k}.{name}")
+    return (*names, *(("logits", "probabilities") if unembed else ()), "output")
+
+
+def block_claim_keys(names: Sequence[str], head_prefixes: Iterable[str] = ()) -> tuple[str, ...]:
+    """The claims a block spec may make: every stage of ``names`` but the input X, and each
+    head's claimable stages under ``head_prefixes`` ("layer1.attention.head1")."""
+    keys = [name for name in names if name != "X"]
+    for prefix in head_prefixes:
+        keys.extend(f"{prefix}.{d.name}" for d in ATTENTION if d.claimable)
+    return tuple(dict.fromkeys(keys))
