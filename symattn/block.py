@@ -29,7 +29,7 @@ from typing import Any
 import sympy
 from sympy import ImmutableMatrix, Rational
 
-from symattn import stages
+from symattn import registry, stages
 from symattn.errors import (
     InputError,
     NotNumericError,
@@ -39,8 +39,6 @@ from symattn.errors import (
     counted,
 )
 from symattn.exact import (
-    MAX_PREC,
-    START_PREC,
     Enclosure,
     _short,
     certified_decimal,
@@ -49,6 +47,7 @@ from symattn.exact import (
     to_exact,
     to_matrix,
 )
+from symattn.limits import MAX_PREC, RELU_PREC, precisions
 from symattn.pipeline import Exact, MultiHead, multihead
 
 __all__ = [
@@ -79,8 +78,6 @@ NORMALIZATIONS = ("layer_norm", "rms_norm")
 #: The cubic coefficient of the tanh approximation of GELU (Hendrycks & Gimpel), exactly.
 GELU_TANH_CUBIC = Rational(44715, 1000000)
 
-#: A ReLU's sign is decided by balls of up to this many bits; beyond, Max(0, h) stays exact.
-RELU_PREC = 4096
 
 _shape = stages.shape_text
 
@@ -93,11 +90,7 @@ _Balls = Enclosure
 _brief = _short
 
 
-def _precisions(places: int = 0, limit: int = MAX_PREC):
-    prec = START_PREC + int(places * 3.33)
-    while prec <= limit:
-        yield prec
-        prec *= 2
+_precisions = precisions
 
 
 def matrix_decimals(name: str, matrix: ImmutableMatrix, places: int) -> list[list[str]]:
@@ -1161,14 +1154,9 @@ class Transformer:
         """
         if name in self.stages:
             return self.stages[name]
-        head, _, rest = name.partition(".")
-        if (
-            head.startswith("layer")
-            and head[5:].isdigit()
-            and 1 <= int(head[5:]) <= len(self.layers)
-            and rest
-        ):
-            return self.layers[int(head[5:]) - 1].matrix(rest)
+        found = registry.split_layer(name, len(self.layers))
+        if found is not None:
+            return self.layers[found[0]].matrix(found[1])
         raise InputError(f"unknown stage {name!r} (expected one of {', '.join(self.stages)})")
 
     def decimals(self, name: str, places: int) -> list[list[str]]:

@@ -35,6 +35,18 @@ from symattn.errors import (
     UnknownTokenError,
     ValueTooLargeError,
 )
+from symattn.limits import (  # the one table of limits (re-exported: exact.MAX_PREC, ...)
+    MAX_DECIMAL_EXPONENT,
+    MAX_EXP_ARGUMENT,
+    MAX_LITERAL_DIGITS,
+    MAX_MAGNITUDE_BITS,
+    MAX_NESTING,
+    MAX_POWER_BITS,
+    MAX_PREC,
+    MAX_TOKENS,
+    START_PREC,
+    precisions,
+)
 
 __all__ = [
     "Claim",
@@ -44,27 +56,11 @@ __all__ = [
     "enclose",
     "parse_claim",
     "round_ball",
+    "round_half_away",
     "to_exact",
     "to_matrix",
 ]
 
-#: Largest exact integer power we build: |exponent| * log2|base| bits.
-MAX_POWER_BITS = 3_000
-#: Largest decimal exponent accepted in "1e5"-style literals.
-MAX_DECIMAL_EXPONENT = 900
-#: Most digits a number literal may have.
-MAX_LITERAL_DIGITS = 900
-#: Deepest nesting of parentheses and signs in an entry.
-MAX_NESTING = 100
-#: A value whose magnitude exceeds 2**MAX_MAGNITUDE_BITS is not printed.
-MAX_MAGNITUDE_BITS = 3_000
-#: exp(x) with x above this bound is refused before it is evaluated.
-MAX_EXP_ARGUMENT = 2**64
-#: Entries longer than this many tokens are refused while tokenizing (bounds the parse's time).
-MAX_TOKENS = 10_000
-#: Precision limits (bits) for certification.
-START_PREC = 64
-MAX_PREC = 1 << 15
 
 _FUNCTIONS = {"sqrt": sympy.sqrt, "exp": sympy.exp, "log": sympy.log, "ln": sympy.log}
 _CONSTANTS = {"e": sympy.E, "pi": sympy.pi}
@@ -575,18 +571,70 @@ def _endpoints(ball: flint.arb, places: int) -> tuple[Fraction, Fraction]:
     return (mid - rad) * 10**places, (mid + rad) * 10**places
 
 
-def _round_half_away(value: Fraction) -> int:
-    if value >= 0:
-        return math.floor(value + Fraction(1, 2))
-    return -math.floor(-value + Fraction(1, 2))
+def round_half_away(value: Fraction) -> int:
+    """The integer nearest ``value``, halves away from zero (2.5 -> 3, -2.5 -> -3): the one rule.
+
+    >>> round_half_away(Fraction(5, 2)), round_half_away(Fraction(-5, 2)), round_half_away(Fraction(-7, 3))
+    (3, -3, -2)
+    """
+    units = math.floor(abs(value) + Fraction(1, 2))
+    return -units if value < 0 else units
+
+
+_round_half_away = round_half_away
 
 
 def _format_scaled(units: int, places: int) -> str:
+    """``units`` · 10^-places as text with exactly ``places`` digits after the point."""
     sign = "-" if units < 0 else ""
     digits = str(abs(units)).rjust(places + 1, "0")
     if places == 0:
         return sign + digits
     return f"{sign}{digits[:-places]}.{digits[-places:]}"
+
+
+@dataclass(frozen=True)
+class Rounder:
+    """Certified rounding of arb balls to a fixed number of places, half away from zero.
+
+    The same rule as :func:`round_half_away`, decided on the ball: round(x) =
+    floor(x · 10^p + 1/2) for x > 0 (and −round(−x) below 0), printed only
+    when every point of the ball gives the same integer.  Its constants are
+    made once, so the fast path (:mod:`symattn.numeric`) rounds whole rows with it.
+    """
+
+    places: int
+    scale: flint.arb  # 10**places
+    half: flint.arb
+
+    @classmethod
+    def make(cls, places: int) -> Rounder:
+        return cls(places, flint.arb(10) ** places, flint.arb(1) / 2)
+
+    def units(self, ball: flint.arb) -> int | None:
+        """round(x · 10^places) for every x in ``ball``, or None when the ball straddles a boundary."""
+        scaled = ball * self.scale
+        if scaled.abs_upper() < self.half:
+            return 0
+        if scaled > 0:
+            return self.floor(scaled + self.half)
+        if scaled < 0:
+            floor = self.floor(self.half - scaled)
+            return None if floor is None else -floor
+        return None
+
+    @staticmethod
+    def floor(ball: flint.arb) -> int | None:
+        """floor(x), if it is the same integer for every x in ``ball``."""
+        floor = ball.floor()
+        return int(floor.unique_fmpz()) if floor.is_exact() else None
+
+    def text(self, units: int) -> str:
+        return _format_scaled(units, self.places)
+
+    def decide(self, ball: flint.arb) -> str | None:
+        units = self.units(ball)
+        return None if units is None else self.text(units)
 
 
 def _magnitude_check(ball: flint.arb) -> None:
@@ -617,13 +665,18 @@ def round_ball(ball: flint.arb, places: int) -> str | None:
     '0.3333'
     """
     _magnitude_check(ball)
-    if ball.abs_upper() < flint.arb(10) ** (-places) * flint.arb("0.4"):
-        return _format_scaled(0, places)
-    low, high = _endpoints(ball, places)
-    a, b = _round_half_away(low), _round_half_away(high)
-    if a != b:
-        return None
-    return _format_scaled(a, places)
+    # the ball's own precision (plus the bits of 10^places), so scaling it loses nothing that matters
+    old = flint.ctx.prec
+    flint.ctx.prec = max(old, START_PREC + _ball_bits(ball) + int(places * 3.33))
+    try:
+        return Rounder.make(places).decide(ball)
+    finally:
+        flint.ctx.prec = old
+
+
+def _ball_bits(ball: flint.arb) -> int:
+    """The bits of the ball's midpoint (its mantissa's length)."""
+    return int(ball.mid().man_exp()[0]).bit_length()
 
 
 def certified_decimal(expr: Any, places: int) -> str:
@@ -653,13 +706,11 @@ def certified_decimal(expr: Any, places: int) -> str:
             raise ValueTooLargeError(
                 f"the value is too large to print (about 10^{len(str(int(expr.q)))} or more)"
             )
-        return _format_scaled(_round_half_away(Fraction(int(expr.p), int(expr.q)) * 10**places), places)
-    prec = START_PREC + int(places * 3.33)
-    while prec <= MAX_PREC:
+        return _format_scaled(round_half_away(Fraction(int(expr.p), int(expr.q)) * 10**places), places)
+    for prec in precisions(places):
         text = round_ball(enclose(expr, prec), places)
         if text is not None:
             return text
-        prec *= 2
     expanded = sympy.expand(expr)
     if expanded.is_Rational:
         return certified_decimal(expanded, places)
@@ -784,14 +835,12 @@ def truncated_decimal(expr: Any, places: int) -> str:
     if expr.is_Rational:
         scaled = Fraction(int(expr.p), int(expr.q)) * 10**places
         return _format_scaled(math.trunc(scaled), places)
-    prec = START_PREC + int(places * 3.33)
-    while prec <= MAX_PREC:
+    for prec in precisions(places):
         ball = enclose(expr, prec)
         _magnitude_check(ball)
         low, high = (math.trunc(end) for end in _endpoints(ball, places))
         if low == high:
             return _format_scaled(low, places)
-        prec *= 2
     raise UndecidedRoundingError(f"cannot decide the truncation of {_short(expr)}")
 
 

@@ -34,7 +34,6 @@ and rounded as a fraction.
 
 from __future__ import annotations
 
-import math
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -44,6 +43,8 @@ from fractions import Fraction
 import flint
 
 from symattn.errors import FullyMaskedRowError, InputError, ShapeError, UndecidedRoundingError, counted
+from symattn.exact import Rounder, round_half_away
+from symattn.limits import MAX_PREC  # give up (UndecidedRoundingError) beyond this many bits
 
 __all__ = [
     "IntegerScores",
@@ -56,7 +57,6 @@ __all__ = [
 ]
 
 GUARD_BITS = 16  # eps = 2**-(prec + GUARD_BITS) bounds every skipped exponential
-MAX_PREC = 1 << 16  # give up (UndecidedRoundingError) beyond this many bits
 # "auto" picks the dense method when over 9/10 of a sample's kept entries must be
 # evaluated (measured break-even at n = 512: sparse wins at 85%, dense at 99%)
 DENSE_SHARE = Fraction(9, 10)
@@ -572,61 +572,16 @@ def round_units(ball: flint.arb, places: int) -> int | None:
     >>> round_units(flint.arb(1) / 3, 4)
     3333
     """
-    return _Rounder.make(places).units(ball)
+    return Rounder.make(places).units(ball)
 
 
 def format_units(units: int, places: int) -> str:
     """``units`` times 10**-places as a decimal string ("-0.000" is "0.000")."""
-    return _Rounder.make(places).text(units)
-
-
-@dataclass(frozen=True)
-class _Rounder:
-    """Certified rounding to a fixed number of places, with its constants made once."""
-
-    places: int
-    scale: flint.arb  # 10**places
-    half: flint.arb
-    pattern: str  # "{}.{:0<places>d}"
-
-    @classmethod
-    def make(cls, places: int) -> _Rounder:
-        return cls(places, flint.arb(10) ** places, flint.arb(1) / 2, "{}.{:0" + str(places) + "d}")
-
-    def units(self, ball: flint.arb) -> int | None:
-        """round(x * 10**places) for every x in ``ball``, or None."""
-        scaled = ball * self.scale
-        if scaled.abs_upper() < self.half:
-            return 0
-        if scaled > 0:
-            return self.floor(scaled + self.half)
-        if scaled < 0:
-            floor = self.floor(self.half - scaled)
-            return None if floor is None else -floor
-        return None
-
-    @staticmethod
-    def floor(ball: flint.arb) -> int | None:
-        """floor(x), if it is the same integer for every x in ``ball``."""
-        floor = ball.floor()
-        return int(floor.unique_fmpz()) if floor.is_exact() else None
-
-    def text(self, units: int) -> str:
-        if units < 0:
-            return "-" + self.text(-units)
-        if self.places == 0:
-            return str(units)
-        return self.pattern.format(*divmod(units, 10**self.places))
-
-    def decide(self, ball: flint.arb) -> str | None:
-        units = self.units(ball)
-        return None if units is None else self.text(units)
+    return Rounder.make(places).text(units)
 
 
 def _round_fraction(value: Fraction, places: int) -> int:
-    scaled = value * 10**places
-    units = math.floor(abs(scaled) + Fraction(1, 2))
-    return -units if scaled < 0 else units
+    return round_half_away(value * 10**places)
 
 
 def _exact_rational(
@@ -709,7 +664,7 @@ def attention_decimals(
             scores, factor, keep, V, prec, rows=sorted(undecided), progress=progress and first, method=method
         )
         with _precision(prec):
-            rounder = _Rounder.make(places)
+            rounder = Rounder.make(places)
             for name in want:
                 target = results.setdefault(name, [[] for _ in range(n_q)])
                 for i, row in zip(balls.rows, _decide_rows(balls, name, rounder), strict=True):
@@ -723,7 +678,7 @@ def attention_decimals(
     return {name: results[name] for name in want}  # type: ignore[misc]
 
 
-def _decide_rows(balls: RowBalls, name: str, rounder: _Rounder) -> list[list[str | None]]:
+def _decide_rows(balls: RowBalls, name: str, rounder: Rounder) -> list[list[str | None]]:
     """The decimals of every row of a :class:`RowBalls` (None where undecided)."""
     decide = rounder.decide
     if name == "output":

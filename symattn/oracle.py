@@ -57,6 +57,7 @@ from symattn.errors import (
     SymattnError,
     UndecidedRoundingError,
 )
+from symattn.limits import MAX_PREC  # bits; an entry still undecided there raises UndecidedRoundingError
 from symattn.numeric import IntegerScores, _precision, attention_balls
 
 try:
@@ -66,7 +67,6 @@ except ImportError:  # numpy is optional for the default install: pip install 's
 
 __all__ = ["ErrorReport", "Reference", "compare", "reference"]
 
-MAX_PREC = 1 << 14  # bits; an entry still undecided here raises UndecidedRoundingError
 BLOCK_ENTRIES = 1 << 19  # scores per block of rows (n_rows × n_k): bounds the memory of one block
 _FLOAT_KINDS = {2: "float16", 4: "float32", 8: "float64"}
 
