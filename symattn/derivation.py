@@ -557,11 +557,36 @@ class Derivation:
 
         return compose(self.steps, lang=self.lang, title=self.title, digits=self.digits)
 
-    def to_markdown(self) -> str:
-        """Markdown with ``$$...$$`` display and ``$...$`` inline math (KaTeX-safe)."""
+    def to_markdown(self, pictures: str | None = None) -> str:
+        """Markdown with ``$$...$$`` display and ``$...$`` inline math (KaTeX-safe).
+
+        Args:
+            pictures: the stem of the SVG files written next to the document
+                (:meth:`pictures` with the same stem); the Markdown links them as
+                images.  None (the default) leaves the pictures out.
+        """
         from symattn.render.markdown import to_markdown
 
-        return to_markdown(self.blocks)
+        return to_markdown(self.blocks, pictures=pictures)
+
+    def pictures(self, stem: str) -> dict[str, str]:
+        """The SVG heatmaps of the derivation: file name -> SVG text.
+
+        Each picture is its panels side by side (:func:`symattn.render.svg.side_by_side`),
+        named ``STEM.NAME.svg`` as :meth:`to_markdown` links them (``reference.en.importance.svg``).
+
+        >>> from symattn.examples import reference
+        >>> sorted(derive(reference()).pictures("reference.en"))
+        ['reference.en.claims-output.svg', 'reference.en.claims-weights.svg', 'reference.en.importance.svg']
+        """
+        from symattn.render.blocks import Picture
+        from symattn.render.markdown import picture_file
+
+        return {
+            picture_file(block, stem): _picture_svg(block).svg
+            for block in self.blocks
+            if isinstance(block, Picture)
+        }
 
     def to_latex(self, standalone: bool = False) -> str:
         """LaTeX: a fragment to paste into a document, or a complete document.
@@ -593,6 +618,26 @@ class Derivation:
 
     def _repr_latex_(self) -> str:
         return self.to_latex()
+
+
+def _picture_svg(block):
+    """A Picture block drawn: one heatmap per panel, side by side."""
+    from symattn.render import svg
+
+    maps = [
+        svg.Heatmap.of(
+            panel.cells,
+            title=panel.title,
+            row_labels=panel.row_labels,
+            col_labels=panel.col_labels,
+            row_axis=panel.row_axis,
+            col_axis=panel.col_axis,
+            notes=panel.notes,
+            marked=panel.marked,
+        )
+        for panel in block.panels
+    ]
+    return svg.side_by_side(maps, title=block.caption)
 
 
 def _jsonable(value: Any) -> Any:
@@ -664,19 +709,23 @@ def _outputs(spec_path: Path) -> dict[Path, str]:
     for lang in LANGUAGES:
         derivation = replace(english, lang=lang)
         stem = spec_path.with_suffix("")
-        files[stem.with_name(f"{stem.name}.{lang}.md")] = derivation.to_markdown()
-        files[stem.with_name(f"{stem.name}.{lang}.tex")] = derivation.to_latex(standalone=True)
+        name = f"{stem.name}.{lang}"
+        files[stem.with_name(f"{name}.md")] = derivation.to_markdown(pictures=name)
+        files[stem.with_name(f"{name}.tex")] = derivation.to_latex(standalone=True)
+        for file_name, text in derivation.pictures(name).items():
+            files[stem.with_name(file_name)] = text
     return files
 
 
-_GENERATED = re.compile(r"^(?P<stem>.+)\.(?:en|zh)\.(?:md|tex)$")
+_GENERATED = re.compile(r"^(?P<stem>[^.]+)\.(?:en|zh)\.(?:md|tex|[a-z0-9-]+\.svg)$")
 
 
 def regenerate(directory: str | Path = "derivations", check: bool = False) -> list[Path]:
     """Rewrite (or only compare) the generated files of every spec in ``directory``.
 
     For each ``NAME.toml`` the files ``NAME.en.md``, ``NAME.en.tex``,
-    ``NAME.zh.md`` and ``NAME.zh.tex`` (standalone LaTeX) are generated.  A
+    ``NAME.zh.md`` and ``NAME.zh.tex`` (standalone LaTeX) are generated, and the
+    SVG pictures the Markdown links (``NAME.en.importance.svg``, ...).  A
     generated-looking file whose spec is gone (``OLD.en.md`` without
     ``OLD.toml``) is stale: it is removed, or reported with ``check``.
 

@@ -66,6 +66,7 @@ __all__ = [
     "heatmap",
     "importance",
     "jacobian",
+    "picture",
     "ranking",
 ]
 
@@ -404,6 +405,38 @@ def heatmap(layer: Attention | MultiHead, method: str, *, places: int = 3, **opt
         row_labels=first.labels,
         col_labels=first.kv_labels,
     )
+
+
+def picture(layer: Attention | MultiHead, *, places: int = 4):
+    """The measures side by side as viridis heatmaps (for Jupyter: ``_repr_html_`` is the SVG).
+
+    One head: the weights, the norm-based contributions and the Jacobian norms.  A
+    MultiHead: the contributions through W_O ("norm_output", when W_O is given) and
+    the Jacobian norms of the projected output.  The Jacobian panel is left out above
+    :data:`MAX_JACOBIAN_ENTRIES`.
+
+    Returns:
+        A :class:`symattn.render.svg.Heatmap`.
+
+    Raises:
+        NotNumericError: symbolic inputs.
+
+    >>> import symattn
+    >>> picture(symattn.attention([[1, 0], [0, 1], [1, 1]])).svg.count("<svg")  # three panels in one
+    4
+    """
+    from symattn.pipeline import MultiHead
+    from symattn.render import svg
+
+    if isinstance(layer, MultiHead):
+        methods = (["norm_output"] if layer.W_O is not None else []) + ["jacobian"]
+    else:
+        methods = ["weights", "norm", "jacobian"]
+    view = _view(layer, "jacobian")
+    if view.n_q * view.n_k * view.output.cols * view.source.cols > MAX_JACOBIAN_ENTRIES:
+        methods.remove("jacobian")
+    maps = [heatmap(layer, method, places=places) for method in methods]
+    return svg.side_by_side(maps, title="importance: " + ", ".join(methods))
 
 
 # --- one layer seen as contributions and Jacobian blocks ---------------------------

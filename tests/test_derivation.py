@@ -265,8 +265,14 @@ def copy(tmp_path):
 def test_regenerate_writes_then_check_passes(copy):
     written = regenerate(copy)
     assert [p.name for p in written] == [
+        "reference.en.claims-output.svg",
+        "reference.en.claims-weights.svg",
+        "reference.en.importance.svg",
         "reference.en.md",
         "reference.en.tex",
+        "reference.zh.claims-output.svg",
+        "reference.zh.claims-weights.svg",
+        "reference.zh.importance.svg",
         "reference.zh.md",
         "reference.zh.tex",
     ]
@@ -381,12 +387,27 @@ def test_files_of_a_removed_spec_are_stale(copy):
     assert regenerate(copy) == [copy / "old.en.md"]
     assert sorted(p.name for p in copy.iterdir()) == [
         "notes.md",
+        "reference.en.claims-output.svg",
+        "reference.en.claims-weights.svg",
+        "reference.en.importance.svg",
         "reference.en.md",
         "reference.en.tex",
         "reference.toml",
+        "reference.zh.claims-output.svg",
+        "reference.zh.claims-weights.svg",
+        "reference.zh.importance.svg",
         "reference.zh.md",
         "reference.zh.tex",
     ]
+
+
+def test_a_stale_picture_is_removed(copy):
+    regenerate(copy)
+    (copy / "old.en.importance-head3.svg").write_text("<svg/>\n", encoding="utf-8")
+    (copy / "logo.svg").write_text("<svg/>\n", encoding="utf-8")  # not a generated name
+    assert regenerate(copy, check=True) == [copy / "old.en.importance-head3.svg"]
+    assert regenerate(copy) == [copy / "old.en.importance-head3.svg"]
+    assert (copy / "logo.svg").exists() and not (copy / "old.en.importance-head3.svg").exists()
 
 
 def test_an_invalid_spec_writes_nothing(copy):

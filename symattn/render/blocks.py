@@ -18,8 +18,10 @@ __all__ = [
     "Display",
     "Heading",
     "Math",
+    "Panel",
     "Paragraph",
     "Part",
+    "Picture",
     "Strong",
     "Table",
     "Text",
@@ -88,7 +90,39 @@ class Table:
     rows: tuple[tuple[tuple[Part, ...], ...], ...]
 
 
-Block = Heading | Paragraph | Display | Bullets | Table
+@dataclass(frozen=True)
+class Panel:
+    """One heatmap of a picture: a matrix of certified decimals, each cell shaded by its value.
+
+    ``notes`` is a second line per cell (a claimed value); ``marked`` outlines cells (wrong claims).
+    """
+
+    title: str
+    cells: tuple[tuple[str, ...], ...]
+    row_labels: tuple[str, ...]
+    col_labels: tuple[str, ...]
+    row_axis: str
+    col_axis: str
+    notes: tuple[tuple[str, ...], ...] | None = None
+    marked: tuple[tuple[bool, ...], ...] | None = None
+
+
+@dataclass(frozen=True)
+class Picture:
+    """Heatmaps side by side: an SVG file next to a Markdown document, shaded tables in LaTeX.
+
+    ``name`` is the file's part after the document's stem (``reference.en.importance.svg``);
+    ``latex`` says whether the LaTeX writer shows the panels as shaded tables (a claims
+    picture repeats the claims table, which LaTeX already has).
+    """
+
+    name: str
+    caption: str
+    panels: tuple[Panel, ...]
+    latex: bool = True
+
+
+Block = Heading | Paragraph | Display | Bullets | Table | Picture
 
 _FIELD = re.compile(r"\{(\w+)\}")
 

@@ -15,7 +15,20 @@ import sympy
 
 from symattn.render import steps as st
 from symattn.render import text_en, text_zh
-from symattn.render.blocks import Block, Bullets, Display, Heading, Math, Paragraph, Strong, Table, Text, fill
+from symattn.render.blocks import (
+    Block,
+    Bullets,
+    Display,
+    Heading,
+    Math,
+    Panel,
+    Paragraph,
+    Picture,
+    Strong,
+    Table,
+    Text,
+    fill,
+)
 from symattn.render.mathtex import (
     PAGE_WIDTH,
     chain,
@@ -694,7 +707,38 @@ def _importance(step: st.Importance, ctx: _Context) -> list[Block]:
         )
     for row in step.rows:
         out += _importance_row(step, row, ctx, comma)
+    out.append(_importance_picture(step, ctx))
     return out
+
+
+def _labels(labels, n: int) -> tuple[str, ...]:
+    return tuple(labels) if labels else tuple(str(k) for k in range(1, n + 1))
+
+
+def _importance_picture(step: st.Importance, ctx: _Context) -> Picture:
+    """The three measures as heatmaps side by side (outputs as rows, tokens as columns)."""
+    T = ctx.T
+    n_q, n_k = len(step.rows), len(step.lengths)
+    columns = {
+        "weights": [row.weight_decimals for row in step.rows],
+        "norm": [row.norm_decimals for row in step.rows],
+    }
+    if step.jacobian:
+        columns["jacobian"] = [row.jacobian_decimals for row in step.rows]
+    panels = tuple(
+        Panel(
+            title=T[f"picture_{measure}"],
+            cells=tuple(tuple(cells) for cells in values),
+            row_labels=_labels(step.labels, n_q),
+            col_labels=_labels(step.kv_labels, n_k),
+            row_axis=T["picture_rows"],
+            col_axis=T["picture_columns"],
+        )
+        for measure, values in columns.items()
+    )
+    name = f"importance-head{step.head}" if step.head else "importance"
+    caption = T["picture_caption_head"].format(k=step.head) if step.head else T["picture_caption"]
+    return Picture(name, caption, panels)
 
 
 def _importance_row(step: st.Importance, row: st.ImportanceRow, ctx: _Context, comma: bool) -> list[Block]:
@@ -937,7 +981,34 @@ def _claim_table(step: st.ClaimTable, ctx: _Context) -> list[Block]:
         out.append(fill(T[key], k=len(wrong), n=total, entries=listed, ok=right, hold=hold))
     else:
         out.append(fill(T["claims_all_ok_exact" if exact else "claims_all_ok"], n=total))
+    out.append(_claims_picture(step, ctx))
     return out
+
+
+def _claims_picture(step: st.ClaimTable, ctx: _Context) -> Picture:
+    """Claimed against true: cells shaded by the true value, the claim below, wrong claims outlined."""
+    T = ctx.T
+    verdict = {"ok": "\u2713", "rounding": "\u2717", "wrong": "\u2717", "carried": "\u2717"}
+    name = T.get(f"stage_{step.name}", step.name)
+    panel = Panel(
+        title=T["picture_claims_title"].format(name=name),
+        cells=tuple(tuple(cell.decimal for cell in row) for row in step.cells),
+        row_labels=tuple(str(k) for k in range(1, len(step.cells) + 1)),
+        col_labels=tuple(str(k) for k in range(1, len(step.cells[0]) + 1)),
+        row_axis=T["picture_claims_rows"],
+        col_axis=T["picture_claims_columns"],
+        notes=tuple(
+            tuple(
+                T["picture_claimed"].format(claim=cell.claimed, verdict=verdict.get(cell.kind, "?"))
+                for cell in row
+            )
+            for row in step.cells
+        ),
+        marked=tuple(tuple(cell.kind != "ok" for cell in row) for row in step.cells),
+    )
+    return Picture(
+        f"claims-{step.name}", T["picture_claims_caption"].format(name=name), (panel,), latex=False
+    )
 
 
 def _recomputed(step: st.Recomputed, ctx: _Context) -> list[Block]:

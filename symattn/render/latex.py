@@ -1,7 +1,11 @@
-"""Write blocks as LaTeX: a fragment to paste, or a standalone document.
+r"""Write blocks as LaTeX: a fragment to paste, or a standalone document.
 
 English documents compile with pdflatex, Chinese ones with xelatex and ctex.
-Only packages of texlive-latex-base are used (amsmath, amssymb, geometry).
+The packages are amsmath, amssymb and geometry, and xcolor with its ``table``
+option (colortbl) for the shaded cells of pictures.  A fragment shades its
+cells only when the document it is pasted into has loaded them: each cell's
+colour is guarded by ``\ifdefined\rowcolors`` (xcolor with ``table``), so without it the
+tables print unshaded and still compile.
 """
 
 from __future__ import annotations
@@ -9,8 +13,20 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from symattn.render.blocks import Block, Bullets, Display, Heading, Math, Paragraph, Part, Strong, Table
-from symattn.render.mathtex import escape_text
+from symattn.render.blocks import (
+    Block,
+    Bullets,
+    Display,
+    Heading,
+    Math,
+    Panel,
+    Paragraph,
+    Part,
+    Picture,
+    Strong,
+    Table,
+)
+from symattn.render.mathtex import escape_text, is_identifier, label
 
 __all__ = ["PREAMBLES", "escape", "inline", "to_latex"]
 
@@ -23,8 +39,12 @@ PREAMBLES = {
         "\\usepackage[utf8]{inputenc}\n"
         "\\usepackage{amsmath,amssymb}\n"
         "\\usepackage[margin=2cm]{geometry}\n"
+        "\\usepackage[table]{xcolor}\n"
     ),
-    "zh": ("\\documentclass{ctexart}\n\\usepackage{amsmath,amssymb}\n\\usepackage[margin=2cm]{geometry}\n"),
+    "zh": (
+        "\\documentclass{ctexart}\n\\usepackage{amsmath,amssymb}\n\\usepackage[margin=2cm]{geometry}\n"
+        "\\usepackage[table]{xcolor}\n"
+    ),
 }
 
 _SECTIONS = {1: "section", 2: "subsection", 3: "subsubsection"}
@@ -57,7 +77,47 @@ def inline(parts: Sequence[Part]) -> str:
     return "".join(out)
 
 
-def _block(block: Block) -> str:
+#: Panels wider than this many columns are set in \scriptsize, so that 16 tokens fit the page.
+_SMALL_FROM = 8
+
+
+def _label(text: str) -> str:
+    return f"\\({label(text)}\\)" if is_identifier(text) else escape(text)
+
+
+def _panel(panel: Panel) -> str:
+    """One heatmap as a tabular whose cells are shaded on viridis (the SVG's colours)."""
+    from symattn.render.svg import shades
+
+    n_cols = len(panel.col_labels)
+    lines = []
+    if n_cols > _SMALL_FROM:
+        lines.append("\\scriptsize\\setlength{\\tabcolsep}{2pt}")
+    lines.append(f"\\begin{{tabular}}{{r|{'c' * n_cols}}}")
+    lines.append(f"\\multicolumn{{{n_cols + 1}}}{{c}}{{\\textbf{{{escape(panel.title)}}}}} \\\\")
+    lines.append(
+        " & ".join([escape(panel.row_axis), *(_label(t) for t in panel.col_labels)]) + " \\\\ \\hline"
+    )
+    for label_text, row, colours in zip(panel.row_labels, panel.cells, shades(panel.cells), strict=True):
+        cells = [_label(label_text)]
+        for text, (fill, ink) in zip(row, colours, strict=True):
+            shade = f"\\cellcolor[HTML]{{{fill[1:].upper()}}}\\color[HTML]{{{ink[1:].upper()}}}"
+            cells.append(f"\\ifdefined\\rowcolors {shade}\\fi {escape(text)}")
+        lines.append(" & ".join(cells) + " \\\\")
+    lines.append("\\end{tabular}")
+    return "{" + "\n".join(lines) + "}"
+
+
+def _picture(block: Picture) -> str | None:
+    if not block.latex:
+        return None
+    panels = "\n\\quad\n".join(_panel(panel) for panel in block.panels)
+    return f"\\begin{{center}}\n{escape(block.caption)}\n\n{panels}\n\\end{{center}}"
+
+
+def _block(block: Block) -> str | None:
+    if isinstance(block, Picture):
+        return _picture(block)
     if isinstance(block, Heading):
         return f"\\{_SECTIONS.get(block.level, 'paragraph')}*{{{escape(block.text)}}}"
     if isinstance(block, Paragraph):
@@ -91,7 +151,8 @@ def to_latex(blocks: Sequence[Block], *, lang: str = "en", standalone: bool = Fa
     >>> to_latex([Display("x = 1")])
     '\\\\[\\nx = 1\\n\\\\]\\n'
     """
-    body = "\n\n".join(_block(block) for block in blocks) + "\n"
+    texts = (_block(block) for block in blocks)
+    body = "\n\n".join(text for text in texts if text is not None) + "\n"
     if not standalone:
         return body
     preamble = PREAMBLES[lang]

@@ -9,9 +9,20 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from symattn.render.blocks import Block, Bullets, Display, Heading, Math, Paragraph, Part, Strong, Table
+from symattn.render.blocks import (
+    Block,
+    Bullets,
+    Display,
+    Heading,
+    Math,
+    Paragraph,
+    Part,
+    Picture,
+    Strong,
+    Table,
+)
 
-__all__ = ["escape", "inline", "to_markdown"]
+__all__ = ["escape", "inline", "picture_file", "to_markdown"]
 
 _SPECIAL = re.compile(r"([\\`*_\[\]<>$|#])")
 
@@ -50,7 +61,16 @@ def inline(parts: Sequence[Part], *, in_table: bool = False) -> str:
     return "".join(out)
 
 
-def _block(block: Block) -> str:
+def picture_file(block: Picture, pictures: str) -> str:
+    """The file name of a picture next to the document: ``reference.en`` + ``importance`` + ``.svg``."""
+    return f"{pictures}.{block.name}.svg"
+
+
+def _block(block: Block, pictures: str | None = None) -> str | None:
+    if isinstance(block, Picture):
+        if pictures is None:  # no file to point at: the picture is left out
+            return None
+        return f"![{escape(block.caption)}]({picture_file(block, pictures)})"
     if isinstance(block, Heading):
         return "#" * block.level + " " + escape(block.text)
     if isinstance(block, Paragraph):
@@ -67,10 +87,16 @@ def _block(block: Block) -> str:
     raise TypeError(f"unknown block {type(block).__name__}")
 
 
-def to_markdown(blocks: Sequence[Block]) -> str:
+def to_markdown(blocks: Sequence[Block], *, pictures: str | None = None) -> str:
     """The whole document as Markdown text, ending in one newline.
+
+    Args:
+        blocks: the composed derivation.
+        pictures: the stem of the picture files next to the document (``reference.en``
+            for ``reference.en.importance.svg``); None leaves the pictures out.
 
     >>> to_markdown([Heading(1, "T"), Display("x = 1")])
     '# T\\n\\n$$\\nx = 1\\n$$\\n'
     """
-    return "\n\n".join(_block(block) for block in blocks) + "\n"
+    texts = (_block(block, pictures) for block in blocks)
+    return "\n\n".join(text for text in texts if text is not None) + "\n"

@@ -28,7 +28,7 @@ from typing import Any
 
 from symattn.errors import InputError
 
-__all__ = ["MAX_CELLS", "VIRIDIS", "Heatmap", "colour", "comparison_heatmap"]
+__all__ = ["MAX_CELLS", "VIRIDIS", "Heatmap", "colour", "comparison_heatmap", "shades", "side_by_side"]
 
 #: viridis at ten evenly spaced points (matplotlib's colour map, as R's viridisLite lists it).
 VIRIDIS = (
@@ -108,6 +108,32 @@ def _clean(text: str) -> str:
     return _NOT_XML.sub("\ufffd", str(text))
 
 
+def shades(cells: Sequence[Sequence[str]]) -> list[list[tuple[str, str]]]:
+    """(fill, ink) of each cell: its viridis colour, from the smallest (dark) to the largest (light)
+    cell, read exactly from the decimal text, and the text colour that contrasts more with it.
+
+    A cell that is not a decimal ("-inf") is grey.  Used by the SVG heatmaps and by the LaTeX
+    writer's shaded tables, so both show the same colours.
+
+    >>> shades([["0.25", "0.75"]])
+    [[('#440154', '#ffffff'), ('#fde725', '#000000')]]
+    """
+    values = [[_value(str(text)) for text in row] for row in cells]
+    known = [v for row in values for v in row if v is not None]
+    low, high = (min(known), max(known)) if known else (Fraction(0), Fraction(0))
+    out = []
+    for row in values:
+        line = []
+        for value in row:
+            if value is None:
+                fill = NO_VALUE
+            else:
+                fill = colour(Fraction(1, 2) if high == low else (value - low) / (high - low))
+            line.append((fill, text_colour(fill)))
+        out.append(line)
+    return out
+
+
 @dataclass(frozen=True)
 class Heatmap:
     """An SVG heatmap; ``svg`` is the document's text."""
@@ -170,9 +196,7 @@ class Heatmap:
         values = [[_value(text) for text in row] for row in rows]
         known = [v for row in values for v in row if v is not None]
         low, high = (min(known), max(known)) if known else (Fraction(0), Fraction(0))
-
-        def position(value: Fraction) -> Fraction:
-            return Fraction(1, 2) if high == low else (value - low) / (high - low)
+        colours = shades(rows)
 
         longest = max(len(t) for row in [*rows, *(notes or [])] for t in row)
         cell_w = max(44, int(_CHAR * longest) + 2 * _PAD)
@@ -201,15 +225,14 @@ class Heatmap:
         _text(svg, label_w + grid_w / 2, top - _CELL_H - 2, col_axis)
         for j, label in enumerate(cols_shown):
             _text(svg, label_w + j * cell_w + cell_w / 2, top - _PAD, label)
-        for i, (label, row, row_values) in enumerate(zip(rows_shown, rows, values, strict=True)):
+        for i, (label, row) in enumerate(zip(rows_shown, rows, strict=True)):
             y = top + i * cell_h
             _text(svg, label_w - _PAD, y + cell_h / 2 + 4, label, anchor="end")
-            for j, (text, value) in enumerate(zip(row, row_values, strict=True)):
-                fill = NO_VALUE if value is None else colour(position(value))
+            for j, text in enumerate(row):
+                fill, ink = colours[i][j]
                 x = label_w + j * cell_w
                 rect = {"x": str(x), "y": str(y), "width": str(cell_w), "height": str(cell_h)}
                 ET.SubElement(svg, "rect", {**rect, "fill": fill, "stroke": "#ffffff", "class": "cell"})
-                ink = text_colour(fill)
                 _text(svg, x + cell_w / 2, y + _CELL_H / 2 + 4, text, fill=ink, role="cell")
                 if notes is not None:
                     _text(
@@ -233,6 +256,50 @@ class Heatmap:
 
     def _repr_svg_(self) -> str:
         return self.svg
+
+
+def side_by_side(maps: Sequence[Heatmap], *, title: str, gap: int = 16) -> Heatmap:
+    """Several heatmaps in one SVG, left to right under one title (each keeps its own colour scale).
+
+    Raises:
+        InputError: no heatmaps.
+
+    >>> both = side_by_side([Heatmap.of([["1"]], title="a"), Heatmap.of([["2"]], title="b")], title="a, b")
+    >>> both.svg.count("<svg"), ET.fromstring(both.svg).get("aria-label")
+    (3, 'a, b')
+    """
+    if not maps:
+        raise InputError(f"picture {title!r}: no heatmaps to place")
+    top = 2 * _PAD + 18
+    parts, x, height = [], _PAD, 0
+    for picture in maps:
+        inner = ET.fromstring(picture.svg)
+        for element in inner.iter():  # plain names: the outer svg declares the namespace once
+            element.tag = element.tag.rpartition("}")[2]
+        w, h = int(inner.get("width")), int(inner.get("height"))
+        inner.set("x", str(x))
+        inner.set("y", str(top))
+        parts.append(inner)
+        x += w + gap
+        height = max(height, h)
+    width = max(x - gap + _PAD, int(_CHAR * len(title)) + 2 * _PAD)
+    height += top + _PAD
+    svg = ET.Element(
+        "svg",
+        {
+            "xmlns": _SVG_NS,
+            "width": str(width),
+            "height": str(height),
+            "viewBox": f"0 0 {width} {height}",
+            "role": "img",
+            "aria-label": _clean(title),
+        },
+    )
+    ET.SubElement(svg, "title").text = _clean(title)
+    _text(svg, _PAD, 18, title, anchor="start", weight="bold", size=14)
+    for inner in parts:
+        svg.append(inner)
+    return Heatmap(ET.tostring(svg, encoding="unicode"), title)
 
 
 def comparison_heatmap(comparison: Any, *, title: str | None = None) -> Heatmap:

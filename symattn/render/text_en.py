@@ -212,6 +212,19 @@ TEXT: dict[str, str] = {
     "recomputed_inconsistent": (
         "The claimed output does not even follow from the claimed weights {A}; the true output is {O}."
     ),
+    # pictures (SVG next to the Markdown, shaded tables in LaTeX)
+    "picture_caption": "The weights, the norm-based contributions and the Jacobian norms as heatmaps",
+    "picture_caption_head": "Head {k}: the weights, the norm-based contributions and the Jacobian norms as heatmaps",
+    "picture_weights": "weight a_ij",
+    "picture_norm": "norm n_ij",
+    "picture_jacobian": "Jacobian g_ij",
+    "picture_rows": "output i",
+    "picture_columns": "token j",
+    "picture_claims_caption": "The claimed {name} against the true values",
+    "picture_claims_title": "{name}: true value (shade) and claim",
+    "picture_claims_rows": "row",
+    "picture_claims_columns": "column",
+    "picture_claimed": "claimed {claim} {verdict}",
     # multi-head
     "concat_intro": "The outputs of the {n} heads are placed side by side:",
     "concat_intro_one": "The output of the single head is the concatenation:",
