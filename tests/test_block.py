@@ -866,3 +866,97 @@ def test_the_registry_predicts_every_layers_stage_names(kind, norm, activation) 
     for name in predicted:  # every predicted name, heads included, is a stage of the model
         assert model.matrix(name).shape[0] == 2
     assert registry.layer_stage_names(kind, norm, activation) == model.layers[0].stage_names
+
+
+# --- the certified ball path (symattn.blockfast) against the same references -------------------------
+
+
+@st.composite
+def wide_encoder_cases(draw):
+    n, d, f = draw(st.integers(1, 4)), 4, draw(st.integers(1, 5))
+    n_heads = draw(st.sampled_from([1, 2]))
+    d_k = d // n_heads
+    return {
+        "X": draw(matrices(n, d)),
+        "heads": [tuple(draw(matrices(d, d_k)) for _ in range(3)) for _ in range(n_heads)],
+        "W_O": draw(matrices(d, d)),
+        "ffn": (
+            draw(matrices(d, f)),
+            draw(st.lists(rationals, min_size=f, max_size=f)),
+            draw(matrices(f, d)),
+            draw(st.lists(rationals, min_size=d, max_size=d)),
+        ),
+    }
+
+
+@pytest.mark.parametrize("norm", ["post", "pre"])
+@pytest.mark.parametrize("activation", ["relu", "gelu", "gelu_tanh", "silu"])
+@given(case=wide_encoder_cases())
+@FEW
+def test_the_ball_path_agrees_with_mpmath_and_float64(norm, activation, case) -> None:
+    from symattn.blockfast import encoder_layer_decimals
+
+    decimals, balls = encoder_layer_decimals(
+        case["X"], places=PLACES, stages=("output", "ffn_pre_activation"), heads=case["heads"],
+        W_O=case["W_O"], ffn=case["ffn"], activation=activation, norm=norm, eps="1e-5",
+    )  # fmt: skip
+    heads = [tuple(mpm(m) for m in h) for h in case["heads"]]
+    W1, b1, W2, b2 = case["ffn"]
+    ffn = (mpm(W1), mpm([b1])[0], mpm(W2), mpm([b2])[0])
+    eps = mpf(Fraction("1e-5"))
+    ref = mp_encoder(mpm(case["X"]), heads, mpm(case["W_O"]), ffn, activation, norm, eps)
+    assert_digits(decimals["output"], ref, f"ball path {norm} {activation}")
+    np_heads = [tuple(npm(m) for m in h) for h in case["heads"]]
+    np_ffn = (npm(W1), npm([b1]), npm(W2), npm([b2]))
+    ref_f = np_encoder(npm(case["X"]), np_heads, npm(case["W_O"]), np_ffn, activation, norm, 1e-5)
+    assert_float_close(decimals["output"], ref_f, f"ball path {norm} {activation}")
+    if activation == "relu":  # the zeroed units are exactly the negative pre-activations of the reference
+        X = mpm(case["X"])
+        ones, zeros = [mp.mpf(1)] * 4, [mp.mpf(0)] * 4
+        if norm == "post":
+            inner = mp_layer_norm(add(X, mp_mha(X, heads, mpm(case["W_O"]))), ones, zeros, eps)
+        else:
+            inner = mp_layer_norm(
+                add(X, mp_mha(mp_layer_norm(X, ones, zeros, eps), heads, mpm(case["W_O"]))), ones, zeros, eps
+            )
+        pre = [[h + b for h, b in zip(row, ffn[1], strict=True)] for row in mm(inner, ffn[0])]
+        tiny = mp.mpf(10) ** -40  # the reference's own rounding; an exact 0 is zeroed too (ReLU(0) = 0)
+        negative = {(i + 1, j + 1) for i, row in enumerate(pre) for j, h in enumerate(row) if h < -tiny}
+        at_most_0 = {(i + 1, j + 1) for i, row in enumerate(pre) for j, h in enumerate(row) if h <= tiny}
+        assert negative <= set(balls.zeroed) | set(balls.undecided) and set(balls.zeroed) <= at_most_0
+        assert set(balls.undecided) <= at_most_0 - negative  # only true zeros stay undecided
+
+
+def test_the_ball_path_never_guesses_a_relu_sign_it_cannot_decide() -> None:
+    """A hidden unit that is exactly 0 without cancelling structurally: Σ_j LN(x)_j = 0 (the row's mean is 0).
+    Its ball holds 0 at every precision; the precision is raised to RELU_PREC and the unit is reported
+    undecided, neither zeroed nor kept; its value max(0, h) still encloses the truth, so the output agrees."""
+    from symattn.blockfast import encoder_layer_decimals
+    from symattn.limits import RELU_PREC
+
+    X = [[1, 2, 0, -1], [3, 1, 1, 0]]
+    heads = [
+        ([[1, 0], [0, 1], [0, 0], [1, 1]], [[1, 0], [0, 1], [1, 0], [0, 0]], [[1, 0], [0, 1], [0, 1], [1, 0]])
+    ]
+    W_O = [[1, 0, 0, 1], [0, 1, 1, 0]]
+    ffn = ([[1, 1], [1, -1], [1, 0], [1, 2]], [0, 1], [[1, 0, 0, 0], [0, 1, 0, 1]], [0, 0, 0, 0])
+    decimals, balls = encoder_layer_decimals(X, places=PLACES, heads=heads, W_O=W_O, ffn=ffn)
+    assert {(1, 1), (2, 1)} <= set(balls.undecided) and balls.prec >= RELU_PREC
+    assert not {(1, 1), (2, 1)} & set(balls.zeroed)
+    eps = mpf(Fraction("1e-5"))
+    mp_ffn_args = (mpm(ffn[0]), mpm([ffn[1]])[0], mpm(ffn[2]), mpm([ffn[3]])[0])
+    ref = mp_encoder(mpm(X), [tuple(mpm(m) for m in heads[0])], mpm(W_O), mp_ffn_args, "relu", "post", eps)
+    assert_digits(decimals["output"], ref, "output with an undecided ReLU")
+
+
+def test_the_ball_path_reports_bad_input_in_one_line() -> None:
+    from symattn.blockfast import encoder_layer_balls
+
+    X = [[1, 0], [0, 1]]
+    ffn = ([[1, 0], [0, 1]], [0, 0, 0], [[1, 0], [0, 1]], None)
+    with pytest.raises(SymattnError, match=r"^b_1 has 3 entries but 2 columns are needed \(b_1 is 1×3\)$"):
+        encoder_layer_balls(X, heads=[(X, X, X)], W_O=None, ffn=ffn)
+    with pytest.raises(SymattnError, match=r"^activation: unknown activation 'tanh'"):
+        encoder_layer_balls(X, heads=[(X, X, X)], W_O=None, ffn=ffn, activation="tanh")
+    with pytest.raises(SymattnError, match=r"^eps must be a positive rational but is '0'"):
+        encoder_layer_balls(X, heads=[(X, X, X)], W_O=None, ffn=(X, None, X, None), eps="0")
