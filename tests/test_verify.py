@@ -611,11 +611,67 @@ def test_a_clause_that_does_not_name_both_tokens_leaves_its_number_alone() -> No
         start = sentence.index(number)
         return named_cell(sentence, start, start + len(number))
 
-    assert cell("第二个 token 对第三个 token 的权重是 0.67，明显高于对第一个 token 的 0.24。", "0.67") == "a_{23}"
-    assert cell("第二个 token 对第三个 token 的权重是 0.67，明显高于对第一个 token 的 0.24。", "0.24") is None
-    assert cell("第三个 token 几乎只关注自己，权重高达 0.9515；第二个 token 则是 0.86。", "0.9515") == "a_{33}"
+    assert (
+        cell("第二个 token 对第三个 token 的权重是 0.67，明显高于对第一个 token 的 0.24。", "0.67")
+        == "a_{23}"
+    )
+    # a later clause that names only the key goes on with the query the sentence started with
+    assert (
+        cell("第二个 token 对第三个 token 的权重是 0.67，明显高于对第一个 token 的 0.24。", "0.24")
+        == "a_{21}"
+    )
+    assert (
+        cell("Token 2 puts 0.67 of its attention on token 3, but only 0.24 on token 1.", "0.24") == "a_{21}"
+    )
+    assert cell("Token 2 puts most attention on token 3, token 1 gets 0.24.", "0.24") is None  # a new subject
+    assert (
+        cell("第三个 token 几乎只关注自己，权重高达 0.9515；第二个 token 则是 0.86。", "0.9515") == "a_{33}"
+    )
     assert cell("第二个 token 的输出第二维最大（约 2.01）。", "2.01") == "O_{2,2}"
     assert cell("Token 2 puts 0.67 of its attention on token 3.", "0.67") == "a_{23}"
-    assert cell("Token 3 receives 0.50 of the attention from token 1.", "0.50") is None  # passive: who is the query?
+    assert (
+        cell("Token 3 receives 0.50 of the attention from token 1.", "0.50") is None
+    )  # passive: who is the query?
     assert cell("Token 2 gives 0.34 to token 1.", "0.34") is None  # no word for a weight
     assert cell("Token 1 puts 0.43 and 0.14 on tokens 1 and 2.", "0.43") is None  # two numbers in the clause
+
+
+def test_the_other_weight_of_a_two_key_row_claims_one_minus_the_first() -> None:
+    import mpmath
+
+    mpmath.mp.dps = 30
+    e = mpmath.e**-1
+    first = 1 / (1 + e)
+    e_text, first_text = mpmath.nstr(e, 10), mpmath.nstr(first, 10)
+    other = mpmath.nstr(1 - first, 10)  # rounded: 0.2689414214
+    cut = other[:-1] + str(int(other[-1]) - 1)  # the same number cut one place short: a truncation
+    assert (first_text, other, cut) == ("0.7310585786", "0.2689414214", "0.2689414213")
+    for printed, status, kind in ((other, "ok", "ok"), (cut, "wrong", "rounding")):
+        text = f"- e^−1 = {e_text}\n- 权重 = 1 ÷ (1 + {e_text}) = {first_text}，另一个 = {printed}\n"
+        got = {f.claimed: (f.status, f.kind) for f in verify_text(text).findings}
+        assert got[printed] == (status, kind)
+
+
+def test_a_pronoun_names_the_token_just_named_and_is_only_reported_when_it_fits() -> None:
+    import mpmath
+
+    mpmath.mp.dps = 30
+    # Q = K = I_4, d_k = 4: row 2 of the weights is [a, b, a, a], a = 1/(3 + e^½), b = e^½/(3 + e^½)
+    a = 1 / (3 + mpmath.e**0.5)
+    b = mpmath.e**0.5 * a
+    a4, b4 = mpmath.nstr(a, 4), mpmath.nstr(b, 4)
+    eye = "[[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]"
+    rows = [" | ".join(b4 if j == i else a4 for j in range(4)) for i in range(4)]
+    rows[1] = " | ".join((a4, a4, a4, b4))
+    table = "| query | k1 | k2 | k3 | k4 |\n|---|---|---|---|---|\n"
+    table += "".join(f"| {i + 1} | {row} |\n" for i, row in enumerate(rows))
+    setup = (
+        f"Let Q = {eye}, K = {eye}, d_k = 4.\n\nThe attention weights:\n\n" + table
+    )  # row 2: b pasted at k4
+    for said, expected in ((b4, ("wrong", "carried", 8)), ("0.3333", ("unverified", "unverifiable", None))):
+        text = setup + (
+            "\nThe second token (query `[0, 1]`) attends most to the fourth token, whose key `[0, 2]` points\n"
+            f"the same way, and the row above says {said} for it.\n"
+        )
+        got = {(f.line, f.claimed): (f.status, f.kind, f.carried_from) for f in verify_text(text).findings}
+        assert got[(13, said)] == expected  # never a slip: "it" is a weak reading

@@ -87,7 +87,7 @@ def test_recall_is_measured(capsys: pytest.CaptureFixture[str]) -> None:
             found += got.get((item["line"], item["claimed"])) == item["kind"]
     with capsys.disabled():
         print(f"\ncorpus recall: {found}/{planted} planted numbers found with their kind")
-    # a floor under what holds today (docs/verify.md has the figures); the goal is 95%
+    # the goal of issue 8 (docs/verify.md has the measured figure)
     assert planted == 0 or found / planted >= RECALL_FLOOR
 
 
@@ -101,14 +101,14 @@ def test_carried_findings_name_the_line_of_their_root_cause() -> None:
         got = {(f.line, f.claimed): f for f in _report(doc).wrong}
         for item in _expect(doc).get("finding", []):
             found = got.get((item["line"], item["claimed"]))
-            if found is not None and found.kind == item["kind"] and "carried_from" in item:
-                if found.carried_from != item["carried_from"]:
-                    wrong.append((doc.name, item["line"], item["claimed"], found.carried_from))
+            carried = found is not None and found.kind == item["kind"] and "carried_from" in item
+            if carried and found.carried_from != item["carried_from"]:  # type: ignore[union-attr]
+                wrong.append((doc.name, item["line"], item["claimed"], found.carried_from))  # type: ignore[union-attr]
     assert wrong == []
 
 
 #: Measured recall and control coverage sit above these; a change that lowers them fails.
-RECALL_FLOOR = 0.8
+RECALL_FLOOR = 0.95
 COVERAGE_FLOOR = 0.9
 
 

@@ -156,6 +156,10 @@ def _run_span(state: DocumentState, span: Span, locator: Locator) -> None:
         return
     state.binary = "binary" in span.flags
     if "bare" in span.flags:  # a number of the prose: tied to an earlier result, or left out
+        if "complement" in span.flags:  # "另一个 = 0.2689": 1 − the weight just before
+            for num in _numbers(span.text):
+                state.complement(num)
+            return
         if "list" in span.flags:  # the same numbers, listed together: a row or column restated
             state.bare_list(_numbers(span.text))
             return

@@ -312,6 +312,7 @@ class DocumentState:
         self.untied_rounded = False
         self.top_element: Node | None = None  # the chain element being read (never its own claimed value)
         self.results: dict[str, Val] = {}  # printed results by their text, for operands that restate them
+        self.last_scalar: tuple[int, Val] | None = None  # the last scalar result printed, and its formula
         self.blocks: list[list[list[tuple[str, Val]]]] = []  # printed matrices: each cell's text and value
         self.printed_rows: list[tuple[Any, Val]] = []  # unnamed rows printed on their own: (truth, value)
 
@@ -941,12 +942,48 @@ class DocumentState:
                         found.append(window)
         return found[0] if len(found) == 1 else None
 
+    def complement(self, num: Num) -> None:
+        """ "另一个 = 0.2689" or "the other is 0.27" right after a weight r of a two-key
+        row: a claim of 1 − r (by the document's r, and in truth).  Reported when it
+        fits the truth, is its truncation, or carries r's error; otherwise listed."""
+        self.subject = ""
+        last = self.last_scalar
+        if last is None or last[0] != self.formula_index or is_matrix(last[1].a):
+            self.bare_number(num)
+            return
+        r = last[1]
+        if not (0 < r.a < 1 and getattr(r.b, "is_positive", False)):
+            self.bare_number(num)
+            return
+        mark = len(self.findings)
+        self._judge(
+            num, 1 - r.a, 1 - r.b, r.deps, cell=None, reason="the other weight of the row: 1 − the one before"
+        )
+        self.findings[mark:] = [
+            dataclasses.replace(
+                found,
+                status="unverified",
+                kind="unverifiable",
+                reason="the other weight of the row fits neither side",
+            )
+            if found.status == "wrong" and found.kind in ("wrong", "slip")
+            else found
+            for found in self.findings[mark:]
+        ]
+        printed = parse_claim(num.text).value
+        ok = not any(f.status == "wrong" for f in self.findings[mark:])
+        result = Val(printed, 1 - r.b, r.deps | self._source(num, ok, printed, 1 - r.b))
+        if _distinctive(num.text):
+            self.results[num.text] = result
+
     def _prose_cell(self, num: Num, name: str) -> bool:
         """A prose number for the cell its clause names: ok when it fits the truth,
         carried when it fits the document's (wrong) value of that cell.  One that
         fits neither is a slip when it has four places or more (the prose copies
         the document's number wrong, 0.5670 for 0.5760); with fewer it may be a
         loose figure, and is listed, never called wrong."""
+        weak = name.endswith("?")  # a pronoun's reading: only ok or carried are reported
+        name = name.rstrip("?")
         value = self._cell(name)
         if value is None or is_matrix(value.a):
             return False
@@ -955,7 +992,9 @@ class DocumentState:
         mark = len(self.findings)
         deps = row_deps(value, None)
         self._judge(num, value.a, value.b, deps, cell=None, reason=f"the prose gives {label}")
-        copied = (parse_claim(num.text).places or 0) >= 4 and getattr(value.a, "is_Rational", False)
+        copied = (
+            not weak and (parse_claim(num.text).places or 0) >= 4 and getattr(value.a, "is_Rational", False)
+        )
         if copied:
             reason = f"the prose copies {label} wrong: {self._slip_reason(num, value.a)}"
             change = {"kind": "slip", "reason": reason}
@@ -1126,6 +1165,8 @@ class DocumentState:
                 self._remember_printed(node.text, result)  # type: ignore[union-attr]
             if not ok and cell is None:  # a wrong scalar result, which the next formula may use at once
                 self.recent_wrong[node.text] = (self.formula_index, result)  # type: ignore[union-attr]
+            if cell is None:
+                self.last_scalar = (self.formula_index, result)
             return result
         if isinstance(node, Matrix):
             return self._claim_matrix(node, ref)

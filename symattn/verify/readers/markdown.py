@@ -227,7 +227,8 @@ class _Walker:
                     else group[0]
                 )
                 listed = row_list_span(piece, self.prose) if self.config.tables else None
-                self.spans.extend([listed] if listed is not None else prose_spans(piece))
+                context = (self.source[start:end], start)
+                self.spans.extend([listed] if listed is not None else prose_spans(piece, context=context))
             group.clear()
 
         for child in children:

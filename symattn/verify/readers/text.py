@@ -413,7 +413,9 @@ def _worth_reading(text: str) -> bool:
 _BARE = re.compile(r"(?<![\w.^_])(?:\d+\.\d{2,}(?![\w%^]|\.\w)|\d+(?:\.\d+)?%)")
 
 
-def _bare_spans(piece: Span, covered: list[tuple[int, int]]) -> list[Span]:
+def _bare_spans(
+    piece: Span, covered: list[tuple[int, int]], context: tuple[str, int] | None = None
+) -> list[Span]:
     """Numbers of the prose outside every math run (``the weight is 0.67``), each a
     span of its own, flagged ``bare``: tied only when it rounds one earlier result,
     or, when the clause names the cell ("第四个词对自己的权重约为 0.79"), flagged
@@ -446,7 +448,10 @@ def _bare_spans(piece: Span, covered: list[tuple[int, int]]) -> list[Span]:
             continue
         match, span = group[0]
         flags = {"bare"}
-        cell = named_cell(piece.text, match.start(), match.end())
+        if _OTHER.search(piece.text, 0, match.start()):
+            spans.append(dataclasses.replace(span, flags=span.flags | {"bare", "complement"}))
+            continue
+        cell = _cell_in_context(piece, match, context)
         if cell is not None:
             flags.add("cell:" + cell)
         spans.append(dataclasses.replace(span, flags=span.flags | flags))
@@ -455,6 +460,24 @@ def _bare_spans(piece: Span, covered: list[tuple[int, int]]) -> list[Span]:
 
 #: What stands between the numbers of a list in prose: "0.21, 0.31 and 0.48", "1.11、0.69 和 0.67".
 _LIST_GAP = re.compile(r"\s*(?:,|，|、|;|；)?\s*(?:and|or|和|及|以及|与)?\s*")
+
+
+#: "另一个 = …", "the other one is …": the other weight of a two-key row, just before its number.
+_OTHER = re.compile(
+    r"(?:另一个|另外一个|the other(?: one| weight)?)\s*(?:权重|weight)?\s*(?:是|为|=|is|:|：)?\s*(?:约|about|≈)?\s*$",
+    re.I,
+)
+
+
+def _cell_in_context(piece: Span, match: re.Match[str], context: tuple[str, int] | None) -> str | None:
+    """:func:`named_cell` of a number, read in its whole paragraph when the reader
+    gives it (prose around code spans is cut into pieces; the clause is not)."""
+    if context is not None:
+        text, base = context
+        at = piece.source_offset(match.start()) - base
+        if at >= 0 and text[at : at + len(match.group())] == match.group():
+            return named_cell(text, at, at + len(match.group()))
+    return named_cell(piece.text, match.start(), match.end())
 
 
 def named_cell_spans(piece: Span) -> list[Span]:
@@ -476,8 +499,9 @@ _WEIGHT_WORD = re.compile(r"权重|注意力|关注|attention|weight|attends?", 
 _PASSIVE = re.compile(r"receiv|\bfrom\b|\bby\b|被|得到|获得|来自|收到", re.I)
 _CONDITIONAL = re.compile(r"\bif\b|\bwould\b|\bsuppose|\bimagine|\bwere\b|假如|如果|假设|若|要是", re.I)
 _OUTPUT_DIM = re.compile(r"输出(?:向量)?(?:的)?第\s*([1-9一二三四五六七八九])\s*(?:维|个分量|个元素)")
-_SENTENCE_END = re.compile(r"[。；;！？!?\n]|\.(?:\s|$)")
-_CLAUSE_END = re.compile(r"[，,]")
+_SENTENCE_END = re.compile(r"[。；;！？!?]|\n\s*\n|\.(?:\s|$)")
+_CLAUSE_END = re.compile(r"[，,\n]")
+_PRONOUN = re.compile(r"\bit\b|它")
 _ANY_NUMBER = re.compile(r"\d")
 
 
@@ -502,14 +526,23 @@ def named_cell(text: str, start: int, end: int) -> str | None:
     sentence_start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
     found = _SENTENCE_END.search(text, end)
     sentence_end = found.start() if found else len(text)
-    cuts = [sentence_start] + [m.end() for m in _CLAUSE_END.finditer(text, sentence_start, sentence_end)]
-    cuts.append(sentence_end)
+    cuts = [sentence_start, *_clause_cuts(text, sentence_start, sentence_end), sentence_end]
     k = max(i for i in range(len(cuts) - 1) if cuts[i] <= start)
     clause = text[cuts[k] : cuts[k + 1]]
     if len(_ANY_NUMBER.findall(clause.replace(text[start:end], "", 1))) - len(
         _ANY_NUMBER.findall(" ".join(m.group() for m in _ORDINAL.finditer(clause)))
     ):
         return None  # another number in the clause
+    if not _ORDINAL.search(clause) and _PRONOUN.search(clause):  # "… says 0.1091 for it"
+        if _PASSIVE.search(clause) or _CONDITIONAL.search(text[sentence_start:sentence_end]):
+            return None
+        mentioned = [_ordinal_value(m) for m in _ORDINAL.finditer(text, sentence_start, cuts[k])]
+        subject = _subject_before(text, cuts, k)
+        if not _WEIGHT_WORD.search(text[sentence_start:end]) or subject is None or len(mentioned) < 2:
+            return None
+        # "it" is the token named last: a weak reading (only a fit with the truth or with the
+        # document's own value of that cell is reported)
+        return f"a_{{{subject}{mentioned[-1]}}}?" if mentioned[-1] != subject else None
     context = clause
     if not _ORDINAL.search(clause) and k > 0:
         before = text[cuts[k - 1] : cuts[k]]
@@ -525,6 +558,14 @@ def named_cell(text: str, start: int, end: int) -> str | None:
             return None
         dim = output.group(1)
         return f"O_{{{tokens[0]},{_ZH_DIGITS.get(dim) or int(dim)}}}"
+    if len(tokens) == 1 and not _SELF.search(context) and context is clause:
+        first = _ORDINAL.search(clause)
+        subject = _subject_before(text, cuts, k)
+        if first is None or subject is None or not clause[: first.start()].strip():
+            return None  # a clause that starts with its token names a new query ("token 1 gets 0.24")
+        if not _WEIGHT_WORD.search(text[sentence_start:end]):
+            return None
+        return f"a_{{{subject}{tokens[0]}}}"  # "…，明显高于对第一个 token 的 0.24": the key; the query came before
     if not _WEIGHT_WORD.search(context):
         return None
     if len(tokens) == 2:
@@ -534,9 +575,39 @@ def named_cell(text: str, start: int, end: int) -> str | None:
     return None
 
 
-def prose_spans(piece: Span, *, reader: str = "text") -> list[Span]:
+def _clause_cuts(text: str, start: int, end: int) -> list[int]:
+    """Where the clauses of ``text[start:end]`` begin: after each comma or line
+    break that stands outside brackets and code spans (``[0, 1]`` is one vector)."""
+    cuts, depth, code = [], 0, False
+    for index in range(start, end):
+        char = text[index]
+        if char == "`":
+            code = not code
+        elif char in "([（":
+            depth += 1
+        elif char in ")]）":
+            depth = max(depth - 1, 0)
+        elif not code and depth == 0 and _CLAUSE_END.match(char):
+            cuts.append(index + 1)
+    return cuts
+
+
+def _subject_before(text: str, cuts: list[int], k: int) -> int | None:
+    """The token a sentence's earlier clause starts with ("第二个 token 对第三个 token
+    的权重是 0.67，…"): the query that a later clause naming only a key goes on with."""
+    for earlier in range(k - 1, -1, -1):
+        before = text[cuts[earlier] : cuts[earlier + 1]]
+        first = _ORDINAL.search(before)
+        if first is not None:
+            lead = before[: first.start()].strip().lower()
+            return _ordinal_value(first) if lead in ("", "the", "so", "and", "所以", "而", "其中") else None
+    return None
+
+
+def prose_spans(piece: Span, *, reader: str = "text", context: tuple[str, int] | None = None) -> list[Span]:
     """The math runs of a piece of prose (or one code line), rewritten; in prose,
-    also the numbers outside them (flagged ``bare``)."""
+    also the numbers outside them (flagged ``bare``).  ``context`` is the whole
+    paragraph and its source offset, where a number's clause is looked for."""
     spans = []
     covered: list[tuple[int, int]] = []
     for run_start, run_end in _runs(piece.text, code=reader == "code"):
@@ -557,6 +628,6 @@ def prose_spans(piece: Span, *, reader: str = "text") -> list[Span]:
             spans.append(span)
             covered.append((start, end))
     if reader == "text":
-        spans.extend(_bare_spans(piece, covered))
+        spans.extend(_bare_spans(piece, covered, context))
         spans.sort(key=lambda s: s.source_offset(0))
     return spans
