@@ -2,6 +2,7 @@
 
     python benchmarks/block_layer.py              # the run: prints the table
     python benchmarks/block_layer.py --exact 8    # also times the exact SymPy path at n = 8 (slow)
+    python benchmarks/block_layer.py --record     # also writes its section of benchmarks/RESULTS.md
 
 Inputs are rationals p/q with |p| <= 10 and 1 <= q <= 10 (the ``rat`` kind of
 benchmarks/inputs.py), drawn from a fixed seed.  The certified run is
@@ -17,7 +18,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import platform
 import random
+import re
 import statistics
 import sys
 import time
@@ -32,7 +35,7 @@ if str(ROOT) not in sys.path:
 
 import numpy as np  # noqa: E402
 
-from symattn.blockfast import encoder_layer_decimals  # noqa: E402
+from symattn.blockfast import encoder_layer_decimals, start_precision  # noqa: E402
 
 N, D_MODEL, HEADS, D_FF, PLACES = 128, 64, 4, 256, 30
 RUNS = 5
@@ -112,6 +115,7 @@ def main() -> None:
         metavar="N",
         help="also time the exact path at N tokens",
     )
+    parser.add_argument("--record", action="store_true", help="write the section of benchmarks/RESULTS.md")
     args = parser.parse_args()
     X, layer = make_layer()
     floats = as_float(X, layer)
@@ -135,20 +139,59 @@ def main() -> None:
     got = np.array([[float(v) for v in row] for row in decimals["output"]])
     scale = np.abs(reference).max(axis=1, keepdims=True)
     worst = float((np.abs(got - reference) / scale).max())
-    print(f"encoder layer n={N} d_model={D_MODEL} heads={HEADS} d_ff={D_FF}, {PLACES} places, post-norm ReLU")
-    print(
-        f"  certified output          median {statistics.median(certified):.3f} s (runs: {', '.join(f'{t:.3f}' for t in certified)})"
-    )
-    print(f"  certified, all {len(names)} stages  median {statistics.median(every):.3f} s")
-    print(f"  numpy float64             median {statistics.median(numpy_times) * 1e3:.2f} ms")
-    print(f"  ratio (paired, median)    {statistics.median(pairs):.0f}x")
-    print(
-        f"  final precision           {balls.prec} bits; ReLU zeroed {len(balls.zeroed)} of {N * D_FF}, undecided {len(balls.undecided)}"
-    )
-    print(f"  float64 vs certified      max relative difference {worst:.1e} (limit 1e-12)")
     assert worst < 1e-12, worst
-    for n in args.exact:
-        print(f"  exact SymPy path, n={n}    {exact_time(n):.2f} s")
+    exact = [(n, exact_time(n)) for n in args.exact]
+    lines = [
+        f"- certified output (`encoder_layer_decimals`, {PLACES} places): **{statistics.median(certified):.3f} s** "
+        f"median of {RUNS} (runs: {', '.join(f'{t:.3f}' for t in certified)}); goal ≤ 2 s: "
+        f"**{'met' if statistics.median(certified) <= 2 else 'not met'}**",
+        f"- every one of its {len(names)} stages certified (attention weights of each head, residuals, norms, FFN "
+        f"pre-activation, activation, output): {statistics.median(every):.3f} s median of 3",
+        f"- numpy float64, same layer: {statistics.median(numpy_times) * 1e3:.2f} ms; ratio certified / numpy "
+        f"(paired, median): **{statistics.median(pairs):.0f}×** ({', '.join(f'{r:.0f}' for r in pairs)})",
+        f"- final precision {balls.prec} bits "
+        + (
+            "(the first one tried)"
+            if balls.prec == start_precision(PLACES)
+            else f"(from {start_precision(PLACES)})"
+        )
+        + f"; ReLU zeroed "
+        f"{len(balls.zeroed):,} of {N * D_FF:,} hidden units, undecided {len(balls.undecided)}",
+        f"- numpy's float64 output against the certified decimals: max relative difference {worst:.1e} "
+        "(to each row's largest entry; checked < 1e-12)",
+    ]
+    lines += [
+        f"- the exact SymPy path (`symattn.encoder_layer(...).decimals('output', {PLACES})`), n = {n}: {t:.2f} s"
+        for n, t in exact
+    ]
+    text = "\n".join(lines)
+    print(f"encoder layer n={N} d_model={D_MODEL} heads={HEADS} d_ff={D_FF}, {PLACES} places, post-norm ReLU")
+    print(text)
+    if args.record:
+        record(text)
+
+
+def record(text: str) -> None:
+    """Write this run's section of RESULTS.md between its markers (the other sections are kept)."""
+    path = ROOT / "benchmarks" / "RESULTS.md"
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    section = (
+        "<!-- block-layer: begin -->\n"
+        f"## One encoder layer, certified to {PLACES} digits (issue 11)\n\n"
+        f"Recorded by `python benchmarks/block_layer.py --record` on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
+        f"python {platform.python_version()}, numpy {np.__version__}, {os.cpu_count()} CPUs, load average (1 min) "
+        f"{load:.2f} (the machine is shared).\n\n"
+        f"n = {N} tokens, d_model = {D_MODEL}, {HEADS} heads (d_k = {D_MODEL // HEADS}), d_ff = {D_FF}, post-norm, "
+        "ReLU, ε = 1e-5; rational inputs p/q with |p| ≤ 10, 1 ≤ q ≤ 10 (seed "
+        f"{SEED}). The certified path is `symattn.blockfast` (arb balls from the exact rational inputs; "
+        "the first attention's scores and values exact, the rest arb_mat products, per-row LayerNorm roots, "
+        "ReLU signs decided rigorously), the precision doubled until every printed digit is decided. numpy is "
+        "single-threaded float64.\n\n" + text + "\n<!-- block-layer: end -->\n"
+    )
+    old = path.read_text(encoding="utf-8")
+    pattern = re.compile(r"<!-- block-layer: begin -->.*?<!-- block-layer: end -->\n", re.S)
+    new = pattern.sub(lambda _: section, old) if pattern.search(old) else old.rstrip("\n") + "\n\n" + section
+    path.write_text(new, encoding="utf-8")
 
 
 if __name__ == "__main__":

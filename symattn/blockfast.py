@@ -334,6 +334,11 @@ def _decide(M: flint.arb_mat, places: int) -> list[list[str | None]]:
     return [[rounder.decide(ball) for ball in row] for row in M.tolist()]
 
 
+def start_precision(places: int) -> int:
+    """The first precision tried for ``places`` digits (bits)."""
+    return START_PREC + int(places * 3.33) + 32
+
+
 def encoder_layer_decimals(
     X: Any, *, places: int, stages: Sequence[str] = ("output",), **layer: Any
 ) -> tuple[dict[str, list[list[str]]], LayerBalls]:
@@ -359,7 +364,7 @@ def encoder_layer_decimals(
     """
     if places < 0:
         raise InputError(f"places must be 0 or more, not {places}")
-    prec = START_PREC + int(places * 3.33) + 32
+    prec = start_precision(places)
     while True:
         balls = encoder_layer_balls(X, prec=prec, **layer)
         unknown = [name for name in stages if name not in balls.stages]
