@@ -9,6 +9,7 @@ the file system.
 """
 
 from symattn.verify.document import VerifyOptions, verify_document, verify_text
+from symattn.verify.finding import Finding, Kind, Status
 from symattn.verify.report import Report
 
-__all__ = ["Report", "VerifyOptions", "verify_document", "verify_text"]
+__all__ = ["Finding", "Kind", "Report", "Status", "VerifyOptions", "verify_document", "verify_text"]

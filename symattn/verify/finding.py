@@ -8,9 +8,47 @@ only the worker process imports SymPy.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
-__all__ = ["Finding"]
+__all__ = ["Finding", "Kind", "Status"]
+
+
+class Status(StrEnum):
+    """What was concluded about a printed number."""
+
+    OK = "ok"
+    WRONG = "wrong"
+    UNVERIFIED = "unverified"
+
+
+class Kind(StrEnum):
+    """Why: the kind of a finding (docs/verify.md has the meaning of each).
+
+    A ``StrEnum``: each kind equals its JSON text (``Kind.CARRIED == "carried"``),
+    so reports and the JSON contract ``symattn.verify/1`` see plain strings.
+    """
+
+    # judged (status ok or wrong)
+    OK = "ok"
+    WRONG = "wrong"
+    SLIP = "slip"
+    CARRIED = "carried"
+    ROUNDING = "rounding"
+    ROUNDING_CARRIED = "rounding-carried"
+    FLOAT_ROUNDING = "float-rounding"
+    # left unverified, with the reason
+    INPUT = "input"
+    OPERAND = "operand"
+    NO_CLAIM = "no-claim"
+    UNVERIFIABLE = "unverifiable"
+    UNPARSED = "unparsed"
+    BAD_INPUT = "bad-input"
+    FORMULA = "formula"
+    UNDECIDED = "undecided"
+    ERROR = "error"
+    SKIPPED = "skipped"
+    AMBIGUOUS = "ambiguous"
 
 
 @dataclass(frozen=True)
@@ -27,10 +65,15 @@ class Finding:
     claimed: str
     value: str | None
     exact: str | None
-    status: str
-    kind: str
+    status: Status
+    kind: Kind
     carried_from: int | None
     reason: str
+
+    def __post_init__(self) -> None:
+        # a closed set: a kind or status that is not one of the enums is a bug, caught here
+        object.__setattr__(self, "status", Status(self.status))
+        object.__setattr__(self, "kind", Kind(self.kind))
 
     def as_dict(self) -> dict[str, Any]:
         """The finding as a JSON-ready dict (keys in contract order)."""
@@ -42,8 +85,8 @@ class Finding:
             "claimed": self.claimed,
             "value": self.value,
             "exact": self.exact,
-            "status": self.status,
-            "kind": self.kind,
+            "status": str(self.status),
+            "kind": str(self.kind),
             "carried_from": self.carried_from,
             "reason": self.reason,
         }

@@ -132,6 +132,8 @@ REASONS_ZH: tuple[tuple[str, str], ...] = (
     ),
     (r"the prose gives (.+)", "正文给出的 {0}"),
     (r"the prose copies (.+) wrong: (.+)", "正文抄错了 {0}：{1}"),
+    (r"the other weight of the row: 1 − the one before", "同一行的另一个权重：1 − 前一个权重"),
+    (r"the other weight of the row fits neither side", "同一行的另一个权重，与文中的值和真值都不符"),
     (
         r"fits the side before it, which is not exactly equal to the side before that",
         "与前一边相符，但前一边与再前一边并不严格相等",

@@ -1,0 +1,282 @@
+"""The evaluator: a syntax tree to its value in both worlds, one branch per node type.
+
+Products, transposes and softmax come from :mod:`symattn.stages`; names from
+the environment; restated blocks are tied on the way (:mod:`.ties`).  A mixin of
+:class:`~symattn.verify.evaluate.DocumentState`.
+"""
+
+from __future__ import annotations
+
+import sympy
+from sympy import ImmutableMatrix
+
+from symattn import stages
+from symattn.errors import DivisionByZeroError, LatexParseError, ShapeError
+from symattn.exact import parse_claim, safe_power
+from symattn.latexparse import (
+    Call,
+    Div,
+    Inf,
+    Matrix,
+    Mul,
+    Name,
+    Neg,
+    Node,
+    Num,
+    Pow,
+    Sqrt,
+    Sum,
+    Transpose,
+    Unsupported,
+    literals,
+    scalar_value,
+)
+from symattn.verify.shapes import (
+    printed as printed_value,
+)
+from symattn.verify.values import (
+    Unverifiable,
+    Val,
+    add_values,
+    bounded_exp,
+    is_matrix,
+    multiply,
+    rows_joined,
+    scale,
+)
+from symattn.verify.world import (
+    _display_name,
+    _distinctive,
+    _is_row,
+    _summed_rows,
+)
+
+
+class Evaluator:
+    """Methods of :class:`~symattn.verify.evaluate.DocumentState` (see the module docstring)."""
+
+    def _scalar_fallback(self, element: Node) -> Val:
+        """Hand a scalar formula with \\ln, \\sin ... to latex2sympy2_extended."""
+        text = self.element_text
+        scalars = {name: b for name, b in self.env.items() if not is_matrix(b.a)}
+        symbols = {name: symbol for name, symbol in self.symbols.items() if name not in scalars}
+        try:
+            value_a, used = scalar_value(text, {**symbols, **{name: b.a for name, b in scalars.items()}})
+            value_b, _ = scalar_value(text, {**symbols, **{name: b.b for name, b in scalars.items()}})
+        except LatexParseError as err:
+            raise Unverifiable(str(err)) from None
+        if not (getattr(value_a, "is_number", False) and getattr(value_b, "is_number", False)) and not (
+            used & symbols.keys()
+        ):
+            raise Unverifiable(f"cannot evaluate {text.strip()}")
+        self.operands = literals(element)
+        deps = frozenset().union(*(scalars[name].deps for name in used if name in scalars))
+        return Val(value_a, value_b, deps, arith=False)
+
+    def literal_value(self, node: Node) -> Val:
+        """The printed value of a numbers-only node (both worlds alike)."""
+        if isinstance(node, Sum):
+            parts = tuple(self.literal_value(t) for t in node.terms)
+            total = add_values([p.a for p in parts])
+            return Val(total, total, frozenset(), parts)
+        return self._value_of(node, record=False)
+
+    def evaluate(self, node: Node) -> Val:
+        """Evaluate a computation in both worlds, tying restated numbers."""
+        return self._value_of(node, record=True)
+
+    def _value_of(self, node: Node, record: bool) -> Val:  # noqa: PLR0915 - one branch per node type
+        if isinstance(node, (Div, Mul, Call, Sum, Pow, Transpose, Sqrt)) and node is not self.top_element:
+            claimed = self._claimed_expression(node)
+            if claimed is not None:
+                return claimed
+        if isinstance(node, Num):
+            value = parse_claim(node.text).value
+            if record:
+                earlier = self.results.get(node.text) if _distinctive(node.text) else None
+                recent = self.recent_wrong.get(node.text)
+                if earlier is None and recent is not None and self.formula_index - recent[0] <= 2:
+                    earlier = recent[1]  # "1/√d_k = 0.25", then "0.25 × QKᵀ" at once: the same wrong number
+                if earlier is not None:  # 14.3835 again: the result printed before, with its truth
+                    self._restated(node, earlier.deps, earlier.b)
+                    return Val(earlier.a, earlier.b, earlier.deps, arith=earlier.arith)
+                self.operands.append(node)
+                if parse_claim(node.text).places:
+                    self.untied_rounded = True  # world (b) now uses a rounded printed number
+            return Val(value, value)
+        if isinstance(node, Inf):
+            return Val(sympy.oo, sympy.oo)
+        if isinstance(node, Name):
+            return self._lookup(node.name)
+        if isinstance(node, Neg):
+            inner = self._value_of(node.arg, record)
+            return Val(scale(inner.a, -1), scale(inner.b, -1), inner.deps, arith=inner.arith, rows=inner.rows)
+        if isinstance(node, Matrix):
+            return self._matrix(node, record)
+        if isinstance(node, Sum):
+            tied = self._weighted_sum(node) if record else None
+            parts = tied or tuple(self._value_of(t, record) for t in node.terms)
+            return Val(
+                add_values([p.a for p in parts]),
+                add_values([p.b for p in parts]),
+                frozenset().union(*(p.deps for p in parts)),
+                parts,
+                all(p.arith for p in parts),
+                rows=_summed_rows(parts),
+            )
+        if isinstance(node, Mul):
+            term = self._weight_term(node) if record and node is self.top_element else None
+            if term is not None:
+                return term
+            factors = [self._value_of(f, record) for f in node.factors]
+            if node is self.top_element:
+                self.head_factors = (node, factors)  # softmax(QKᵀ/√d_k) V: the next element may print each
+            return self._product(factors)
+        if isinstance(node, Div):
+            num = self._value_of(node.num, record)
+            if record and isinstance(node.num, Matrix) and isinstance(node.den, Num) and _is_row(num.a):
+                den = self._normaliser(node.den, num, node.num)  # [e1, e2, e3] / 7.3461: their sum
+            else:
+                den = self._value_of(node.den, record)
+            if is_matrix(den.a):
+                raise Unverifiable("division by a matrix")
+            if den.a == 0 or den.b == 0:
+                raise DivisionByZeroError(f"{self.subject}: division by zero")
+            return Val(
+                scale(num.a, 1 / den.a),
+                scale(num.b, 1 / den.b),
+                num.deps | den.deps,
+                arith=num.arith and den.arith,
+                rows=rows_joined(num.rows, den.deps),
+            )
+        if isinstance(node, Sqrt):
+            arg = self._scalar(self._value_of(node.arg, record), "a square root")
+            index = self._scalar(self._value_of(node.index, record), "a root") if node.index else Val(2, 2)
+            return Val(
+                sympy.root(arg.a, index.a), sympy.root(arg.b, index.b), arg.deps | index.deps, arith=False
+            )
+        if isinstance(node, Pow):
+            base = self._value_of(node.base, record)
+            exponent = self._scalar(self._value_of(node.exponent, record), "an exponent")
+            if is_matrix(base.a):
+                raise Unverifiable("a power of a matrix")
+            where = self.subject or "power"
+            return Val(
+                safe_power(base.a, exponent.a, where),
+                safe_power(base.b, exponent.b, where),
+                base.deps | exponent.deps,
+            )
+        if isinstance(node, Transpose):
+            inner = self._value_of(node.arg, record)
+            if not is_matrix(inner.a):
+                return inner
+            return Val(stages.transpose(inner.a), stages.transpose(inner.b), inner.deps, arith=inner.arith)
+        if isinstance(node, Call):
+            return self._call(node, record)
+        if isinstance(node, Unsupported):
+            raise Unverifiable(f"uses {node.reason}")
+        raise Unverifiable(f"cannot evaluate {type(node).__name__}")
+
+    def _scalar(self, value: Val, what: str) -> Val:
+        if is_matrix(value.a):
+            raise Unverifiable(f"{what} of a matrix")
+        return value
+
+    def _call(self, node: Call, record: bool) -> Val:
+        name = node.name.lower()
+        args = [self._value_of(arg, record) for arg in node.args]
+        deps = frozenset().union(*(arg.deps for arg in args))
+        if name == "softmax" and len(args) == 1:
+            arg = args[0]
+            a, b = (
+                (arg.a, arg.b)
+                if is_matrix(arg.a)
+                else (ImmutableMatrix([[arg.a]]), ImmutableMatrix([[arg.b]]))
+            )
+            return Val(stages.softmax_rows(a), stages.softmax_rows(b), deps, arith=False, rows=arg.rows)
+        if (
+            name == "causal" and len(args) == 1 and is_matrix(args[0].a)
+        ):  # scores.masked_fill(tril == 0, -inf)
+            arg = args[0]
+            mask = stages.causal_mask(arg.a.rows, arg.a.cols)
+            return Val(
+                stages.scale_scores(arg.a, 1, mask),
+                stages.scale_scores(arg.b, 1, mask),
+                deps,
+                arith=arg.arith,
+                rows=arg.rows,
+            )
+        if name in ("rows", "cols") and len(args) == 1 and is_matrix(args[0].a):  # K.shape[-1] in code
+            count = args[0].a.rows if name == "rows" else args[0].a.cols
+            return Val(sympy.Integer(count), sympy.Integer(count))
+        if name == "np.exp" and len(args) == 1 and is_matrix(args[0].a):  # code's exp: entry by entry
+            arg = args[0]
+            return Val(
+                arg.a.applyfunc(bounded_exp), arg.b.applyfunc(bounded_exp), deps, arith=False, rows=arg.rows
+            )
+        if name in ("exp", "np.exp") and len(args) == 1:
+            arg = self._scalar(args[0], "exp")
+            return Val(bounded_exp(arg.a), bounded_exp(arg.b), deps, arith=False)
+        if name == "concat" and all(is_matrix(arg.a) for arg in args):
+            return Val(
+                stages.hconcat([a.a for a in args]),
+                stages.hconcat([a.b for a in args]),
+                deps,
+                arith=all(a.arith for a in args),
+            )
+        if node.name in self.env and len(args) == 1:
+            return self._product([self._lookup(node.name), args[0]])
+        raise Unverifiable(f"the function {_display_name(node.name)} is not defined in the document")
+
+    def _product(self, values: list[Val]) -> Val:
+        result = values[0]
+        for value in values[1:]:
+            if (
+                is_matrix(result.a)
+                and is_matrix(value.a)
+                and result.a.rows == value.a.rows == 1
+                and result.a.cols == value.a.cols
+            ):
+                self.last_dot = (result, value)  # [1, 2] · [1, 1]: the next element may write it out
+            try:
+                product_a = multiply(result.a, value.a)
+                product_b = multiply(result.b, value.b)
+            except ShapeError as err:
+                raise ShapeError(f"{self.subject}: {err}") from None
+            rows = None
+            if is_matrix(product_a) and is_matrix(result.a) and product_a.rows == result.a.rows:
+                rows = rows_joined(result.rows, value.deps)  # row i of XY comes from row i of X
+            elif is_matrix(product_a) and not is_matrix(result.a):
+                rows = rows_joined(value.rows, result.deps)
+            result = Val(
+                product_a,
+                product_b,
+                result.deps | value.deps,
+                arith=result.arith and value.arith,
+                rows=rows,
+            )
+        return result
+
+    def _matrix(self, node: Matrix, record: bool) -> Val:
+        cols = len(node.rows[0])
+        if any(len(row) != cols for row in node.rows):
+            raise ShapeError(
+                f"{self.subject}: a ragged matrix (row lengths {', '.join(str(len(r)) for r in node.rows)})"
+            )
+        printed = [[printed_value(cell) for cell in row] for row in node.rows]
+        if record and all(v is not None for row in printed for v in row):
+            tie = self._find_tie(ImmutableMatrix(printed))
+            if tie is not None:
+                return self._tied(node, tie)
+        cells = [[self._value_of(cell, record) for cell in row] for row in node.rows]
+        for row in cells:
+            for cell in row:
+                if is_matrix(cell.a):
+                    raise Unverifiable("a matrix inside a matrix")
+        return Val(
+            ImmutableMatrix([[c.a for c in row] for row in cells]),
+            ImmutableMatrix([[c.b for c in row] for row in cells]),
+            frozenset().union(*(c.deps for row in cells for c in row)),
+            arith=all(c.arith for row in cells for c in row),
+            rows=tuple(frozenset().union(*(c.deps for c in row)) for row in cells),
+        )

@@ -1,0 +1,262 @@
+"""Numbers written again: restatements of earlier results, and prose numbers.
+
+A printed result used again carries its truth and the lines it depends on; a
+number of the prose is judged as the cell its clause names, as a row or
+column when several are listed together, as the other weight of a two-key
+row, or only when it rounds exactly one earlier result.  A mixin of
+:class:`~symattn.verify.evaluate.DocumentState`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+from symattn.exact import parse_claim
+from symattn.latexparse import (
+    Node,
+    Num,
+)
+from symattn.verify.claims import claim_fits, exact_text
+from symattn.verify.values import (
+    Val,
+    equal,
+    is_matrix,
+    row_deps,
+)
+from symattn.verify.world import (
+    _AMBIGUOUS,
+    _MAX_ROUNDED_PLACES,
+    _display_name,
+    _distinctive,
+    _row_texts,
+)
+
+
+class Prose:
+    """Methods of :class:`~symattn.verify.evaluate.DocumentState` (see the module docstring)."""
+
+    def _remember_printed(self, text: str, result: Val) -> None:
+        """Keep a printed result by its text, and index its roundings to fewer places
+        (so a later bare number finds what it rounds in one lookup)."""
+        known = self.printed.get(text)
+        if known is None and "." in text and text.lstrip("-")[:1].isdigit():
+            digits = text.split(".")[1]
+            if digits.isdigit():
+                for places in range(2, min(len(digits), _MAX_ROUNDED_PLACES)):
+                    key = (places, Decimal(text).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+                    self.rounded.setdefault(key, set()).add(text)
+        same = known is None or (known is not _AMBIGUOUS and equal(known.b, result.b) is True)
+        self.printed[text] = result if same else _AMBIGUOUS
+
+    def bare_number(self, num: Num, cell: str | None = None) -> None:
+        """A number of the prose (``the weight is 0.67``): judged as the cell its
+        clause names (``cell``, e.g. ``a_{23}``), else only when it restates one
+        earlier result, rounded; otherwise not reported."""
+        self.subject = ""
+        if cell is not None and self._prose_cell(num, cell):
+            return
+        self._rounded_restatement(num, prose=True)
+
+    def bare_list(self, nums: list[Num]) -> None:
+        """Numbers the prose lists together ("分别约为 1.11、0.69 和 0.67"): when they are,
+        in order, the roundings of consecutive cells of one row or column of exactly
+        one printed matrix, each is judged as that cell (ok, or carried from the
+        wrong number it restates); otherwise each is a bare number."""
+        self.subject = ""
+        match = self._listed_cells(nums)
+        if match is None:
+            for num in nums:
+                self.bare_number(num)
+            return
+        for num, (text, cell) in zip(nums, match, strict=True):
+            if claim_fits(num.text, cell.b):
+                self._add(num, status="ok", kind="ok", reason=f"restates {text}, rounded")
+                continue
+            wrong = [line for line, is_wrong in cell.deps if is_wrong]
+            if not wrong:
+                self.bare_number(num)
+                continue
+            self._add(
+                num,
+                status="wrong",
+                kind="carried",
+                carried_from=min(wrong),
+                exact=exact_text(cell.b),
+                reason=f"restates {text}, rounded",
+            )
+
+    def _listed_cells(self, nums: list[Num]) -> list[tuple[str, Val]] | None:
+        """The one run of printed cells (a row or column, in order) that ``nums`` round."""
+        claims = []
+        for num in nums:
+            parsed = parse_claim(num.text)
+            if not parsed.places or parsed.scale or not getattr(parsed.value, "is_Rational", False):
+                return None
+            claims.append((parsed.places, Decimal(int(parsed.value.p)) / Decimal(int(parsed.value.q))))
+
+        def rounds(cell_text: str, places: int, value: Decimal) -> bool:
+            if "." not in cell_text or len(cell_text.split(".")[1]) < places or not cell_text[-1].isdigit():
+                return False
+            try:
+                printed = Decimal(cell_text)
+            except ArithmeticError:
+                return False
+            return printed.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP) == value
+
+        found = []
+        n = len(nums)
+        for block in self.blocks:
+            lines = [list(row) for row in block] + [list(col) for col in zip(*block, strict=True)]
+            for line in lines:
+                for start in range(len(line) - n + 1):
+                    window = line[start : start + n]
+                    if all(rounds(t, p, v) for (t, _), (p, v) in zip(window, claims, strict=True)):
+                        found.append(window)
+        return found[0] if len(found) == 1 else None
+
+    def complement(self, num: Num) -> None:
+        """ "另一个 = 0.2689" or "the other is 0.27" right after a weight r of a two-key
+        row: a claim of 1 − r (by the document's r, and in truth).  Reported when it
+        fits the truth, is its truncation, or carries r's error; otherwise listed."""
+        self.subject = ""
+        last = self.last_scalar
+        if last is None or last[0] != self.formula_index or is_matrix(last[1].a):
+            self.bare_number(num)
+            return
+        r = last[1]
+        if not (0 < r.a < 1 and getattr(r.b, "is_positive", False)):
+            self.bare_number(num)
+            return
+        mark = len(self.findings)
+        self._judge(
+            num, 1 - r.a, 1 - r.b, r.deps, cell=None, reason="the other weight of the row: 1 − the one before"
+        )
+        self.findings[mark:] = [
+            dataclasses.replace(
+                found,
+                status="unverified",
+                kind="unverifiable",
+                reason="the other weight of the row fits neither side",
+            )
+            if found.status == "wrong" and found.kind in ("wrong", "slip")
+            else found
+            for found in self.findings[mark:]
+        ]
+        printed = parse_claim(num.text).value
+        ok = not any(f.status == "wrong" for f in self.findings[mark:])
+        result = Val(printed, 1 - r.b, r.deps | self._source(num, ok, printed, 1 - r.b))
+        if _distinctive(num.text):
+            self.results[num.text] = result
+
+    def _prose_cell(self, num: Num, name: str) -> bool:
+        """A prose number for the cell its clause names: ok when it fits the truth,
+        carried when it fits the document's (wrong) value of that cell.  One that
+        fits neither is a slip when it has four places or more (the prose copies
+        the document's number wrong, 0.5670 for 0.5760); with fewer it may be a
+        loose figure, and is listed, never called wrong."""
+        weak = name.endswith("?")  # a pronoun's reading: only ok or carried are reported
+        name = name.rstrip("?")
+        value = self._cell(name)
+        if value is None or is_matrix(value.a):
+            return False
+        label = _display_name(name)
+        self.subject = label
+        mark = len(self.findings)
+        deps = row_deps(value, None)
+        self._judge(num, value.a, value.b, deps, cell=None, reason=f"the prose gives {label}")
+        copied = (
+            not weak and (parse_claim(num.text).places or 0) >= 4 and getattr(value.a, "is_Rational", False)
+        )
+        if copied:
+            reason = f"the prose copies {label} wrong: {self._slip_reason(num, value.a)}"
+            change = {"kind": "slip", "reason": reason}
+        else:
+            reason = f"the prose gives {label}; it fits neither the document's value nor the truth"
+            change = {"status": "unverified", "kind": "unverifiable", "reason": reason}
+        fixed = [
+            dataclasses.replace(found, **change)
+            if found.status == "wrong" and found.kind in ("wrong", "slip")
+            else found
+            for found in self.findings[mark:]
+        ]
+        self.findings[mark:] = fixed
+        return True
+
+    def _rounded_restatement(self, num: Num, *, prose: bool = False) -> bool:
+        """A number on its own (``the third token attends to itself ($0.80$)``) that is
+        the rounding of exactly one number printed before (0.804): ok when it fits
+        that number's truth, carried when that number was computed from a wrong one."""
+        parsed = parse_claim(num.text)
+        places = parsed.places or 0
+        if places < 2 or not getattr(parsed.value, "is_Rational", False):
+            return False
+        claimed = Decimal(int(parsed.value.p)) / Decimal(int(parsed.value.q))  # 85% is 0.85
+        found = self.rounded.get((places, claimed), set())
+        if len(found) != 1:
+            return False
+        text = next(iter(found))
+        earlier = self.printed.get(text)
+        if earlier is None or earlier is _AMBIGUOUS:
+            return False
+        if claim_fits(num.text, earlier.b):
+            self._add(num, status="ok", kind="ok", reason=f"restates {text}, rounded")
+            return True
+        wrong = [line for line, is_wrong in earlier.deps if is_wrong]
+        if not wrong:
+            return False
+        if prose:  # prose may quote the error on purpose ("yet its row puts about 0.09 on …")
+            self._add(
+                num,
+                status="unverified",
+                kind="unverifiable",
+                reason=f"restates {text}, rounded, which is off (from line {min(wrong)}); prose may quote an error",
+            )
+            return True
+        self._add(
+            num,
+            status="wrong",
+            kind="carried",
+            carried_from=min(wrong),
+            exact=exact_text(earlier.b),
+            reason=f"restates {text}, rounded",
+        )
+        return True
+
+    def _restated(self, num: Num, deps: frozenset[tuple[int, bool]], true: Any) -> None:
+        """A number written again as it was printed before: ok, or carried from the
+        earliest wrong number that printed value depends on."""
+        wrong = [line for line, is_wrong in deps if is_wrong]
+        if not wrong:
+            self._add(num, status="ok", kind="ok", reason="restates an earlier result")
+            return
+        self._add(
+            num,
+            status="wrong",
+            kind="carried",
+            carried_from=min(wrong),
+            exact=exact_text(true),
+            reason="restates an earlier result",
+        )
+
+    def _carry_restated(self, mark: int, earlier: Val) -> None:
+        """A wrong number written as a result printed before (0.2860 again), which
+        was itself computed from a wrong number: carried from there, not fresh."""
+        wrong_lines = [line for line, is_wrong in earlier.deps if is_wrong]
+        if not wrong_lines:
+            return
+        self.findings[mark:] = [
+            dataclasses.replace(f, kind="carried", carried_from=min(wrong_lines))
+            if f.status == "wrong" and f.kind in ("wrong", "slip") and f.line > min(wrong_lines)
+            else f
+            for f in self.findings[mark:]
+        ]
+
+    def _carry_restated_row(self, row: tuple[Node, ...], mark: int) -> None:
+        """A printed row that restates a row printed before (cell for cell), which
+        was computed from a wrong number: its wrong cells are carried from there."""
+        texts = _row_texts(row)
+        earlier = self.row_results.get(texts) if all(texts) and len(texts) > 1 else None
+        if earlier is not None:
+            self._carry_restated(mark, earlier)
