@@ -37,7 +37,14 @@ from symattn.errors import InputError, ShapeError, UndecidedRoundingError, count
 from symattn.exact import Rounder, to_exact, to_matrix
 from symattn.limits import MAX_PREC, RELU_PREC, START_PREC
 
-__all__ = ["LayerBalls", "encoder_layer_balls", "encoder_layer_decimals"]
+__all__ = [
+    "LayerBalls",
+    "StackBalls",
+    "encoder_layer_balls",
+    "encoder_layer_decimals",
+    "transformer_balls",
+    "transformer_decimals",
+]
 
 ACTIVATIONS = ("relu", "gelu", "gelu_tanh", "silu", "swiglu")
 NORMS = ("post", "pre")
@@ -128,42 +135,44 @@ def _add_row(M: flint.arb_mat, b: Sequence[flint.fmpq]) -> flint.arb_mat:
     return M + flint.arb_mat(M.nrows(), 1, [1] * M.nrows()) * flint.arb_mat(1, len(b), list(b))
 
 
-def _softmax_attention(
-    X: flint.arb_mat, W_Q, W_K, W_V, factor: flint.arb
-) -> tuple[flint.arb_mat, flint.arb_mat]:
-    """Attention on balls: exp entry by entry, each row shifted by its largest midpoint."""
-    Q, K, V = X * _arb_mat(W_Q), X * _arb_mat(W_K), X * _arb_mat(W_V)
+def _ball_attention(X, X_kv, head, *, factor: flint.arb, keep) -> tuple[flint.arb_mat, flint.arb_mat]:
+    """Attention on balls: exp entry by entry, each row shifted by its largest kept midpoint;
+    masked keys have weight exactly 0."""
+    W_Q, W_K, W_V = head
+    Q, K, V = _ball(X) * _arb_mat(W_Q), _ball(X_kv) * _arb_mat(W_K), _ball(X_kv) * _arb_mat(W_V)
     S = Q * K.transpose()
-    n = S.nrows()
+    n_q, n_k = S.nrows(), S.ncols()
     rows = []
-    for i in range(n):
-        scaled = [S[i, j] * factor for j in range(n)]
-        top = max(ball.mid() for ball in scaled)
-        terms = [(ball - top).exp() for ball in scaled]
-        total = sum(terms, flint.arb(0))
-        inverse = 1 / total
-        rows.append([t * inverse for t in terms])
+    for i in range(n_q):
+        kept = [j for j in range(n_k) if keep is None or keep[i][j]]
+        scaled = {j: S[i, j] * factor for j in kept}
+        top = max(ball.mid() for ball in scaled.values())
+        terms = {j: (ball - top).exp() for j, ball in scaled.items()}
+        inverse = 1 / sum(terms.values(), flint.arb(0))
+        rows.append([terms[j] * inverse if j in terms else flint.arb(0) for j in range(n_k)])
     weights = flint.arb_mat(rows)
     return weights, weights * V
 
 
-def _attention(
-    X: flint.fmpq_mat | flint.arb_mat, heads: Sequence[tuple], W_O: flint.fmpq_mat | None, prec: int
-) -> tuple[flint.arb_mat, list[flint.arb_mat]]:
-    d_k = heads[0][0].ncols()
-    factor = flint.arb(d_k).rsqrt()
-    outputs, weights = [], []
-    for W_Q, W_K, W_V in heads:
-        if isinstance(X, flint.fmpq_mat):  # exact scores and values: the numeric fast path
-            scores, V = numeric.exact_products(X, W_Q, W_K, W_V)
-            w, out = numeric.attention_balls(scores, factor, None, V, prec)
+def _ball(M: flint.fmpq_mat | flint.arb_mat) -> flint.arb_mat:
+    return flint.arb_mat(M) if isinstance(M, flint.fmpq_mat) else M
+
+
+def _mha(X, X_kv, triples, W_O, *, factor, keep, prec: int, prefix: str, out: dict) -> flint.arb_mat:
+    """Multi-head attention (queries from X, keys and values from X_kv); the heads' weights and
+    outputs are stored in ``out`` as PREFIX.headN.weights / .output."""
+    outputs = []
+    for h, (W_Q, W_K, W_V) in enumerate(triples, start=1):
+        if isinstance(X, flint.fmpq_mat) and isinstance(X_kv, flint.fmpq_mat):  # exact scores and values
+            scores, V = numeric.exact_products(X, W_Q, W_K, W_V, X_kv=None if X_kv is X else X_kv)
+            w, o = numeric.attention_balls(scores, factor, keep, V, prec)
         else:
-            w, out = _softmax_attention(X, W_Q, W_K, W_V, factor)
-        weights.append(w)
-        outputs.append(out)
-    lists = [out.tolist() for out in outputs]
+            w, o = _ball_attention(X, X_kv, (W_Q, W_K, W_V), factor=factor, keep=keep)
+        out[f"{prefix}head{h}.weights"], out[f"{prefix}head{h}.output"] = w, o
+        outputs.append(o)
+    lists = [o.tolist() for o in outputs]
     concat = flint.arb_mat([[v for rows in lists for v in rows[i]] for i in range(len(lists[0]))])
-    return (concat if W_O is None else concat * _arb_mat(W_O)), weights
+    return concat if W_O is None else concat * _arb_mat(W_O)
 
 
 def _norm(
@@ -228,40 +237,6 @@ def _activate(H: flint.arb_mat, activation: str, gate: flint.arb_mat | None):
     return flint.arb_mat(out), (), ()
 
 
-def _inputs(X, heads, W_O, ffn, activation, eps, lns):  # noqa: PLR0917 - the layer's own parameters
-    """The layer's inputs as exact flint matrices and rows, shapes checked."""
-    Xq = _rational(X, "X")
-    n, d = Xq.nrows(), Xq.ncols()
-    heads_q = []
-    for index, head in enumerate(heads, start=1):
-        W_Q, W_K, W_V = (
-            _rational(m, f"head {index} {name}") for m, name in zip(head, ("W_Q", "W_K", "W_V"), strict=True)
-        )
-        for W, name in ((W_Q, "W_Q"), (W_K, "W_K"), (W_V, "W_V")):
-            _check(W, d, f"head {index} {name}", f"X ({n}×{d})")
-        heads_q.append((W_Q, W_K, W_V))
-    W_Oq = _rational(W_O, "W_O") if W_O is not None else None
-    if W_Oq is not None:
-        _check(W_Oq, sum(h[2].ncols() for h in heads_q), "W_O", "the concatenated heads")
-    parts = list(ffn) + [None] * (6 - len(ffn))
-    W_1, W_2 = _rational(parts[0], "W_1"), _rational(parts[2], "W_2")
-    _check(W_1, d, "W_1", f"the FFN's input ({n}×{d})")
-    _check(W_2, W_1.ncols(), "W_2", "the hidden layer")
-    b_1, b_2 = _row(parts[1], "b_1", W_1.ncols(), 0), _row(parts[3], "b_2", W_2.ncols(), 0)
-    W_3 = _rational(parts[4], "W_3") if activation == "swiglu" else None
-    b_3 = _row(parts[5], "b_3", W_1.ncols(), 0) if activation == "swiglu" else None
-    epsilon = to_exact(eps, where="eps")
-    if not epsilon.is_Rational or epsilon <= 0:
-        raise InputError(f"eps must be a positive rational but is {eps!r} (read as {epsilon}) (X is {n}×{d})")
-    eps_q = flint.fmpq(int(epsilon.p), int(epsilon.q))
-    norms = []
-    for field, params in zip(("ln_1", "ln_2"), lns, strict=True):
-        gamma, beta = [*params, None][:2] if params is not None else (None, None)
-        norms.append((_row(gamma, f"{field} gamma", d, 1), _row(beta, f"{field} beta", d, 0)))
-
-    return Xq, heads_q, W_Oq, (W_1, b_1, W_2, b_2, W_3, b_3), eps_q, norms
-
-
 def encoder_layer_balls(
     X: Any,
     *,
@@ -287,46 +262,16 @@ def encoder_layer_balls(
         InputError: an unknown option, eps ≤ 0, or an entry that is not rational.
         ShapeError: matrices or biases that do not fit, naming them.
     """
-    for value, allowed, field in (
-        (activation, ACTIVATIONS, "activation"),
-        (norm, NORMS, "norm"),
-        (normalization, NORMALIZATIONS, "normalization"),
-    ):
-        if value not in allowed:
-            raise InputError(f"{field}: unknown {field} {value!r} (expected one of {', '.join(allowed)})")
-    Xq, heads_q, W_Oq, (W_1, b_1, W_2, b_2, W_3, b_3), eps_q, norms = _inputs(
-        X, heads, W_O, ffn, activation, eps, (ln_1, ln_2)
+    options = {
+        "heads": heads, "W_O": W_O, "ffn": ffn, "activation": activation, "norm": norm, "eps": eps,
+        "normalization": normalization, "ln_1": ln_1, "ln_2": ln_2,
+    }  # fmt: skip
+    stack = _stack_balls(X, layers=[options], prec=prec, locate=False)
+    stages_ = {"X": stack.stages["X"]}
+    stages_.update(
+        {name[len("layer1.") :]: value for name, value in stack.stages.items() if name.startswith("layer1.")}
     )
-    old = flint.ctx.prec
-    flint.ctx.prec = prec
-    try:
-        out: dict[str, flint.arb_mat] = {"X": _arb_mat(Xq)}
-
-        def normed(M, k):
-            out[f"norm_{k}"] = _norm(M, normalization, eps_q, *norms[k - 1])
-            return out[f"norm_{k}"]
-
-        source = Xq if norm == "post" else normed(out["X"], 1)
-        attention, weights = _attention(source, heads_q, W_Oq, prec)
-        for h, w in enumerate(weights, start=1):
-            out[f"attention.head{h}.weights"] = w
-        out["attention"] = attention
-        out["residual_1"] = out["X"] + attention
-        H = normed(out["residual_1"], 1) if norm == "post" else out["residual_1"]
-        inner = H if norm == "post" else normed(H, 2)
-        pre = _add_row(inner * _arb_mat(W_1), b_1)
-        out["ffn_pre_activation"] = pre
-        gate = None
-        if W_3 is not None:
-            gate = out["ffn_gate"] = _add_row(inner * _arb_mat(W_3), b_3)
-        activated, zeroed, undecided = _activate(pre, activation, gate)
-        out["ffn_activated"] = activated
-        out["ffn"] = _add_row(activated * _arb_mat(W_2), b_2)
-        out["residual_2"] = H + out["ffn"]
-        out["output"] = normed(out["residual_2"], 2) if norm == "post" else out["residual_2"]
-    finally:
-        flint.ctx.prec = old
-    return LayerBalls(prec, out, zeroed, undecided)
+    return LayerBalls(prec, stages_, stack.zeroed[1], stack.undecided[1])
 
 
 def _decide(M: flint.arb_mat, places: int) -> list[list[str | None]]:
@@ -370,28 +315,338 @@ def encoder_layer_decimals(
         unknown = [name for name in stages if name not in balls.stages]
         if unknown:
             raise InputError(f"unknown stage {unknown[0]!r} (expected one of {', '.join(balls.stages)})")
-        flint_prec = flint.ctx.prec
-        flint.ctx.prec = prec + int(places * 3.33) + 16
-        try:
-            decided = {name: _decide(balls.stages[name], places) for name in stages}
-        finally:
-            flint.ctx.prec = flint_prec
-        pending = [
-            (name, i, j)
-            for name, rows in decided.items()
-            for i, row in enumerate(rows)
-            for j, v in enumerate(row)
-            if v is None
-        ]
-        signs_pending = balls.undecided and prec < RELU_PREC
+        decided = _decide_all(balls.stages, stages, places, prec)
+        pending = _pending(decided)
+        if not pending and not (balls.undecided and prec < RELU_PREC):
+            return decided, balls  # type: ignore[return-value]
+        _give_up(pending, places, prec, decided)
+        if not pending and prec * 2 > MAX_PREC:
+            return decided, balls  # type: ignore[return-value]
+        prec *= 2
+
+
+def _decide_all(
+    balls: dict, names: Sequence[str], places: int, prec: int
+) -> dict[str, list[list[str | None]]]:
+    old = flint.ctx.prec
+    flint.ctx.prec = prec + int(places * 3.33) + 16
+    try:
+        return {name: _decide(balls[name], places) for name in names}
+    finally:
+        flint.ctx.prec = old
+
+
+def _pending(decided: dict[str, list[list[str | None]]]) -> list[tuple[str, int, int]]:
+    return [
+        (name, i, j)
+        for name, rows in decided.items()
+        for i, row in enumerate(rows)
+        for j, v in enumerate(row)
+        if v is None
+    ]
+
+
+def _give_up(pending: list[tuple[str, int, int]], places: int, prec: int, decided: dict) -> None:
+    """Raise when a rounding is still undecided and doubling would pass MAX_PREC."""
+    if pending and prec * 2 > MAX_PREC:
+        name, i, j = pending[0]
+        raise UndecidedRoundingError(
+            f"{name}[{i + 1},{j + 1}]: cannot decide the rounding to {places} places within {MAX_PREC} bits "
+            "(it may be exactly halfway)"
+        )
+
+
+# --- a whole stack: positions, encoder and decoder layers, the final softmax ------------------------
+
+
+@dataclass(frozen=True)
+class StackBalls:
+    """A stack's stages as arb balls (the names of :class:`symattn.block.Transformer`'s stages,
+    heads included: "layer1.attention.head1.weights"), ReLU's zeroed and undecided units per layer."""
+
+    prec: int
+    stages: dict[str, flint.arb_mat]
+    zeroed: dict[int, tuple[tuple[int, int], ...]]
+    undecided: dict[int, tuple[tuple[int, int], ...]]
+
+
+def _weights(value: Any, name: str, rows: int) -> flint.fmpq_mat:
+    """A weight matrix (None: the identity), rows checked."""
+    if value is None:
+        return flint.fmpq_mat(rows, rows, [int(i == j) for i in range(rows) for j in range(rows)])
+    W = _rational(value, name)
+    return W
+
+
+def _triples(heads: Sequence[Any], kv_heads: Sequence[Any] | None, d: int, what: str) -> list[tuple]:
+    if kv_heads is not None:
+        size = len(heads) // len(kv_heads)
+        if not heads or len(heads) % len(kv_heads):
+            raise ShapeError(
+                f"kv_heads has {len(kv_heads)} heads but q_heads has {len(heads)}; "
+                "the number of key/value heads must divide the number of query heads"
+            )
+        heads = [(W_Q, *kv_heads[h // size]) for h, W_Q in enumerate(heads)]
+    out = []
+    for head in heads:
+        triple = tuple(_weights(m, name, d) for m, name in zip(head, ("W_Q", "W_K", "W_V"), strict=True))
+        for W, name in zip(triple, ("W_Q", "W_K", "W_V"), strict=True):
+            _check(W, d, name, what)
+        out.append(triple)
+    return out
+
+
+def _factor(scale: Any, temperature: Any, d_k: int, prec: int) -> flint.arb:
+    from symattn.exact import enclose
+
+    return enclose(stages.scale_factor(d_k, scale, temperature), prec)
+
+
+def _keep(mask: Any, n_q: int, n_k: int):
+    if mask is None:
+        return None
+    M = stages.normalise_mask(mask, n_q, n_k)
+    return [[M[i, j] == 0 for j in range(n_k)] for i in range(n_q)]
+
+
+class _StackLayer:
+    """One layer of a stack on balls: its sublayers in order, each with its norm before (pre) or after (post)."""
+
+    def __init__(self, current, memory, options: dict, k: int, *, prec: int, out: dict) -> None:
+        self.options = dict(options)
+        self.kind = self.options.pop("kind", "encoder")
+        self.k, self.prec, self.out, self.memory = k, prec, out, memory
+        self.prefix = f"layer{k}."
+        self.current, self.count = current, 0
+        self.zeroed: tuple = ()
+        self.undecided: tuple = ()
+        n, d = current.nrows(), current.ncols()
+        self.d = d
+        self.activation = self.options.get("activation", "relu")
+        self.placement = self.options.get("norm", "post")
+        self.normalization = self.options.get("normalization", "layer_norm")
+        for value, allowed, field in (
+            (self.activation, ACTIVATIONS, "activation"),
+            (self.placement, NORMS, "norm"),
+            (self.normalization, NORMALIZATIONS, "normalization"),
+        ):
+            if value not in allowed:
+                raise InputError(f"{field}: unknown {field} {value!r} (expected one of {', '.join(allowed)})")
+        epsilon = to_exact(self.options.get("eps", "1e-5"), where="eps")
+        if not epsilon.is_Rational or epsilon <= 0:
+            raise InputError(
+                f"eps must be a positive rational but is {self.options.get('eps')!r} (read as {epsilon})"
+            )
+        self.eps = flint.fmpq(int(epsilon.p), int(epsilon.q))
+        self.norms = []
+        for m in range(1, (2 if self.kind == "encoder" else 3) + 1):
+            params = self.options.get(f"ln_{m}")
+            gamma, beta = [*params, None][:2] if params is not None else (None, None)
+            self.norms.append((_row(gamma, f"gamma_{m}", d, 1), _row(beta, f"beta_{m}", d, 0)))
+        parts = [*self.options["ffn"], None, None][:6]
+        self.W_1, self.W_2 = _rational(parts[0], "W_1"), _rational(parts[2], "W_2")
+        _check(self.W_1, d, "W_1", f"the FFN's input ({n}×{d})")
+        _check(self.W_2, self.W_1.ncols(), "W_2", "the hidden layer")
+        self.b_1, self.b_2 = (
+            _row(parts[1], "b_1", self.W_1.ncols(), 0),
+            _row(parts[3], "b_2", self.W_2.ncols(), 0),
+        )
+        swiglu = self.activation == "swiglu"
+        self.W_3 = _rational(parts[4], "W_3") if swiglu else None
+        self.b_3 = _row(parts[5], "b_3", self.W_1.ncols(), 0) if swiglu else None
+
+    def run(self):
+        o = self.options
+        if self.kind == "encoder":
+            self.sublayer(
+                "attention",
+                self.attention("attention", o["heads"], o.get("W_O"), o.get("kv_heads"), mask=o.get("mask"),
+                               scale=o.get("scale", "sqrt_dk"), temperature=o.get("temperature", 1)),
+            )  # fmt: skip
+        else:
+            scale = o.get("scale", "sqrt_dk")
+            self.sublayer(
+                "self_attention",
+                self.attention("self_attention", o["self_heads"], o.get("self_W_O"), o.get("kv_heads"),
+                               mask="causal", scale=scale),
+            )  # fmt: skip
+            self.sublayer(
+                "cross_attention",
+                self.attention("cross_attention", o["cross_heads"], o.get("cross_W_O"), None,
+                               source_kv=self.memory, scale=scale),
+            )  # fmt: skip
+        self.sublayer("ffn", self.ffn)
+        self.out[self.prefix + "output"] = _ball(self.current)
+        return self.current, self.zeroed, self.undecided
+
+    def normed(self, M):
+        self.count += 1
+        value = _norm(_ball(M), self.normalization, self.eps, *self.norms[self.count - 1])
+        self.out[f"{self.prefix}norm_{self.count}"] = value
+        return value
+
+    def sublayer(self, name: str, step) -> None:
+        source = self.normed(self.current) if self.placement == "pre" else self.current
+        value = step(source)
+        if name != "ffn":
+            self.out[self.prefix + name] = value
+        total = _ball(self.current) + value
+        self.out[f"{self.prefix}residual_{self.count + (self.placement == 'post')}"] = total
+        self.current = self.normed(total) if self.placement == "post" else total
+
+    def ffn(self, source):
+        inner, p = _ball(source), self.prefix
+        pre = self.out[p + "ffn_pre_activation"] = _add_row(inner * _arb_mat(self.W_1), self.b_1)
+        gate = None
+        if self.W_3 is not None:
+            gate = self.out[p + "ffn_gate"] = _add_row(inner * _arb_mat(self.W_3), self.b_3)
+        activated, self.zeroed, self.undecided = _activate(pre, self.activation, gate)
+        self.out[p + "ffn_activated"] = activated
+        value = self.out[p + "ffn"] = _add_row(activated * _arb_mat(self.W_2), self.b_2)
+        return value
+
+    def attention(
+        self, name, heads, W_O, kv_heads, *, source_kv=None, mask=None, scale="sqrt_dk", temperature=1
+    ):
+        def step(source):
+            keys = source if source_kv is None else source_kv
+            triples = _triples(heads, kv_heads, self.d, f"X ({source.nrows()}×{self.d})")
+            W_Oq = _rational(W_O, "W_O") if W_O is not None else None
+            if W_Oq is not None:
+                _check(W_Oq, sum(t[2].ncols() for t in triples), "W_O", "the concatenated heads")
+            factor = _factor(scale, temperature, triples[0][0].ncols(), self.prec)
+            keep = _keep(mask, source.nrows(), keys.nrows())
+            return _mha(
+                source, keys, triples, W_Oq, factor=factor, keep=keep, prec=self.prec,
+                prefix=f"{self.prefix}{name}.", out=self.out,
+            )  # fmt: skip
+
+        return step
+
+
+def _positional_balls(positional: Any, n: int, d: int) -> flint.arb_mat:
+    if not isinstance(positional, dict):
+        P = _rational(positional, "positional")
+        if (P.nrows(), P.ncols()) != (n, d):
+            raise ShapeError(f"positional is {P.nrows()}×{P.ncols()} but X is {n}×{d}")
+        return flint.arb_mat(P)
+    options = {key: value for key, value in positional.items() if key != "kind"}
+    layout, start = options.get("layout", "interleaved"), int(options.get("start", 0))
+    if d % 2:
+        raise ShapeError(
+            f"d_model is {d}, but the sinusoidal positional encoding needs an even d_model "
+            f"(pairs of columns; the encoding would be {n}×{d})"
+        )
+    base = to_exact(options.get("base", 10000), where="base")
+    if not base.is_Rational or base <= 0:
+        raise InputError(f"base must be a positive rational, not {options.get('base')!r}")
+    b = flint.arb(flint.fmpq(int(base.p), int(base.q)))
+    thetas = [b ** flint.arb(flint.fmpq(-2 * i, d)) for i in range(d // 2)]
+    rows = []
+    for pos in range(start, start + n):
+        angles = [pos * theta for theta in thetas]
+        sines, cosines = [a.sin() for a in angles], [a.cos() for a in angles]
+        if layout == "interleaved":
+            rows.append([v for pair in zip(sines, cosines, strict=True) for v in pair])
+        else:
+            rows.append(sines + cosines)
+    return flint.arb_mat(rows)
+
+
+def transformer_balls(
+    X: Any,
+    *,
+    layers: Sequence[dict],
+    positional: Any = None,
+    unembed: Sequence[Any] | None = None,
+    memory: Any = None,
+    prec: int = 256,
+) -> StackBalls:
+    """The stages of :func:`symattn.block.transformer` as arb balls at ``prec`` bits (rational inputs).
+
+    Takes the same arguments as :func:`symattn.block.transformer` (a :class:`~symattn.blockspec.BlockSpec`'s
+    ``layers``, ``positional``, ``unembed`` and ``memory``), sinusoidal positions included (arb's sin, cos and
+    real powers of the base).
+
+    Raises:
+        InputError, ShapeError: as :func:`symattn.block.transformer`, prefixed ``layers[k]: ``.
+    """
+    return _stack_balls(X, layers=layers, positional=positional, unembed=unembed, memory=memory, prec=prec)
+
+
+def _stack_balls(
+    X: Any,
+    *,
+    layers: Sequence[dict],
+    positional: Any = None,
+    unembed: Sequence[Any] | None = None,
+    memory: Any = None,
+    prec: int,
+    locate: bool = True,
+) -> StackBalls:
+    from contextlib import nullcontext
+
+    from symattn.block import _located as located
+
+    def _located(place: str):
+        return located(place) if locate else nullcontext()
+
+    Xq = _rational(X, "X")
+    memory_q = _rational(memory, "memory") if memory is not None else None
+    old = flint.ctx.prec
+    flint.ctx.prec = prec
+    try:
+        out: dict[str, flint.arb_mat] = {"X": flint.arb_mat(Xq)}
+        current: flint.fmpq_mat | flint.arb_mat = Xq
+        if positional is not None:
+            with _located("positional"):
+                out["positional"] = _positional_balls(positional, Xq.nrows(), Xq.ncols())
+            current = out["embedded"] = out["X"] + out["positional"]
+        zeroed, undecided = {}, {}
+        for k, options in enumerate(layers, start=1):
+            with _located(f"layers[{k}]"):
+                current, zeroed[k], undecided[k] = _StackLayer(
+                    current, memory_q, options, k, prec=prec, out=out
+                ).run()
+        if unembed is not None:
+            with _located("unembed"):
+                W_U = _rational(unembed[0], "W_U")
+                _check(W_U, current.ncols(), "W_U", "the last layer's output")
+                logits = out["logits"] = _add_row(
+                    _ball(current) * _arb_mat(W_U), _row(unembed[1], "b_U", W_U.ncols(), 0)
+                )
+                rows = []
+                for row in logits.tolist():
+                    top = max(v.mid() for v in row)
+                    terms = [(v - top).exp() for v in row]
+                    inverse = 1 / sum(terms, flint.arb(0))
+                    rows.append([t * inverse for t in terms])
+                current = out["probabilities"] = flint.arb_mat(rows)
+        out["output"] = _ball(current)
+    finally:
+        flint.ctx.prec = old
+    return StackBalls(prec, out, zeroed, undecided)
+
+
+def transformer_decimals(
+    X: Any, *, places: int, stages: Sequence[str] | None = None, **stack: Any
+) -> tuple[dict[str, list[list[str]]], StackBalls]:
+    """Certified decimals of a stack's stages (all of them by default), as :func:`encoder_layer_decimals`."""
+    if places < 0:
+        raise InputError(f"places must be 0 or more, not {places}")
+    prec = start_precision(places)
+    while True:
+        balls = transformer_balls(X, prec=prec, **stack)
+        names = list(balls.stages) if stages is None else list(stages)
+        unknown = [name for name in names if name not in balls.stages]
+        if unknown:
+            raise InputError(f"unknown stage {unknown[0]!r} (expected one of {', '.join(balls.stages)})")
+        decided = _decide_all(balls.stages, names, places, prec)
+        pending = _pending(decided)
+        signs_pending = any(balls.undecided.values()) and prec < RELU_PREC
         if not pending and not signs_pending:
             return decided, balls  # type: ignore[return-value]
-        if prec * 2 > MAX_PREC:
-            if not pending:
-                return decided, balls  # type: ignore[return-value]
-            name, i, j = pending[0]
-            raise UndecidedRoundingError(
-                f"{name}[{i + 1},{j + 1}]: cannot decide the rounding to {places} places within {MAX_PREC} bits "
-                "(it may be exactly halfway)"
-            )
+        _give_up(pending, places, prec, decided)
+        if not pending and prec * 2 > MAX_PREC:
+            return decided, balls  # type: ignore[return-value]
         prec *= 2

@@ -85,6 +85,16 @@ class BlockSpec:
                 memory=self.memory,
             )
 
+    @property
+    def stack(self) -> dict[str, Any]:
+        """The keyword arguments of :func:`symattn.transformer` (and :func:`symattn.blockfast.transformer_balls`)."""
+        return {
+            "layers": self.layers,
+            "positional": self.positional,
+            "unembed": self.unembed,
+            "memory": self.memory,
+        }
+
     def check(self, result: Any = None) -> list:
         """Each claimed stage compared entry by entry, in stage order (a list of
         :class:`~symattn.pipeline.Comparison`)."""

@@ -68,6 +68,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     compute.add_argument("spec", nargs="?", help="a TOML spec (default: the built-in reference example)")
     compute.add_argument("--digits", type=_places, default=6, metavar="N", help="decimal places (default: 6)")
+    compute.add_argument(
+        "--engine",
+        choices=("auto", "exact", "balls"),
+        default="auto",
+        help="block specs: exact SymPy closed forms, or certified arb balls (rational inputs; fast for large "
+        "layers); auto: balls above 16 tokens or columns (default: auto)",
+    )
     compute.set_defaults(run=_run_compute)
 
     verify = sub.add_parser(
@@ -284,34 +291,128 @@ def _run_derive(args: argparse.Namespace) -> int:
 
 def _run_compute(args: argparse.Namespace) -> int:
     from symattn import registry
-    from symattn.errors import NotNumericError
     from symattn.spec import BlockSpec
 
     spec = _load(args.spec)
-    result = spec.run()
     if isinstance(spec, BlockSpec):
-        names = [name for name in spec.stage_names if name != "X"]
-    elif hasattr(result, "heads"):  # a MultiHead: each head's shown stages, then the block's
+        lines = _compute_block(spec, args.digits, args.engine)
+        _emit("\n".join(lines), None)
+        return EXIT_OK
+    result = spec.run()
+    if hasattr(result, "heads"):  # a MultiHead: each head's shown stages, then the block's
         shown = [d.name for d in registry.ATTENTION if d.shown and d.name in ("weights", "output")]
         names = [registry.head_name(k, s) for k in range(1, len(result.heads) + 1) for s in shown]
         names += [d.name for d in registry.MULTIHEAD]
     else:
         names = [name for name in result.stage_names if registry.stage(name).shown]
+    _emit("\n".join(_stage_lines(result, names, args.digits)), None)
+    return EXIT_OK
+
+
+def _stage_lines(result: Any, names: list[str], digits: int) -> list[str]:
+    from symattn.errors import NotNumericError
+
     lines = []
     for name in names:
         heading = name
         try:
-            rows = result.decimals(name, args.digits)
+            rows = result.decimals(name, digits)
         except NotNumericError:  # symbolic entries: the exact closed forms instead
             rows = [[str(entry) for entry in row] for row in result.matrix(name).tolist()]
             heading = f"{name} (exact; symbolic entries have no decimals)"
         lines.append(f"{heading}:")
         lines.extend("  [" + ", ".join(row) + "]" for row in rows)
-    if isinstance(spec, BlockSpec) and spec.claims:
-        lines.append("claims:")
-        lines.extend(f"  {_claims_line(comparison)}" for comparison in spec.check(result))
-    _emit("\n".join(lines), None)
-    return EXIT_OK
+    return lines
+
+
+#: ``compute --engine auto`` uses arb balls for block specs with more tokens or columns than this
+#: (derive's size policy: a worked example's closed forms stay readable up to 16).
+BALLS_ABOVE = 16
+
+
+def _compute_block(spec: Any, digits: int, engine: str) -> list[str]:
+    """Every stage of a block spec (and the claims' verdicts): exact, or from arb balls."""
+    from symattn import blockfast
+
+    names = [name for name in spec.stage_names if name != "X"]
+    if engine == "auto":
+        rows = spec.X if isinstance(spec.X, list) else []
+        wide = len(rows) > BALLS_ABOVE or any(isinstance(r, list) and len(r) > BALLS_ABOVE for r in rows[:1])
+        engine = "balls" if wide else "exact"
+    if engine == "exact":
+        result = spec.run()
+        lines = _stage_lines(result, names, digits)
+        if spec.claims:
+            lines.append("claims:")
+            lines.extend(f"  {_claims_line(comparison)}" for comparison in spec.check(result))
+        return lines
+    with spec.errors_located():
+        decimals, _ = blockfast.transformer_decimals(spec.X, places=digits, stages=names, **spec.stack)
+        lines = []
+        for name in names:
+            lines.append(f"{name}:")
+            lines.extend("  [" + ", ".join(row) + "]" for row in decimals[name])
+        if spec.claims:
+            lines.append("claims:")
+            lines.extend(f"  {line}" for line in _ball_claims(spec))
+    return lines
+
+
+def _ball_claims(spec: Any) -> list[str]:
+    """Claims judged on the ball path: a decimal claim with k places holds iff the certified
+    decimal at k places equals it; an integer claim (exact equality) holds when its ball is that
+    integer exactly, is wrong when its ball excludes it, and is otherwise left to --engine exact."""
+    from sympy import Rational
+
+    from symattn import blockfast
+    from symattn.errors import ShapeError
+    from symattn.exact import parse_claim
+
+    claims = {
+        name: [[parse_claim(str(v)) for v in row] for row in spec.claims[name]]
+        for name in spec.stage_names
+        if name in spec.claims
+    }
+    places = sorted(
+        {c.places for rows in claims.values() for row in rows for c in row if c.places is not None}
+    )
+    at: dict[int, dict] = {}
+    balls = None
+    for p in places or [0]:
+        at[p], balls = blockfast.transformer_decimals(spec.X, places=p, stages=list(claims), **spec.stack)
+    lines = []
+    for name, rows in claims.items():
+        matrix = balls.stages[name]
+        if (len(rows), len(rows[0])) != (matrix.nrows(), matrix.ncols()):
+            raise ShapeError(
+                f"claims.{name} is {len(rows)}×{len(rows[0])} but the true {name} matrix is "
+                f"{matrix.nrows()}×{matrix.ncols()}"
+            )
+        wrong, undecided = [], 0
+        for i, row in enumerate(rows):
+            for j, c in enumerate(row):
+                if c.places is not None:
+                    true = at[c.places][name][i][j]
+                    if Rational(true) != c.value:
+                        wrong.append(f"[{i + 1},{j + 1}]: {c.text}, true {true}")
+                    continue
+                ball = matrix[i, j]
+                if not ball.contains(int(c.value)):
+                    wrong.append(f"[{i + 1},{j + 1}]: {c.text}, true {at[min(at)][name][i][j]}")
+                elif not (ball.rad() == 0 and ball.mid() == int(c.value)):
+                    undecided += 1
+        total = sum(len(r) for r in rows)
+        note = (
+            f"; {undecided} integer claims undecided by balls (exact equality: --engine exact)"
+            if undecided
+            else ""
+        )
+        if wrong:
+            more = ", …" if len(wrong) > 4 else ""
+            lines.append(f"{name}: {total} entries, {len(wrong)} wrong ({'; '.join(wrong[:4])}{more}){note}")
+        else:
+            lines.append(f"{name}: {total} entries, all hold{note}")
+    return lines
 
 
 def _claims_line(comparison: Any) -> str:

@@ -35,9 +35,9 @@ SPECS = Path(__file__).parent / "specs"
 PLACES = 32
 
 
-def computed(capsys, path: Path, places: int = PLACES) -> dict[str, list[list[str]]]:
+def computed(capsys, path: Path, places: int = PLACES, engine: str = "auto") -> dict[str, list[list[str]]]:
     """Run ``symattn compute`` and read its stages back: {name: rows of decimal strings}."""
-    assert main(["compute", str(path), "--digits", str(places)]) == 0
+    assert main(["compute", str(path), "--digits", str(places), "--engine", engine]) == 0
     out = capsys.readouterr().out
     stages: dict[str, list[list[str]]] = {}
     name = None
@@ -69,10 +69,11 @@ def mp_softmax_rows(L):
     return out
 
 
-def test_compute_prints_every_stage_of_an_encoder_spec_to_30_digits(capsys) -> None:
+@pytest.mark.parametrize("engine", ["exact", "balls"])
+def test_compute_prints_every_stage_of_an_encoder_spec_to_30_digits(capsys, engine) -> None:
     path = SPECS / "block_encoder.toml"
     spec = data(path)
-    stages = computed(capsys, path)
+    stages = computed(capsys, path, engine=engine)
     layer = spec["layers"][0]
     X = mpm(spec["X"])
     P = mp_pe(len(X), len(X[0]), 10000, 0, "interleaved")
@@ -122,10 +123,11 @@ def test_compute_prints_the_claims_verdicts_of_a_block_spec(capsys) -> None:
     )
 
 
-def test_compute_a_decoder_and_a_gqa_rmsnorm_swiglu_layer_to_30_digits(capsys) -> None:
+@pytest.mark.parametrize("engine", ["exact", "balls"])
+def test_compute_a_decoder_and_a_gqa_rmsnorm_swiglu_layer_to_30_digits(capsys, engine) -> None:
     path = SPECS / "block_decoder.toml"
     spec = data(path)
-    stages = computed(capsys, path)
+    stages = computed(capsys, path, engine=engine)
     first, second = spec["layers"]
     X, memory = mpm(spec["X"]), mpm(spec["memory"])
     E = add(X, mpm(spec["positional"]["P"]))
@@ -274,7 +276,7 @@ def test_bad_block_input_is_one_line_and_exit_2(tmp_path, capsys, edit, message)
     assert text.count(old) == 1, old
     path = tmp_path / "block.toml"
     path.write_text(text.replace(old, new), encoding="utf-8")
-    assert main(["compute", str(path)]) == 2
+    assert main(["compute", str(path), "--engine", "exact"]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
     lines = captured.err.splitlines()
@@ -292,3 +294,91 @@ def test_derive_and_importance_refuse_a_block_spec_in_one_line(capsys, tmp_path)
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "does not read transformer-block specs" in err
     assert not out.exists()
+
+
+BAD_ON_BALLS = [
+    pytest.param(
+        ("b_1 = [0, 0.5, -0.25]", "b_1 = [0, 0.5]"),
+        r"block\.toml:37: layers\[1\]: b_1 has 2 entries but 3 columns are needed \(b_1 is 1×2\)",
+        id="bias-length",
+    ),
+    pytest.param(
+        ('eps = "1e-5"', 'eps = "0"'),
+        r"block\.toml:32: layers\[1\]: eps must be a positive rational but is '0' \(read as 0\)",
+        id="eps-zero",
+    ),
+    pytest.param(
+        ('X = [[1, 0, "1/2", 0], [0, 1, 0, -1], [1, 1, 0, 0]]', 'X = [[1, 0, "1/2"], [0, 1, 0], [1, 1, 0]]'),
+        r"block\.toml:7: positional: d_model is 3, but the sinusoidal positional encoding needs an even d_model",
+        id="odd-d_model",
+    ),
+    pytest.param(
+        ("W_Q = [[1, 0], [0, 1], [0, 0], [0, 0]]", "W_Q = [[1, 0], [0, 1], [0, 0]]"),
+        r"block\.toml:20: layers\[1\]: W_Q has 3 rows but X \(3×4\) has 4 columns \(W_Q is 3×2\)",
+        id="W_Q-shape",
+    ),
+    pytest.param(
+        (
+            'X = [[1, 0, "1/2", 0], [0, 1, 0, -1], [1, 1, 0, 0]]',
+            'X = [[1, 0, "sqrt(2)", 0], [0, 1, 0, -1], [1, 1, 0, 0]]',
+        ),
+        r"block\.toml:5: X: the ball path takes rational entries \(use symattn\.encoder_layer for others\)",
+        id="irrational-input",
+    ),
+]
+
+
+@pytest.mark.parametrize(("edit", "message"), BAD_ON_BALLS)
+def test_bad_block_input_on_the_ball_path_is_one_line_and_exit_2(tmp_path, capsys, edit, message) -> None:
+    text = (SPECS / "block_encoder.toml").read_text(encoding="utf-8")
+    old, new = edit
+    assert text.count(old) == 1, old
+    path = tmp_path / "block.toml"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    assert main(["compute", str(path), "--engine", "balls"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.splitlines()
+    assert len(lines) == 1 and "Traceback" not in captured.err, captured.err
+    assert re.fullmatch(rf"symattn: error: .*{message}.*", lines[0]), lines[0]
+
+
+def test_a_large_block_spec_goes_to_the_ball_path_and_agrees_with_float64(tmp_path, capsys) -> None:
+    """24 tokens (above the 16 of a worked example): --engine auto takes arb balls; numpy float64 agrees."""
+    import random
+
+    import numpy as np
+
+    rng = random.Random(5)
+
+    def mat(r, c):
+        return [[f'"{rng.randint(-5, 5)}/{rng.randint(1, 6)}"' for _ in range(c)] for _ in range(r)]
+
+    def toml(m):
+        return "[" + ", ".join("[" + ", ".join(row) + "]" for row in m) + "]"
+
+    X, WQ, WK, WV, W1, W2 = mat(24, 4), mat(4, 4), mat(4, 4), mat(4, 4), mat(4, 6), mat(6, 4)
+    text = (
+        f"X = {toml(X)}\n[[layers]]\n[layers.attention]\n[[layers.attention.heads]]\n"
+        f"W_Q = {toml(WQ)}\nW_K = {toml(WK)}\nW_V = {toml(WV)}\n"
+        f"[layers.ffn]\nW_1 = {toml(W1)}\nW_2 = {toml(W2)}\n"
+    )
+    path = tmp_path / "large.toml"
+    path.write_text(text, encoding="utf-8")
+    stages = computed(capsys, path, places=20)
+
+    def f(m):
+        return np.array([[float(Fraction(v.strip('"'))) for v in row] for row in m])
+
+    def ln(M):
+        mu = M.mean(axis=1, keepdims=True)
+        return (M - mu) / np.sqrt(((M - mu) ** 2).mean(axis=1, keepdims=True) + 1e-5)
+
+    x = f(X)
+    S = (x @ f(WQ)) @ (x @ f(WK)).T / 2
+    E = np.exp(S - S.max(axis=1, keepdims=True))
+    H = ln(x + (E / E.sum(axis=1, keepdims=True)) @ (x @ f(WV)))
+    Y = ln(H + np.maximum(H @ f(W1), 0) @ f(W2))
+    got = np.array([[float(v) for v in row] for row in stages["output"]])
+    assert np.allclose(got, Y, rtol=0, atol=1e-12 * np.abs(Y).max())
+    assert len(stages["layer1.attention.head1.weights"]) == 24
