@@ -188,7 +188,7 @@ def measure(examples: int = EXAMPLES) -> dict:
     figures["exit_code"] = report.exit_code
     kinds: dict[str, int] = {}
     for finding in report.findings:
-        kinds[finding.kind] = kinds.get(finding.kind, 0) + 1
+        kinds[str(finding.kind)] = kinds.get(str(finding.kind), 0) + 1
     figures["kinds"] = dict(sorted(kinds.items()))
     figures["wrong"] = [f for f in report.findings if f.status == "wrong"][:5]
     scaling = []

@@ -29,8 +29,9 @@ from symattn.verify import verify_text
 mpmath.mp.dps = 60
 
 STAGES = ("Q", "K", "V", "S", "A")
-#: LaTeX in Markdown, and plain text (nested lists, ≈, sqrt) as notes are often typed.
-NOTATIONS = ("latex", "text")
+#: LaTeX in Markdown; plain text (nested lists, ≈, sqrt) as notes are often typed; a PyTorch
+#: session with its printouts; and tables (scores, weights and outputs as Markdown tables).
+NOTATIONS = ("latex", "text", "code", "tables")
 
 
 def _matmul(a: list[list[Fraction]], b: list[list[Fraction]]) -> list[list[Fraction]]:
@@ -139,6 +140,10 @@ def _write(
         "A": A_text,
         "O": [[_rounded(v, ex.places) for v in row] for row in out],
     }
+    if notation == "code":
+        return _session(ex, texts)
+    if notation == "tables":
+        return _tables(ex, texts)
     latex = notation == "latex"
     given = {"X": ex.X, **{f"W_{name}": ex.W[name] for name in ("Q", "K", "V")}}
     given_text = {
@@ -189,6 +194,89 @@ def _write(
         for (i, j), offset in offsets.items():
             cells[(stage, i, j)] = (len(lines) + 1, start + offset + 1, texts[stage][i][j])
         lines += [fence + head + body + fence, ""]
+    return "\n".join(lines), cells
+
+
+def _torch(rows: list[list[str]]) -> tuple[list[str], dict[tuple[int, int], tuple[int, int]]]:
+    """torch's printout of a matrix (right-aligned cells, ``1.`` for an integer), with each
+    cell's (line offset, 0-based column)."""
+    cells = [[f"{c}." if "." not in c else c for c in row] for row in rows]
+    width = max(len(c) for row in cells for c in row)
+    out, where = [], {}
+    for i, row in enumerate(cells):
+        line = "tensor([[" if i == 0 else "        ["
+        for j, cell in enumerate(row):
+            if j:
+                line += ", "
+            line += " " * (width - len(cell))
+            where[(i, j)] = (i, len(line))
+            line += cell
+        out.append(line + ("]])" if i == len(cells) - 1 else "],"))
+    return out, where
+
+
+def _session(ex: Example, texts: dict[str, list[list[str]]]) -> tuple[str, dict]:
+    """The example as a PyTorch session: each stage assigned, then shown (``>>> Q``)."""
+
+    def literal(m: list[list[Fraction]]) -> str:
+        return "torch.tensor([" + ", ".join("[" + ", ".join(f"{v}." for v in row) + "]" for row in m) + "])"
+
+    d = len(ex.X[0])
+    lines = ["# A small worked example in PyTorch", "", "```python", ">>> import torch", f">>> d_k = {d}"]
+    lines.append(f">>> X = {literal(ex.X)}")
+    lines += [f">>> W_{n} = {literal(ex.W[n])}" for n in ("Q", "K", "V")]
+    steps = {
+        "Q": "Q = X @ W_Q",
+        "K": "K = X @ W_K",
+        "V": "V = X @ W_V",
+        "S": "S = Q @ K.T",
+        "A": "A = torch.softmax(S / d_k ** 0.5, dim=-1)",
+        "O": "O = A @ V",
+    }
+    cells: dict[tuple[str, int, int], tuple[int, int, str]] = {}
+    for stage, step in steps.items():
+        lines += [f">>> {step}", f">>> {stage}"]
+        printout, where = _torch(texts[stage])
+        for (i, j), (k, column) in where.items():
+            cells[(stage, i, j)] = (len(lines) + k + 1, column + 1, texts[stage][i][j])
+        lines += printout
+    lines += ["```", ""]
+    return "\n".join(lines), cells
+
+
+def _tables(ex: Example, texts: dict[str, list[list[str]]]) -> tuple[str, dict]:
+    """Q, K and V in plain text; the scores, the weights and the outputs as Markdown tables."""
+    d = len(ex.X[0])
+    given = {"X": ex.X, **{f"W_{name}": ex.W[name] for name in ("Q", "K", "V")}}
+    plain = {name: _laid_out([[_text(v) for v in row] for row in m], False)[0] for name, m in given.items()}
+    lines = [
+        "# A small worked example, in tables",
+        "",
+        f"We take d_k = {d} and the input X = {plain['X']}.",
+        "",
+    ]
+    lines += [", ".join(f"{n} = {plain[n]}" for n in ("W_Q", "W_K", "W_V")), ""]
+    cells: dict[tuple[str, int, int], tuple[int, int, str]] = {}
+    for stage, head in (("Q", "Q = X W_Q = "), ("K", "K = X W_K = "), ("V", "V = X W_V = ")):
+        body, offsets = _laid_out(texts[stage], False)
+        for (i, j), offset in offsets.items():
+            cells[(stage, i, j)] = (len(lines) + 1, len(head) + offset + 1, texts[stage][i][j])
+        lines += [head + body, ""]
+    tokens = [f"t{i + 1}" for i in range(len(ex.X))]
+    for stage, sentence, columns in (
+        ("S", "The scores QKᵀ are:", tokens),
+        ("A", "The attention weights, softmax(S / √d_k), are:", tokens),
+        ("O", "The outputs are:", [f"output {c + 1}" for c in range(len(texts["O"][0]))]),
+    ):
+        lines += [sentence, "", "| token | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
+        for i, row in enumerate(texts[stage]):
+            line = f"| {tokens[i]} |"
+            for j, cell in enumerate(row):
+                line += " "
+                cells[(stage, i, j)] = (len(lines) + 1, len(line) + 1, cell)
+                line += cell + " |"
+            lines.append(line)
+        lines.append("")
     return "\n".join(lines), cells
 
 

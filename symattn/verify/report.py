@@ -93,7 +93,7 @@ class Report:
     def to_json(self) -> str:
         """The report as JSON (schema ``symattn.verify/1``; ``summary.kinds`` counts
         the findings by kind)."""
-        kinds = dict(sorted(Counter(f.kind for f in self.findings).items()))
+        kinds = dict(sorted(Counter(str(f.kind) for f in self.findings).items()))
         data = {
             "schema": SCHEMA,
             "document": self.document,
