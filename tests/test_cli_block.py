@@ -382,3 +382,31 @@ def test_a_large_block_spec_goes_to_the_ball_path_and_agrees_with_float64(tmp_pa
     got = np.array([[float(v) for v in row] for row in stages["output"]])
     assert np.allclose(got, Y, rtol=0, atol=1e-12 * np.abs(Y).max())
     assert len(stages["layer1.attention.head1.weights"]) == 24
+
+
+@pytest.mark.parametrize(
+    ("spec", "edit"),
+    [
+        pytest.param(
+            "block_encoder.toml",
+            ("[layers.attention]\n", '[layers.attention]\nmask = "causal"\nscale = "none"\n'),
+            id="masked-unscaled",
+        ),
+        pytest.param(
+            "block_decoder.toml",
+            ('[positional]\nkind = "learned"\nP = [[0, "0.1"], ["0.2", 0]]\n', ""),
+            id="decoder-exact-scores",
+        ),
+    ],
+)
+def test_both_engines_print_the_same_digits(tmp_path, capsys, spec, edit) -> None:
+    """The exact closed forms and the arb balls give the same certified digits (masks, scales, a
+    decoder whose first scores are exact rationals); the mpmath tests above pin both to the truth."""
+    text = (SPECS / spec).read_text(encoding="utf-8")
+    assert text.count(edit[0]) == 1
+    path = tmp_path / spec
+    path.write_text(text.replace(edit[0], edit[1]), encoding="utf-8")
+    exact = computed(capsys, path, places=25, engine="exact")
+    balls = computed(capsys, path, places=25, engine="balls")
+    exact.pop("claims", None), balls.pop("claims", None)
+    assert exact == balls and len(exact) > 10
