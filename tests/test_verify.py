@@ -675,3 +675,23 @@ def test_a_pronoun_names_the_token_just_named_and_is_only_reported_when_it_fits(
         )
         got = {(f.line, f.claimed): (f.status, f.kind, f.carried_from) for f in verify_text(text).findings}
         assert got[(13, said)] == expected  # never a slip: "it" is a weak reading
+
+
+def test_the_new_prose_and_convention_rules_raise_no_false_alarm() -> None:
+    # weights of Q = K = I, d_k = 2 (softmax([1, 0]/√2) = [0.6698, 0.3302], by mpmath); then names
+    # and sentences that look like claims of them and are not
+    w = _softmax_row_2([1, 0])
+    big, small = (f"{float(x):.4f}" for x in w)
+    text = (
+        "Let Q = [[1, 0], [0, 1]], K = [[1, 0], [0, 1]], V = [[10, 0], [0, 10]] and d_k = 2.\n\n"
+        "The attention weights are:\n\n"
+        f"| query | key 1 | key 2 |\n|---|---|---|\n| 1 | {big} | {small} |\n| 2 | {small} | {big} |\n\n"
+        "The one-hot vectors are o_1 = [1, 0] and o_2 = [0, 1].\n\n"  # not rows of the output
+        "If token 2 were masked, token 1 would put 1.00 of its attention on itself.\n\n"  # a conditional
+        f"Counting from 0, token 0 puts {big} of its attention on token 0 and token 1 {small} on token 0.\n\n"
+        "Half of the value, 0.5 × 10 = 5, is not a weighted term.\n"
+    )
+    report = verify_text(text)
+    assert [(f.line, f.claimed, f.kind) for f in report.wrong] == []
+    named = [f for f in report.findings if f.line == 15 and f.status != "unverified"]
+    assert all(f.status == "ok" for f in named)

@@ -31,6 +31,7 @@ from symattn.latexparse import (
 from symattn.verify.balls import ball_of
 from symattn.verify.claims import claim_fits
 from symattn.verify.shapes import (
+    is_claim_shape,
     is_literal,
     names_in,
 )
@@ -91,6 +92,27 @@ class Conventions:
                 self.env[name] = Binding(mask, mask, frozenset())
                 self.inputs.add(name)
                 return
+
+    def _output_rows_claimed(self, names: list[str], values: list[Node]) -> bool:
+        """Whether ``o_1 = [printed]`` claims row 1 of (weights)·V: not when most of
+        its cells fit that row in neither world (``o_1 = [1, 0]``, a one-hot vector,
+        defines a name of its own)."""
+        if len(values) != 1 or not is_claim_shape(values[0]) or len(names) != 1:
+            return True
+        row = self._output_row(names[0])
+        if row is None or not is_matrix(row.a):
+            return True
+        cells = list(literals(values[0]))
+        if len(cells) != row.a.cols:
+            return False
+        try:
+            misses = sum(
+                not (claim_fits(c.text, row.a[0, k]) or claim_fits(c.text, row.b[0, k]))
+                for k, c in enumerate(cells)
+            )
+        except SymattnError:
+            return False
+        return misses <= len(cells) / 2
 
     def _given_scores(self, chain: Chain) -> bool:
         """``QKᵀ = [numbers]`` in a document that never gives Q or K: the scores,

@@ -144,6 +144,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Evaluator):
         self.untied_rounded = False
         self.top_element: Node | None = None  # the chain element being read (never its own claimed value)
         self.results: dict[str, Val] = {}  # printed results by their text, for operands that restate them
+        self.output_rows = True  # o_1 in this chain may be row 1 of (weights)·V
         self.last_scalar: tuple[int, Val] | None = None  # the last scalar result printed, and its formula
         self.blocks: list[list[list[tuple[str, Val]]]] = []  # printed matrices: each cell's text and value
         self.printed_rows: list[tuple[Any, Val]] = []  # unnamed rows printed on their own: (truth, value)
@@ -290,6 +291,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Evaluator):
         self.subject = next((_display_name(n) for n in names), subject_of(0))
         values = [e for e in chain.elements if not isinstance(e, Name)]
         symbolic_input = self._declare_symbols(names, values)
+        self.output_rows = self._output_rows_claimed(names, values)
         computed = any(not is_claim_shape(v) for v in values)
         if len(values) == 1 and is_claim_shape(values[0]) and any(n in self.env for n in names):
             share = self._disagreement(names, values[0])
@@ -415,7 +417,8 @@ class DocumentState(Environment, Conventions, Ties, Prose, Evaluator):
             sized = _SIZED_IDENTITY.match(element.name)
             if sized and ref is None and defines and self._named_before(element):
                 return self._identity(int(sized.group(1))), False  # W_Q = I_4
-            return self._cell(element.name) or self._output_row(element.name), False
+            row = self._output_row(element.name) if self.output_rows else None
+            return self._cell(element.name) or row, False
         if is_claim_shape(element) and ref is not None:
             return self.claim(element, ref), True
         if is_claim_shape(element) and isinstance(element, Matrix):

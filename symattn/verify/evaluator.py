@@ -152,6 +152,10 @@ class Evaluator:
         if isinstance(node, Sqrt):
             arg = self._scalar(self._value_of(node.arg, record), "a square root")
             index = self._scalar(self._value_of(node.index, record), "a root") if node.index else Val(2, 2)
+            if node.index is None and isinstance(node.arg, Name) and getattr(arg.b, "is_Integer", False):
+                printed = self._claimed_expression(Sqrt(0, Num(0, str(arg.b)), None))
+                if printed is not None and not is_matrix(printed.a):
+                    return printed  # √d_k with d_k = 2 after "√2 ≈ 1.4142": the document's 1.4142
             return Val(
                 sympy.root(arg.a, index.a), sympy.root(arg.b, index.b), arg.deps | index.deps, arith=False
             )

@@ -13,10 +13,12 @@ import dataclasses
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from symattn.errors import SymattnError
 from symattn.exact import parse_claim
 from symattn.latexparse import (
     Node,
     Num,
+    split_head,
 )
 from symattn.verify.claims import claim_fits, exact_text
 from symattn.verify.values import (
@@ -150,6 +152,28 @@ class Prose:
         if _distinctive(num.text):
             self.results[num.text] = result
 
+    def _fits_another_cell(self, num: Num, name: str) -> bool:
+        """Whether a prose number fits some other cell of the matrix its clause names
+        (in either world): then the clause may count tokens from 0, or name the wrong
+        pair, and the number is not a fresh slip."""
+        core, head = split_head(name)
+        letter = core.split("_", 1)[0]
+        for i in range(1, 10):
+            for j in range(1, 10):
+                cell = self._cell(f"{letter}_{{{i}{j}}}{head}")
+                if cell is None:
+                    break
+                try:
+                    if claim_fits(num.text, cell.a) or claim_fits(num.text, cell.b):
+                        return True
+                except SymattnError:
+                    return True
+            else:
+                continue
+            if j == 1:
+                break
+        return False
+
     def _prose_cell(self, num: Num, name: str) -> bool:
         """A prose number for the cell its clause names: ok when it fits the truth,
         carried when it fits the document's (wrong) value of that cell.  One that
@@ -167,7 +191,10 @@ class Prose:
         deps = row_deps(value, None)
         self._judge(num, value.a, value.b, deps, cell=None, reason=f"the prose gives {label}")
         copied = (
-            not weak and (parse_claim(num.text).places or 0) >= 4 and getattr(value.a, "is_Rational", False)
+            not weak
+            and (parse_claim(num.text).places or 0) >= 4
+            and getattr(value.a, "is_Rational", False)
+            and not self._fits_another_cell(num, name)
         )
         if copied:
             reason = f"the prose copies {label} wrong: {self._slip_reason(num, value.a)}"

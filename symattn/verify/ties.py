@@ -79,8 +79,8 @@ class Ties:
             return None
         weight, other = node.factors
         claim = parse_claim(weight.text)
-        if not claim.places:
-            return None
+        if (claim.places or 0) < 2:
+            return None  # "0.5 × 10" may be a plain half; a weight is printed with two places or more
         if isinstance(other, Num):
             cells = [other]
         elif (
