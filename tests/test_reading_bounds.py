@@ -156,7 +156,9 @@ _REPRODUCTIONS = [
     pytest.param(lambda n: "\\begin{document}" + "\\[ a " * n, 5000, True, (0, 0), id="tex-display-bracket"),
     pytest.param(lambda n: "\\begin{document}" + "$$ a " * n, 5000, True, (2500, 10000), id="tex-display-dollars"),
     pytest.param(lambda n: "\\begin{document}" + "\\( a " * n, 5000, True, (0, 0), id="tex-inline-paren"),
-    pytest.param(lambda n: "\\[ a " * n, 800, False, (400, 1600), id="md-display-bracket"),
+    # in Markdown a lone \[ is an escaped bracket; only an opener with its closer is math
+    pytest.param(lambda n: "\\[ a " * n, 800, False, (0, 0), id="md-display-bracket"),
+    pytest.param(lambda n: "x \\[ a \\] y\n" * n, 800, False, (800, 3200), id="md-display-bracket-pairs"),
     pytest.param(lambda n: "$$ a " * n, 800, False, (400, 1600), id="md-display-dollars"),
     pytest.param(lambda n: "\\begin{equation} a " * n, 800, False, None, id="md-equation"),
 ]  # fmt: skip

@@ -695,3 +695,13 @@ def test_the_new_prose_and_convention_rules_raise_no_false_alarm() -> None:
     assert [(f.line, f.claimed, f.kind) for f in report.wrong] == []
     named = [f for f in report.findings if f.line == 15 and f.status != "unverified"]
     assert all(f.status == "ok" for f in named)
+
+
+def test_markdown_escapes_are_text_and_a_bracket_pair_is_math() -> None:
+    from symattn.verify.readers import find_math
+
+    text = "The input x\\_1 = \\[1, 0] and query\\_1 = \\[2, 1].\n\nA display: \\[ d_k = 2 \\]\n"
+    spans = [(s.reader, s.text) for s in find_math(text, tex=False) if s.reader != "scope"]
+    assert ("text", "x_{1} = [1, 0]") in spans  # escaped: \_ is _, a lone \[ is a bracket
+    assert ("text", "q_{1} = [2, 1]") in spans  # query_1 is row 1 of Q
+    assert ("latex", " d_k = 2 ") in spans

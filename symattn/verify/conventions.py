@@ -149,6 +149,7 @@ class Conventions:
                 if not (is_matrix(q.a) and is_matrix(k.a)) or q.a.cols != k.a.cols:
                     return None
                 scores = self._product([q, Val(stages.transpose(k.a), stages.transpose(k.b), k.deps)])
+                scores = self._printed_scores(scores, head) or scores
             if not scaled:
                 return scores
             d_k = self._lookup("d_{k}" + head if "d_{k}" + head in self.env else "d_{k}")
@@ -163,6 +164,18 @@ class Conventions:
             arith=False,
             rows=rows_joined(scores.rows, d_k.deps),
         )
+
+    def _printed_scores(self, scores: Val, head: str) -> Val | None:
+        """The scores as the document printed them (``S = QKᵀ = [...]``, a table named
+        "scores"): world (a) for what is computed from them by convention, so a wrong
+        score is carried into the weights and outputs."""
+        for name in ("S", *_SCORE_NAMES):
+            bound = self.env.get(name + head)
+            if bound is None or (name + head) in self.inputs or not is_matrix(bound.a):
+                continue
+            if bound.a.shape == scores.a.shape and equal(bound.b, scores.b) is True:
+                return Val(bound.a, scores.b, bound.deps | scores.deps, arith=bound.arith, rows=bound.rows)
+        return None
 
     def _convention_weights(self, head: str = "") -> Val | None:
         """softmax of the document's scaled scores S̃ (its mask included) when it

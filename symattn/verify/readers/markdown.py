@@ -62,8 +62,23 @@ _SAME_LENGTH = {"[": "$$", "]": "$$", "(": " $", ")": "$ "}
 
 def _dollars(source: str) -> str:
     """``\\[ \\]`` and ``\\( \\)`` as ``$$`` and ``$`` of the same length, so
-    that every offset still points into the original text."""
-    return _BRACKETS.sub(lambda m: _SAME_LENGTH[m.group(1)], source)
+    that every offset still points into the original text.  Only a pair is math:
+    an opener whose closer comes before the next opener and before a blank line;
+    a lone ``\\[`` (``x\\_1 = \\[1, 0]``) is Markdown's escaped bracket."""
+    out = list(source)
+    marks = list(_BRACKETS.finditer(source))
+    for k, mark in enumerate(marks):
+        if mark.group(1) not in "[(":
+            continue
+        closer = "]" if mark.group(1) == "[" else ")"
+        following = marks[k + 1] if k + 1 < len(marks) else None
+        if following is None or following.group(1) != closer:
+            continue
+        if "\n\n" in source[mark.end() : following.start()].replace("\r", ""):
+            continue
+        for found in (mark, following):
+            out[found.start() : found.end()] = _SAME_LENGTH[found.group(1)]
+    return "".join(out)
 
 
 _ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
@@ -218,14 +233,7 @@ class _Walker:
 
         def flush() -> None:
             if group and self.config.text:
-                lo = group[0].source_offset(0)
-                hi = group[-1].source_offset(len(group[-1].text) - 1) + 1
-                raw = self.source[lo:hi]
-                piece = (
-                    Span.verbatim(raw, lo, False)
-                    if len(raw) < 4 * sum(len(g.text) for g in group) + 8
-                    else group[0]
-                )
+                piece = self.joined(group)
                 listed = row_list_span(piece, self.prose) if self.config.tables else None
                 context = (self.source[start:end], start)
                 self.spans.extend([listed] if listed is not None else prose_spans(piece, context=context))
@@ -276,6 +284,23 @@ class _Walker:
             if _SETUP.match(text):
                 self.scope(start)
             self.prose = text
+
+    def joined(self, group: list[Span]) -> Span:
+        """The prose of one paragraph between math and code, as markdown-it read it
+        (escapes undone: ``x\\_1 = \\[1, 0]`` is ``x_1 = [1, 0]``; emphasis markers
+        dropped), each character still mapped to the source; a line break or a gap
+        between two text tokens is kept as one separator."""
+        out = Builder()
+        previous = None
+        for span in group:
+            if not span.text:
+                continue
+            start = span.source_offset(0)
+            if previous is not None and start > previous:
+                out.put("\n" if "\n" in self.source[previous:start] else " ", previous)
+            out.copy_span(span, 0, len(span.text))
+            previous = span.source_offset(len(span.text) - 1) + 1
+        return out.build(False, "text")
 
     def image_url(self, start: int, end: int) -> Span | None:
         """The link of the next ``![alt](url)`` as written in the source (markdown-it

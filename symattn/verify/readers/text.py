@@ -70,6 +70,11 @@ _UNICODE_OPS = {
 }  # fmt: skip
 
 
+#: Descriptive names of the rows of Q, K and V: query_1, key_2, value3.
+_ROW_WORD = re.compile(r"(query|key|value)_?(\d{1,2})", re.I)
+_ROW_WORDS = {"query": "q", "key": "k", "value": "v"}
+
+
 class _Fail(Exception):
     pass
 
@@ -209,6 +214,12 @@ class _Writer:
             self.copy(i, i + 1)
             self.put("_{", i + 1)
             self.copy(i + 2, end)
+            self.put("}", end - 1)
+            return end
+        row = _ROW_WORD.fullmatch(word)
+        if row:  # query_1, key2, value_3: row 1 of Q, 2 of K, 3 of V
+            self.put(_ROW_WORDS[row.group(1).lower()] + "_{", i)
+            self.copy(row.start(2) + i, end)
             self.put("}", end - 1)
             return end
         match = re.fullmatch(r"([A-Za-z])(\d+)", word)
