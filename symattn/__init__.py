@@ -44,6 +44,8 @@ _EXPORTS = {
     "transformer": "symattn.block",
     "Layer": "symattn.block",
     "Transformer": "symattn.block",
+    "rollout": "symattn.flow",
+    "attention_flow": "symattn.flow",
 }
 
 __all__ = [
@@ -55,6 +57,7 @@ __all__ = [
     "SymattnError",
     "Transformer",
     "attention",
+    "attention_flow",
     "certified_decimal",
     "decoder_layer",
     "derive",
@@ -69,6 +72,7 @@ __all__ = [
     "positional_encoding",
     "residual",
     "rms_norm",
+    "rollout",
     "rope",
     "to_exact",
     "transformer",
