@@ -353,8 +353,14 @@ class Conventions:
             claims = [parse_claim(cell.text) for cell in row]  # type: ignore[union-attr]
             if any(c.value == 0 and c.places is None for c in claims):
                 return None  # a printed 0 means a mask, which the convention does not guess
-            if any(c.value == 0 and not claim_fits(c.text, weights.b[i, j]) for j, c in enumerate(claims)):
-                return None  # a 0.0000 must be a tiny weight, not a mask
+            if any(
+                c.value == 0
+                and not (claim_fits(c.text, weights.b[i, j]) or claim_fits(c.text, weights.a[i, j]))
+                for j, c in enumerate(claims)
+            ):
+                return (
+                    None  # a 0.0000 must be a tiny weight (in truth or by the document's numbers), not a mask
+                )
             slack = sum(sympy.Rational(1, 2 * 10 ** (c.places or 0)) for c in claims if c.places)
             if names[0] == "A" and abs(sum(c.value for c in claims) - 1) > slack:
                 return None  # a bare A might be any matrix; one named "weights" is a claim of them

@@ -76,18 +76,8 @@ class Prose:
             if claim_fits(num.text, cell.b):
                 self._add(num, status="ok", kind="ok", reason=f"restates {text}, rounded")
                 continue
-            wrong = [line for line, is_wrong in cell.deps if is_wrong]
-            if not wrong:
+            if not self._carried_restatement(num, text, cell):
                 self.bare_number(num)
-                continue
-            self._add(
-                num,
-                status="wrong",
-                kind="carried",
-                carried_from=min(wrong),
-                exact=exact_text(cell.b),
-                reason=f"restates {text}, rounded",
-            )
 
     def _listed_cells(self, nums: list[Num]) -> list[tuple[str, Val]] | None:
         """The one run of printed cells (a row or column, in order) that ``nums`` round."""
@@ -241,6 +231,14 @@ class Prose:
                 reason=f"restates {text}, rounded, which is off (from line {min(wrong)}); prose may quote an error",
             )
             return True
+        return self._carried_restatement(num, text, earlier)
+
+    def _carried_restatement(self, num: Num, text: str, earlier: Val) -> bool:
+        """``num`` restates ``text`` (printed before), rounded, and that number was
+        computed from a wrong one: carried from the earliest (False when none is)."""
+        wrong = [line for line, is_wrong in earlier.deps if is_wrong]
+        if not wrong:
+            return False
         self._add(
             num,
             status="wrong",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from symattn.verify.readers.code import _name_text, phrase_name
+from symattn.verify.readers.code import _name_text, _numbers_span, phrase_name
 from symattn.verify.readers.span import Builder, Span
 
 __all__ = ["Cell", "row_list_span", "table_span"]
@@ -312,14 +312,6 @@ def row_list_span(piece: Span, prose: str) -> Span | None:
     name = phrase_name(before[-1]) if before else None
     if name is None:
         return None
-    builder = Builder()
-    builder.put(_name_text(name) + r" = \begin{bmatrix}", piece.source_offset(rows[0][0][0]))
-    for r, row in enumerate(rows):
-        if r:
-            builder.put(r" \\ ", piece.source_offset(row[0][0]))
-        for c, (lo, hi) in enumerate(row):
-            if c:
-                builder.put(" & ", piece.source_offset(lo))
-            builder.copy_span(piece, lo, hi)
-    builder.put(r"\end{bmatrix}", piece.source_offset(rows[-1][-1][1] - 1))
-    return builder.build(True, "tables", frozenset({"tentative"}))
+    block = _numbers_span(piece, rows, scalar=False)
+    builder = Builder().put(_name_text(name) + " = ", piece.source_offset(rows[0][0][0]))
+    return builder.copy_span(block, 0, len(block.text)).build(True, "tables", frozenset({"tentative"}))
