@@ -11,7 +11,7 @@ from symattn.derivation import build_steps
 from symattn.render import compose as c
 from symattn.render import steps as st
 from symattn.render import text_en, text_zh
-from symattn.render.blocks import Display, Math, Paragraph, Strong, Table, Text
+from symattn.render.blocks import Display, Math, Paragraph, Picture, Strong, Table, Text
 
 E = r"e^{\frac{\sqrt{2}}{2}}"
 CTX = c._Context(text_en.TEXT, 4, 2)
@@ -226,7 +226,8 @@ def test_claim_table(steps, table, row, cells):
 
 def test_claim_table_summary(steps):
     blocks = c._claim_table(_of(steps, st.ClaimTable, 0), CTX)
-    assert blocks[-1] == Paragraph(
+    assert isinstance(blocks[-1], Picture) and blocks[-1].name == "claims-weights"  # the heatmap after it
+    assert blocks[-2] == Paragraph(
         (
             Text("3 of the 9 claimed entries are wrong: "),
             Math("a_{31}, a_{32}, a_{33}"),

@@ -118,6 +118,6 @@ def test_report_of_a_real_document(tmp_path):
 def test_derivation_repr_is_short():
     d = symattn.derive(symattn.examples.reference())  # 8 steps, 2 claim tables, the recomputed output
     assert repr(d) == (
-        "<Derivation 'Self-attention on three tokens (the textbook example)': 11 steps, lang=en, 4 places>"
+        "<Derivation 'Self-attention on three tokens (the textbook example)': 12 steps, lang=en, 4 places>"
     )
     assert d._repr_markdown_().startswith("# Self-attention")
