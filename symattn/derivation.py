@@ -327,13 +327,19 @@ def _attention_steps(att: Attention, digits: int, *, head: int = 0) -> list[st.S
     return [setup, *projections, scores, softmax, output, analysis, _importance_step(att, digits, head)]
 
 
+#: The most exact Jacobian entries (n_q · n_k · d_v · d_model) a derivation builds for its
+#: Jacobian norms (16 tokens of width 2 take 3 s); above, the section says they are left out,
+#: and ``symattn importance`` (up to importance.MAX_JACOBIAN_ENTRIES) computes them.
+MAX_JACOBIAN_ENTRIES = 600
+
+
 def _importance_step(att: Attention, digits: int, head: int) -> st.Importance:
     """How much each token matters for each output: weights, norms, Jacobian norms, compared exactly."""
     from symattn import importance
 
     lengths = tuple(sympy.sqrt(sympy.Add(*(value**2 for value in att.V.row(j)))) for j in range(att.V.rows))
     entries = att.weights.rows * att.weights.cols * att.V.cols * att._source.cols
-    with_jacobian = att.is_numeric and entries <= importance.MAX_JACOBIAN_ENTRIES
+    with_jacobian = att.is_numeric and entries <= MAX_JACOBIAN_ENTRIES
     rows = []
     if att.is_numeric:
         weight_decimals = att.decimals("weights", digits)
@@ -350,7 +356,7 @@ def _importance_step(att: Attention, digits: int, head: int) -> st.Importance:
         numeric=att.is_numeric,
         jacobian=with_jacobian,
         jacobian_entries=entries,
-        jacobian_limit=importance.MAX_JACOBIAN_ENTRIES,
+        jacobian_limit=MAX_JACOBIAN_ENTRIES,
         labels=att.labels,
         kv_labels=att.kv_labels,
         cross=att.is_cross,

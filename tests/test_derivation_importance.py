@@ -12,7 +12,7 @@ import mpmath
 import pytest
 import sympy
 
-from symattn import examples, importance
+from symattn import derivation, examples
 from symattn.derivation import derive
 from symattn.pipeline import attention
 from symattn.render import steps as st
@@ -184,9 +184,12 @@ def test_symbolic_inputs_give_lengths_in_closed_form_and_no_order():
 
 
 def test_too_large_a_jacobian_is_left_out_in_words(monkeypatch):
-    monkeypatch.setattr(importance, "MAX_JACOBIAN_ENTRIES", 10)
+    monkeypatch.setattr(derivation, "MAX_JACOBIAN_ENTRIES", 10)
     section = _section(derive(attention(X_REF)).to_markdown())
-    assert "The Jacobian norms are left out: they need 36 exact derivatives, more than the 10" in section
+    assert (
+        "The Jacobian norms are left out: they need 36 exact derivatives, more than the 10"
+        " a derivation builds (symattn importance computes them)."
+    ) in section
     assert "g_{11}" not in section and "n_{11} &= a_{11} r_{1}" in section
 
 

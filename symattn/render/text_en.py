@@ -119,7 +119,7 @@ TEXT: dict[str, str] = {
     ),
     "importance_no_jacobian": (
         "The Jacobian norms are left out: they need {entries} exact derivatives, more than the {limit}"
-        " a derivation builds."
+        " a derivation builds (symattn importance computes them)."
     ),
     "importance_row": "Output {o}:",
     "importance_row_labelled": "Output {o} (query {label}):",

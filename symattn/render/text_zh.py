@@ -83,7 +83,7 @@ TEXT: dict[str, str] = {
     "importance_cross": "在交叉注意力中，{x} 是第二个序列的一行，它生成键和值。",
     "importance_lengths": "值向量的长度：",
     "importance_symbolic": "输入含有符号，所以哪个词元最重要取决于符号的取值；基于范数的贡献等于权重乘以这些长度。",
-    "importance_no_jacobian": "这里不给出雅可比范数：它需要 {entries} 个精确导数，超过推导所用的上限 {limit}。",
+    "importance_no_jacobian": "这里不给出雅可比范数：它需要 {entries} 个精确导数，超过推导所用的上限 {limit}（symattn importance 可以计算它们）。",
     "importance_row": "输出 {o}：",
     "importance_row_labelled": "输出 {o}（查询 {label}）：",
     "importance_same_order": "三个指标给出的词元顺序相同：{order}。",
