@@ -705,3 +705,12 @@ def test_markdown_escapes_are_text_and_a_bracket_pair_is_math() -> None:
     assert ("text", "x_{1} = [1, 0]") in spans  # escaped: \_ is _, a lone \[ is a bracket
     assert ("text", "q_{1} = [2, 1]") in spans  # query_1 is row 1 of Q
     assert ("latex", " d_k = 2 ") in spans
+
+
+def test_the_root_of_a_one_entry_dot_product_is_a_number() -> None:
+    text = (
+        "$$V = \\begin{bmatrix} 3 \\\\ 4 \\end{bmatrix}$$\n\n"
+        "$$r_2 = \\sqrt{v_2 \\cdot v_2} = 4$$\n\n$$r_1 = \\sqrt{v_1 \\cdot v_1} = 4$$\n"
+    )
+    got = [(f.line, f.claimed, f.status) for f in verify_text(text).findings if f.status != "unverified"]
+    assert got == [(3, "4", "ok"), (5, "4", "wrong")]  # √(4·4) = 4, √(3·3) = 3

@@ -7,6 +7,8 @@ the environment; restated blocks are tied on the way (:mod:`.ties`).  A mixin of
 
 from __future__ import annotations
 
+import dataclasses
+
 import sympy
 from sympy import ImmutableMatrix
 
@@ -39,6 +41,7 @@ from symattn.verify.values import (
     Val,
     add_values,
     bounded_exp,
+    entry_of_1x1,
     is_matrix,
     multiply,
     rows_joined,
@@ -182,6 +185,8 @@ class Evaluator:
         raise Unverifiable(f"cannot evaluate {type(node).__name__}")
 
     def _scalar(self, value: Val, what: str) -> Val:
+        if is_matrix(value.a) and value.a.shape == (1, 1):  # v_1 · v_1 of 1-vectors is a number
+            return dataclasses.replace(value, a=entry_of_1x1(value.a), b=entry_of_1x1(value.b), rows=None)
         if is_matrix(value.a):
             raise Unverifiable(f"{what} of a matrix")
         return value
