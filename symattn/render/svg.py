@@ -108,6 +108,23 @@ def _clean(text: str) -> str:
     return _NOT_XML.sub("\ufffd", str(text))
 
 
+def _root(width: int, height: int, title: str) -> ET.Element:
+    """An ``<svg>`` element of that size, titled for screen readers (``aria-label``, ``<title>``)."""
+    svg = ET.Element(
+        "svg",
+        {
+            "xmlns": _SVG_NS,
+            "width": str(width),
+            "height": str(height),
+            "viewBox": f"0 0 {width} {height}",
+            "role": "img",
+            "aria-label": _clean(title),
+        },
+    )
+    ET.SubElement(svg, "title").text = _clean(title)
+    return svg
+
+
 def shades(cells: Sequence[Sequence[str]]) -> list[list[tuple[str, str]]]:
     """(fill, ink) of each cell: its viridis colour, from the smallest (dark) to the largest (light)
     cell, read exactly from the decimal text, and the text colour that contrasts more with it.
@@ -208,18 +225,7 @@ class Heatmap:
         width = max(label_w + grid_w + _PAD, int(_CHAR * len(title)) + 2 * _PAD, label_w + 260)
         height = bar_y + 44
 
-        svg = ET.Element(
-            "svg",
-            {
-                "xmlns": _SVG_NS,
-                "width": str(width),
-                "height": str(height),
-                "viewBox": f"0 0 {width} {height}",
-                "role": "img",
-                "aria-label": _clean(title),
-            },
-        )
-        ET.SubElement(svg, "title").text = _clean(title)
+        svg = _root(width, height, title)
         _text(svg, _PAD, 18, title, anchor="start", weight="bold")
         _text(svg, _PAD, top - _PAD, row_axis, anchor="start")
         _text(svg, label_w + grid_w / 2, top - _CELL_H - 2, col_axis)
@@ -284,18 +290,7 @@ def side_by_side(maps: Sequence[Heatmap], *, title: str, gap: int = 16) -> Heatm
         height = max(height, h)
     width = max(x - gap + _PAD, int(_CHAR * len(title)) + 2 * _PAD)
     height += top + _PAD
-    svg = ET.Element(
-        "svg",
-        {
-            "xmlns": _SVG_NS,
-            "width": str(width),
-            "height": str(height),
-            "viewBox": f"0 0 {width} {height}",
-            "role": "img",
-            "aria-label": _clean(title),
-        },
-    )
-    ET.SubElement(svg, "title").text = _clean(title)
+    svg = _root(width, height, title)
     _text(svg, _PAD, 18, title, anchor="start", weight="bold", size=14)
     for inner in parts:
         svg.append(inner)
