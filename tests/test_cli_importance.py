@@ -67,6 +67,15 @@ W_V = [[1, 0], [0, 1]]
 # --- an independent implementation in mpmath ----------------------------------------
 
 mpmath.mp.dps = 50
+
+
+@pytest.fixture(autouse=True)
+def _fifty_digits():
+    """The independent reference works at 50 digits, whatever an earlier module set."""
+    with mpmath.workdps(50):
+        yield
+
+
 #: Below this a vector is taken as exactly 0 (the inputs here give 0 or values far above it).
 TINY = mpmath.mpf(10) ** -30
 
