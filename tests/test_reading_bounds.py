@@ -160,6 +160,8 @@ _REPRODUCTIONS = [
     pytest.param(lambda n: "\\[ a " * n, 800, False, (0, 0), id="md-display-bracket"),
     pytest.param(lambda n: "x \\[ a \\] y\n" * n, 800, False, (800, 3200), id="md-display-bracket-pairs"),
     pytest.param(lambda n: "$$ a " * n, 800, False, (400, 1600), id="md-display-dollars"),
+    # one paragraph of prose numbers whose clauses name cells (each looks for its sentence nearby)
+    pytest.param(lambda n: "token 1 puts 0.25 of its attention on token 2, " * n, 400, False, (400, 1600), id="md-prose-cells"),
     pytest.param(lambda n: "\\begin{equation} a " * n, 800, False, None, id="md-equation"),
 ]  # fmt: skip
 

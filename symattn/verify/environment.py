@@ -12,6 +12,7 @@ identities, symbols), and keeps claimed values of whole expressions.
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
 import sympy
@@ -161,38 +162,10 @@ class Environment:
     def _cell(self, name: str) -> Val | None:
         """``A_{1,2}``, ``A_{12}`` (a cell), ``A_{3,:}`` (a row) or ``A_{:,2}`` (a
         column) of a bound matrix, 1-based."""
-        core, head = split_head(name)
-        match = _CELL.match(core)
-        if match is None:
+        found = self._cell_matrix(name)
+        if found is None:
             return None
-        letter = match.group(1)
-        base = letter + head  # s_{11}^{(1)}: a cell of S^{(1)}
-        accent = _ACCENTED_LETTER.match(letter)
-        if base not in self.env and len(letter) == 1 and letter.islower():
-            base = letter.upper() + head  # a_{12} is the cell of A
-        elif base not in self.env and accent:  # \tilde{s}_{12}: a cell of \tilde{S}
-            base = f"{accent.group(1)}{{{accent.group(2).upper()}}}" + head
-        if base not in self.env:
-            base = self._resolve(base)  # a_{12} of the weights the document calls "weights"
-        if base not in self.env and match.group(1).upper() in ("A", "O"):
-            by_convention = (
-                self._convention_weights(head) if match.group(1).upper() == "A" else self._convention_output()
-            )
-            if by_convention is None or (head and match.group(1).upper() == "O"):
-                return None
-            binding = Binding(
-                by_convention.a,
-                by_convention.b,
-                by_convention.deps,
-                by_convention.arith,
-                rows=by_convention.rows,
-            )
-        elif base not in self.env:
-            return None
-        else:
-            binding = self.env[base]
-        if not is_matrix(binding.a):
-            return None
+        binding, match = found
         pair = match.group(4) or ""
         row, col = (pair[0], pair[1]) if pair else (match.group(2), match.group(3))
         i = int(row) - 1 if row != ":" else None
@@ -208,6 +181,42 @@ class Environment:
         else:
             a, b = binding.a[i, j], binding.b[i, j]
         return Val(a, b, row_deps(binding, i), arith=binding.arith)
+
+    def _cell_matrix(self, name: str) -> tuple[Binding, re.Match[str]] | None:
+        """The matrix a cell name (``a_{12}``, ``s^{(1)}_{11}``, ``\\tilde{s}_{12}``)
+        belongs to, and the name's match; the weights or the output by convention
+        when the document binds no A or O."""
+        core, head = split_head(name)
+        match = _CELL.match(core)
+        if match is None:
+            return None
+        letter = match.group(1)
+        base = letter + head  # s_{11}^{(1)}: a cell of S^{(1)}
+        accent = _ACCENTED_LETTER.match(letter)
+        if base not in self.env and len(letter) == 1 and letter.islower():
+            base = letter.upper() + head  # a_{12} is the cell of A
+        elif base not in self.env and accent:  # \tilde{s}_{12}: a cell of \tilde{S}
+            base = f"{accent.group(1)}{{{accent.group(2).upper()}}}" + head
+        if base not in self.env:
+            base = self._resolve(base)  # a_{12} of the weights the document calls "weights"
+        if base in self.env:
+            binding = self.env[base]
+        elif letter.upper() in ("A", "O"):
+            by_convention = (
+                self._convention_weights(head) if letter.upper() == "A" else self._convention_output()
+            )
+            if by_convention is None or (head and letter.upper() == "O"):
+                return None
+            binding = Binding(
+                by_convention.a,
+                by_convention.b,
+                by_convention.deps,
+                by_convention.arith,
+                rows=by_convention.rows,
+            )
+        else:
+            return None
+        return (binding, match) if is_matrix(binding.a) else None
 
     def _restates(self, names: list[str], node: Node) -> bool:
         """Whether printed numbers equal the current value of every bound name."""

@@ -18,7 +18,6 @@ from symattn.exact import parse_claim
 from symattn.latexparse import (
     Node,
     Num,
-    split_head,
 )
 from symattn.verify.claims import claim_fits, exact_text
 from symattn.verify.values import (
@@ -47,7 +46,7 @@ class Prose:
             digits = text.split(".")[1]
             if digits.isdigit():
                 for places in range(2, min(len(digits), _MAX_ROUNDED_PLACES)):
-                    key = (places, Decimal(text).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+                    key = (places, _rounded(Decimal(text), places))
                     self.rounded.setdefault(key, set()).add(text)
         same = known is None or (known is not _AMBIGUOUS and equal(known.b, result.b) is True)
         self.printed[text] = result if same else _AMBIGUOUS
@@ -95,7 +94,7 @@ class Prose:
                 printed = Decimal(cell_text)
             except ArithmeticError:
                 return False
-            return printed.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP) == value
+            return _rounded(printed, places) == value
 
         found = []
         n = len(nums)
@@ -125,17 +124,12 @@ class Prose:
         self._judge(
             num, 1 - r.a, 1 - r.b, r.deps, cell=None, reason="the other weight of the row: 1 − the one before"
         )
-        self.findings[mark:] = [
-            dataclasses.replace(
-                found,
-                status="unverified",
-                kind="unverifiable",
-                reason="the other weight of the row fits neither side",
-            )
-            if found.status == "wrong" and found.kind in ("wrong", "slip")
-            else found
-            for found in self.findings[mark:]
-        ]
+        self._recast_fresh(
+            mark,
+            status="unverified",
+            kind="unverifiable",
+            reason="the other weight of the row fits neither side",
+        )
         printed = parse_claim(num.text).value
         ok = not any(f.status == "wrong" for f in self.findings[mark:])
         result = Val(printed, 1 - r.b, r.deps | self._source(num, ok, printed, 1 - r.b))
@@ -143,26 +137,20 @@ class Prose:
             self.results[num.text] = result
 
     def _fits_another_cell(self, num: Num, name: str) -> bool:
-        """Whether a prose number fits some other cell of the matrix its clause names
-        (in either world): then the clause may count tokens from 0, or name the wrong
+        """Whether a prose number fits some cell of the matrix its clause names (in
+        either world): then the clause may count tokens from 0, or name the wrong
         pair, and the number is not a fresh slip."""
-        core, head = split_head(name)
-        letter = core.split("_", 1)[0]
-        for i in range(1, 10):
-            for j in range(1, 10):
-                cell = self._cell(f"{letter}_{{{i}{j}}}{head}")
-                if cell is None:
-                    break
-                try:
-                    if claim_fits(num.text, cell.a) or claim_fits(num.text, cell.b):
-                        return True
-                except SymattnError:
-                    return True
-            else:
-                continue
-            if j == 1:
-                break
-        return False
+        found = self._cell_matrix(name)
+        if found is None:
+            return False
+        binding = found[0]
+        try:
+            return any(
+                claim_fits(num.text, a) or claim_fits(num.text, b)
+                for a, b in zip(binding.a, binding.b, strict=True)
+            )
+        except SymattnError:
+            return True
 
     def _prose_cell(self, num: Num, name: str) -> bool:
         """A prose number for the cell its clause names: ok when it fits the truth,
@@ -180,6 +168,8 @@ class Prose:
         mark = len(self.findings)
         deps = row_deps(value, None)
         self._judge(num, value.a, value.b, deps, cell=None, reason=f"the prose gives {label}")
+        if not any(_fresh(found) for found in self.findings[mark:]):
+            return True  # ok, carried or a truncation: reported as judged
         copied = (
             not weak
             and (parse_claim(num.text).places or 0) >= 4
@@ -187,19 +177,20 @@ class Prose:
             and not self._fits_another_cell(num, name)
         )
         if copied:
-            reason = f"the prose copies {label} wrong: {self._slip_reason(num, value.a)}"
-            change = {"kind": "slip", "reason": reason}
+            self._recast_fresh(
+                mark, kind="slip", reason=f"the prose copies {label} wrong: {self._slip_reason(num, value.a)}"
+            )
         else:
             reason = f"the prose gives {label}; it fits neither the document's value nor the truth"
-            change = {"status": "unverified", "kind": "unverifiable", "reason": reason}
-        fixed = [
-            dataclasses.replace(found, **change)
-            if found.status == "wrong" and found.kind in ("wrong", "slip")
-            else found
-            for found in self.findings[mark:]
-        ]
-        self.findings[mark:] = fixed
+            self._recast_fresh(mark, status="unverified", kind="unverifiable", reason=reason)
         return True
+
+    def _recast_fresh(self, mark: int, **change: Any) -> None:
+        """Change the fresh errors (``wrong``, ``slip``) found since ``mark``: a prose
+        reading that is not sure of its cell lists them, or calls them a slip."""
+        self.findings[mark:] = [
+            dataclasses.replace(found, **change) if _fresh(found) else found for found in self.findings[mark:]
+        ]
 
     def _rounded_restatement(self, num: Num, *, prose: bool = False) -> bool:
         """A number on its own (``the third token attends to itself ($0.80$)``) that is
@@ -285,3 +276,14 @@ class Prose:
         earlier = self.row_results.get(texts) if all(texts) and len(texts) > 1 else None
         if earlier is not None:
             self._carry_restated(mark, earlier)
+
+
+def _fresh(found: Any) -> bool:
+    """A wrong number that is not explained by an earlier one."""
+    return found.status == "wrong" and found.kind in ("wrong", "slip")
+
+
+def _rounded(printed: Decimal, places: int) -> Decimal:
+    """A printed decimal rounded half away from zero to fewer places (what a later
+    restatement of it would print)."""
+    return printed.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)

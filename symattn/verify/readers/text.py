@@ -459,7 +459,7 @@ def _bare_spans(
             continue
         match, span = group[0]
         flags = {"bare"}
-        if _OTHER.search(piece.text, 0, match.start()):
+        if _OTHER.search(piece.text, max(0, match.start() - _OTHER_REACH), match.start()):
             spans.append(dataclasses.replace(span, flags=span.flags | {"bare", "complement"}))
             continue
         cell = _cell_in_context(piece, match, context)
@@ -473,7 +473,9 @@ def _bare_spans(
 _LIST_GAP = re.compile(r"\s*(?:,|，|、|;|；)?\s*(?:and|or|和|及|以及|与)?\s*")
 
 
-#: "另一个 = …", "the other one is …": the other weight of a two-key row, just before its number.
+#: "另一个 = …", "the other one is …": the other weight of a two-key row, just before its number
+#: (looked for in the _OTHER_REACH characters before it).
+_OTHER_REACH = 40
 _OTHER = re.compile(
     r"(?:另一个|另外一个|the other(?: one| weight)?)\s*(?:权重|weight)?\s*(?:是|为|=|is|:|：)?\s*(?:约|about|≈)?\s*$",
     re.I,
@@ -512,6 +514,8 @@ _CONDITIONAL = re.compile(r"\bif\b|\bwould\b|\bsuppose|\bimagine|\bwere\b|假如
 _OUTPUT_DIM = re.compile(r"输出(?:向量)?(?:的)?第\s*([1-9一二三四五六七八九])\s*(?:维|个分量|个元素)")
 _SENTENCE_END = re.compile(r"[。；;！？!?]|\n\s*\n|\.(?:\s|$)")
 _CLAUSE_END = re.compile(r"[，,\n]")
+#: How far a clause reading looks from its number for the sentence around it (characters).
+_SENTENCE_REACH = 400
 _PRONOUN = re.compile(r"\bit\b|它")
 _ANY_NUMBER = re.compile(r"\d")
 
@@ -534,9 +538,12 @@ def named_cell(text: str, start: int, end: int) -> str | None:
     that one holds no number), and the clause must name exactly the query and the
     key (two tokens, or one and "itself"), without a passive verb ("receives",
     "来自") that would swap them."""
-    sentence_start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
-    found = _SENTENCE_END.search(text, end)
-    sentence_end = found.start() if found else len(text)
+    # the sentence, looked for at most _SENTENCE_REACH characters either side: each
+    # number costs a bounded scan, so reading stays linear in the paragraph's length
+    lo = max(0, start - _SENTENCE_REACH)
+    sentence_start = max((m.end() for m in _SENTENCE_END.finditer(text, lo, start)), default=lo)
+    found = _SENTENCE_END.search(text, end, end + _SENTENCE_REACH)
+    sentence_end = found.start() if found else min(len(text), end + _SENTENCE_REACH)
     cuts = [sentence_start, *_clause_cuts(text, sentence_start, sentence_end), sentence_end]
     k = max(i for i in range(len(cuts) - 1) if cuts[i] <= start)
     clause = text[cuts[k] : cuts[k + 1]]
