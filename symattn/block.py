@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
@@ -48,7 +49,7 @@ from symattn.exact import (
     to_matrix,
 )
 from symattn.limits import MAX_PREC, RELU_PREC, precisions
-from symattn.pipeline import Exact, MultiHead, multihead
+from symattn.pipeline import Attention, Exact, MultiHead, multihead
 
 __all__ = [
     "ACTIVATIONS",
@@ -910,12 +911,76 @@ def _ffn_parts(ffn: Any, activation: str) -> tuple[Any, ...]:
     return tuple(ffn) + (None, None) * (len(ffn) == 4)
 
 
-def _self_attention(X, heads, W_O, kv_heads, options) -> MultiHead:
+def _self_attention(X, heads, W_O, kv_heads, options, *, rope_options=None) -> MultiHead:
     if kv_heads is not None:
         block = grouped_query_attention(Exact(X), q_heads=heads, kv_heads=kv_heads, W_O=W_O, **options)
     else:
         block = multihead(Exact(X), heads, W_O, **options)
+    if rope_options is not None:
+        block = _rotary(block, rope_options)
     return _computed(block, X)
+
+
+class RotaryAttention(Attention):
+    """One attention head whose queries and keys are rotated by RoPE (:func:`rope`) before the scores.
+
+    ``Q_linear = X W_Q`` and ``K_linear = X W_K`` are the projections; ``Q`` and ``K`` are
+    them rotated, row m by the angles m·θ_i (m = ``rope_start`` + the row's index), so the
+    scores Q Kᵀ depend on the positions only through their differences.
+    """
+
+    def __init__(self, att: Attention, *, base: Any = 10000, start: int = 0, layout: str = "interleaved"):
+        super().__init__(
+            att.X, att.W_Q, att.W_K, att.W_V, att.X_kv, att.factor, att.mask, att.labels, att.kv_labels
+        )
+        self.rope_start = _count(start, "rope.start", 0)
+        self.rope_layout = _choice(layout, LAYOUTS, "rope.layout")
+        if self.d_k % 2:
+            raise ShapeError(
+                f"rope: the queries and keys have d_k = {self.d_k} (W_Q is {_shape(self.W_Q)}), but RoPE "
+                "rotates pairs of columns and needs an even d_k"
+            )
+        self.rope_base = _positive_number(base, "rope.base")
+        self.rope_thetas = _frequencies(self.d_k, self.rope_base)
+        self.rope_pairs = tuple(_pairs(self.d_k, self.rope_layout))
+
+    @property
+    def is_rational(self) -> bool:  # the rotated scores hold sines and cosines
+        return False
+
+    @cached_property
+    def Q_linear(self) -> ImmutableMatrix:
+        return registry.stage("Q").compute(self)
+
+    @cached_property
+    def K_linear(self) -> ImmutableMatrix:
+        return registry.stage("K").compute(self)
+
+    def _rotated(self, M: ImmutableMatrix) -> ImmutableMatrix:
+        return rope(Exact(M), base=self.rope_base, start=self.rope_start, layout=self.rope_layout)
+
+    @cached_property
+    def Q(self) -> ImmutableMatrix:  # type: ignore[override]
+        return self._rotated(self.Q_linear)
+
+    @cached_property
+    def K(self) -> ImmutableMatrix:  # type: ignore[override]
+        return self._rotated(self.K_linear)
+
+    def angle(self, m: int, i: int) -> sympy.Expr:
+        """The rotation angle of row m (0-based) and pair i: (start + m) θ_i, exact."""
+        return _mul(self.rope_start + m, self.rope_thetas[i])
+
+
+def _rotary(block: MultiHead, options: Mapping[str, Any]) -> MultiHead:
+    """The same heads with RoPE on their queries and keys (self-attention only)."""
+    extra = set(options) - {"base", "start", "layout"}
+    if extra:
+        raise InputError(f"rope: unknown option {sorted(extra)[0]!r} (expected base, start, layout)")
+    heads = tuple(RotaryAttention(head, **options) for head in block.heads)
+    if isinstance(block, GroupedQueryAttention):
+        return GroupedQueryAttention(heads, block.W_O, block.groups)
+    return MultiHead(heads, block.W_O)
 
 
 def _computed(block: MultiHead, *inputs: ImmutableMatrix) -> MultiHead:
@@ -1001,6 +1066,7 @@ def encoder_layer(
     ln_1: Sequence[Any] | None = None,
     ln_2: Sequence[Any] | None = None,
     normalization: str = "layer_norm",
+    rope: Mapping[str, Any] | None = None,
     **attention_options: Any,
 ) -> Layer:
     """One encoder layer, every stage exact.
@@ -1019,6 +1085,8 @@ def encoder_layer(
         kv_heads: (W_K, W_V) pairs shared by groups of query heads (GQA/MQA).
         ln_1, ln_2: (gamma, beta) of the first and second norm; None is γ = 1, β = 0.
         normalization: "layer_norm" or "rms_norm".
+        rope: RoPE on the queries and keys of every head: a mapping of :func:`rope`'s
+            options (base, start, layout), or None for none.
         **attention_options: passed to :func:`symattn.attention` (mask, scale, labels, …).
 
     Returns:
@@ -1034,7 +1102,7 @@ def encoder_layer(
     attention: dict[str, MultiHead] = {}
 
     def mha(source: ImmutableMatrix):
-        block = _self_attention(source, heads, W_O, kv_heads, attention_options)
+        block = _self_attention(source, heads, W_O, kv_heads, attention_options, rope_options=rope)
         attention["attention"] = block
         return block.output, block
 
@@ -1068,6 +1136,7 @@ def decoder_layer(
     ln_3: Sequence[Any] | None = None,
     normalization: str = "layer_norm",
     scale: Any = "sqrt_dk",
+    rope: Mapping[str, Any] | None = None,
 ) -> Layer:
     """One decoder layer: causal self-attention, cross-attention to ``memory``, then the FFN.
 
@@ -1086,6 +1155,7 @@ def decoder_layer(
         ffn, activation, norm, eps, normalization: as for :func:`encoder_layer`.
         ln_1, ln_2, ln_3: (gamma, beta) of the three norms.
         scale: the attention scale of both attentions.
+        rope: RoPE on the self-attention's queries and keys (see :func:`encoder_layer`).
 
     Returns:
         A :class:`Layer` with stages X, self_attention, residual_1, norm_1, cross_attention,
@@ -1098,7 +1168,9 @@ def decoder_layer(
     attention: dict[str, MultiHead] = {}
 
     def self_step(source: ImmutableMatrix):
-        block = _self_attention(source, self_heads, self_W_O, kv_heads, {"mask": "causal", "scale": scale})
+        block = _self_attention(
+            source, self_heads, self_W_O, kv_heads, {"mask": "causal", "scale": scale}, rope_options=rope
+        )
         attention["self_attention"] = block
         return block.output, block
 

@@ -605,6 +605,8 @@ def _stack_balls(
         zeroed, undecided = {}, {}
         for k, options in enumerate(layers, start=1):
             with _located(f"layers[{k}]"):
+                if options.get("rope") is not None:
+                    raise InputError("rope: RoPE is not on the ball path yet; use --engine exact")
                 current, zeroed[k], undecided[k] = _StackLayer(
                     current, memory_q, options, k, prec=prec, out=out
                 ).run()

@@ -31,10 +31,11 @@ _LAYER = {
     "decoder": ("kind", "self_attention", "cross_attention", "norm", "ffn"),
 }
 _ATTENTION = {
-    "attention": ("heads", "kv_heads", "W_O", "scale", "temperature", "mask"),
-    "self_attention": ("heads", "kv_heads", "W_O", "scale"),
+    "attention": ("heads", "kv_heads", "W_O", "scale", "temperature", "mask", "rope"),
+    "self_attention": ("heads", "kv_heads", "W_O", "scale", "rope"),
     "cross_attention": ("heads", "W_O"),
 }
+_ROPE = ("base", "start", "layout")
 _NORM = ("placement", "kind", "eps", "gamma_1", "beta_1", "gamma_2", "beta_2", "gamma_3", "beta_3")
 _FFN = ("activation", "W_1", "b_1", "W_2", "b_2", "W_3", "b_3")
 _UNEMBED = ("W_U", "b_U")
@@ -359,6 +360,8 @@ def _attention_options(
         if kv is not None:
             options["kv_heads"] = kv
         options.update({key: attention[key] for key in ("scale", "temperature", "mask") if key in attention})
+        if "rope" in attention:
+            options["rope"] = _rope(read, attention["rope"], f"layers[{k}].attention.rope", k)
         if isinstance(options.get("mask"), list):
             options["mask"] = [[_mask_entry(v) for v in row] for row in options["mask"]]
         blocks.append(("attention", len(heads)))
@@ -385,8 +388,41 @@ def _attention_options(
             options["kv_heads"] = kv
         if "scale" in own:
             options["scale"] = own["scale"]
+        if "rope" in own:
+            options["rope"] = _rope(read, own["rope"], f"layers[{k}].self_attention.rope", k)
         blocks += [("self_attention", len(heads)), ("cross_attention", len(cross_heads))]
     return blocks
+
+
+def _rope(read: _Reader, table: Any, field_name: str, k: int) -> dict[str, Any]:
+    """``rope = { base = 10000, start = 0, layout = "interleaved" }``: RoPE on the queries and keys."""
+    from symattn.block import LAYOUTS
+
+    where = {"layer": k}
+    if not isinstance(table, dict):
+        raise SpecError(
+            f"{read.place(key='rope', **where)}: {field_name} must be a table such as "
+            f"{{ base = 10000 }} (base, start, layout), not {table!r}"
+        )
+    for key in table:
+        if key not in _ROPE:
+            raise UnknownKeyError(
+                f"{read.place(key='rope', **where)}: unknown key {key!r} in {field_name} "
+                f"(known keys: {', '.join(_ROPE)})"
+            )
+    options = dict(table)
+    if "layout" in options and options["layout"] not in LAYOUTS:
+        raise SpecError(
+            f"{read.place(key='rope', **where)}: {field_name}.layout: unknown layout {options['layout']!r} "
+            f"(expected one of {', '.join(LAYOUTS)})"
+        )
+    start = options.get("start", 0)
+    if isinstance(start, bool) or not isinstance(start, int) or start < 0:
+        raise SpecError(
+            f"{read.place(key='rope', **where)}: {field_name}.start must be an integer ≥ 0 "
+            f"(the position of the first token), not {start!r}"
+        )
+    return options
 
 
 def _positional(read: _Reader, table: Any) -> Any:
