@@ -1,0 +1,692 @@
+"""True values behind every number in the block corpus (tests/block_corpus, issue 11).
+
+Independent of symattn and SymPy: exact rationals (``fractions``) where the value is
+rational, ``mpmath`` at 50 digits where it is not (sines, cosines, square roots, erf,
+tanh).  Rounding is half away from zero; a value whose rounding would need more than
+40 digits to decide (a near tie that is not an exact rational) stops the script.
+
+One function per stage: ``positional_encoding``, ``add``, ``layer_norm``, ``rms_norm``,
+``feed_forward`` (ReLU, GELU in its erf form, GELU's tanh approximation).  A case is a
+list of steps over named inputs; every intermediate quantity a document prints (the
+angles pos/10000^{2i/d}, μ, x − μ, σ², σ² + ε, √(σ² + ε), x̂, the hidden
+pre-activations, the activations, the sublayer output, X + Sublayer(X)) is a stage
+with its own name, so nothing is typed from memory.
+
+"World (a)" variants are cases too (``truth_of`` names the true case): the same
+document computed under another convention (``fits`` says which: concatenated layout,
+positions from 1, sample variance, eps = 0) or from a wrong number the author printed
+(``sets`` replaces a stage's cell; everything after it is recomputed from it).
+
+Run ``python tests/block_corpus/_truth.py [CASE ...]`` to print every stage of every
+case, exactly or at 12 digits, with its 2, 3, 4 and 6 place roundings.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import sys
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import mpmath
+from mpmath import mp, mpf
+
+mp.dps = 50
+
+Value = Fraction | mpf
+
+
+# --- exact helpers -------------------------------------------------------------------
+
+
+def F(x: int | str | Fraction) -> Fraction:
+    """An exact rational from an int, a decimal string ("1e-5" too) or a Fraction."""
+    return Fraction(x)
+
+
+def mat(rows: list[list]) -> list[list[Fraction]]:
+    return [[Fraction(v) for v in row] for row in rows]
+
+
+def to_mpf(v: Value) -> mpf:
+    if isinstance(v, Fraction):
+        return mpf(v.numerator) / mpf(v.denominator)
+    return mpf(v)
+
+
+def add(*vs: Value) -> Value:
+    if all(isinstance(v, Fraction) for v in vs):
+        return sum(vs, Fraction(0))
+    return mpmath.fsum([to_mpf(v) for v in vs])
+
+
+def mul(a: Value, b: Value) -> Value:
+    if (isinstance(a, Fraction) and a == 0) or (isinstance(b, Fraction) and b == 0):
+        return Fraction(0)
+    if isinstance(a, Fraction) and isinstance(b, Fraction):
+        return a * b
+    return to_mpf(a) * to_mpf(b)
+
+
+def div(a: Value, b: Value) -> Value:
+    if isinstance(a, Fraction) and isinstance(b, Fraction):
+        return a / b
+    if isinstance(a, Fraction) and a == 0:
+        return Fraction(0)
+    return to_mpf(a) / to_mpf(b)
+
+
+def sqrt(v: Value) -> Value:
+    """The square root, exact when ``v`` is the square of a rational."""
+    if isinstance(v, Fraction) and v >= 0:
+        n, d = math.isqrt(v.numerator), math.isqrt(v.denominator)
+        if n * n == v.numerator and d * d == v.denominator:
+            return Fraction(n, d)
+    return mpmath.sqrt(to_mpf(v))
+
+
+def rpow(base: Fraction, e: Fraction) -> Value:
+    """base^e, exact when it is rational (10000^(1/2) = 100), else at 50 digits."""
+    if e.denominator == 1:
+        return base ** int(e)
+    root = round(float(base) ** (1 / e.denominator))
+    for r in (root - 1, root, root + 1):
+        if r > 0 and Fraction(r) ** e.denominator == base:
+            return Fraction(r) ** e.numerator
+    return mpmath.power(to_mpf(base), to_mpf(e))
+
+
+def sin(v: Value) -> Value:
+    return Fraction(0) if isinstance(v, Fraction) and v == 0 else mpmath.sin(to_mpf(v))
+
+
+def cos(v: Value) -> Value:
+    return Fraction(1) if isinstance(v, Fraction) and v == 0 else mpmath.cos(to_mpf(v))
+
+
+def mm(a: list[list[Value]], b: list[list[Value]]) -> list[list[Value]]:
+    assert len(a[0]) == len(b), (len(a[0]), len(b))
+    return [
+        [add(*(mul(a[i][k], b[k][j]) for k in range(len(b)))) for j in range(len(b[0]))]
+        for i in range(len(a))
+    ]
+
+
+def madd(a: list[list[Value]], b: list[list[Value]]) -> list[list[Value]]:
+    """a + b, b broadcast over the rows when it has one row (a bias)."""
+    rows = b if len(b) == len(a) else [b[0]] * len(a)
+    return [[add(x, y) for x, y in zip(ra, rb, strict=True)] for ra, rb in zip(a, rows, strict=True)]
+
+
+# --- rounding -------------------------------------------------------------------------
+
+TIE_GUARD = mpf(10) ** -40
+
+
+def _scaled_int(v: Value, places: int, mode: str) -> int:
+    """round(|v| * 10^places) half away from zero ("round") or toward zero ("trunc"), signed."""
+    scale = 10**places
+    if isinstance(v, Fraction):
+        x = abs(v) * scale
+        whole, rest = divmod(x.numerator, x.denominator)
+        if mode == "round" and 2 * rest >= x.denominator:
+            whole += 1
+        return -whole if v < 0 else whole
+    x = abs(to_mpf(v)) * scale
+    whole = int(mpmath.floor(x))
+    frac = x - whole
+    if mode == "round":
+        if abs(frac - mpf("0.5")) < TIE_GUARD:
+            raise ValueError(f"rounding of {mpmath.nstr(v, 45)} at {places} places is a near tie")
+        if frac > mpf("0.5"):
+            whole += 1
+    elif abs(frac) < TIE_GUARD or abs(frac - 1) < TIE_GUARD:
+        raise ValueError(f"truncation of {mpmath.nstr(v, 45)} at {places} places is undecided")
+    return -whole if v < 0 else whole
+
+
+def _text(k: int, places: int, negative: bool) -> str:
+    sign = "-" if negative else ""
+    k = abs(k)
+    if places == 0:
+        return f"{sign}{k}"
+    s = str(k).rjust(places + 1, "0")
+    return f"{sign}{s[:-places]}.{s[-places:]}"
+
+
+def _negative(v: Value) -> bool:
+    return v < 0
+
+
+def rnd(v: Value, places: int) -> str:
+    """``v`` rounded half away from zero at ``places`` decimals ("0.40"; "-0.0000" for a tiny negative)."""
+    return _text(_scaled_int(v, places, "round"), places, _negative(v))
+
+
+def trunc(v: Value, places: int) -> str:
+    """``v`` truncated toward zero at ``places`` decimals ("0.99" for 0.99995)."""
+    return _text(_scaled_int(v, places, "trunc"), places, _negative(v))
+
+
+def integer(v: Value) -> str:
+    assert isinstance(v, Fraction) and v.denominator == 1, v
+    return str(v.numerator)
+
+
+def exact_decimal(v: Value) -> str:
+    """A terminating rational written in full ("0.5", "-1.25", "2")."""
+    assert isinstance(v, Fraction), v
+    for places in range(0, 12):
+        if (v * 10**places).denominator == 1:
+            return _text(int(v * 10**places), places, v < 0)
+    raise AssertionError(f"{v} does not terminate")
+
+
+def f64_text(v: Value, max_frac: int = 8) -> str:
+    """NumPy's text of the float64 nearest ``v`` at ``max_frac`` places at most, trailing zeros dropped."""
+    x = Fraction(float(mpmath.nstr(to_mpf(v), 40)))
+    if x.denominator == 1:
+        return f"{x.numerator}."
+    for places in range(1, 18):
+        text = rnd(x, places)
+        if float(text) == float(x) or places == max_frac:
+            return text.rstrip("0")
+    raise AssertionError(v)
+
+
+# --- the stages -----------------------------------------------------------------------
+
+
+def positional_encoding(n: int, d: int, base: Value, start: int, layout: str) -> dict:
+    """PE(pos, 2i) = sin(pos / base^{2i/d}), PE(pos, 2i+1) = cos(…), pos = start … start+n−1.
+
+    Returns the stages ``PE`` (n × d), ``PE_div`` (1 × d/2: base^{2i/d}) and ``PE_ang``
+    (n × d/2: pos / base^{2i/d}).  ``layout="concatenated"``: all the sines, then all the cosines.
+    """
+    assert d % 2 == 0 and layout in ("interleaved", "concatenated")
+    divs = [rpow(F(base), Fraction(2 * i, d)) for i in range(d // 2)]
+    angles = [[div(F(pos), w) for w in divs] for pos in range(start, start + n)]
+    rows = []
+    for row in angles:
+        sines, cosines = [sin(a) for a in row], [cos(a) for a in row]
+        if layout == "interleaved":
+            rows.append([v for pair in zip(sines, cosines, strict=True) for v in pair])
+        else:
+            rows.append(sines + cosines)
+    return {"PE": rows, "PE_div": [divs], "PE_ang": angles}
+
+
+def layer_norm(X, gamma, beta, *, eps: Value, variance: str, apply) -> dict:
+    """LayerNorm per row: μ, x − μ, (x − μ)², σ² (÷d, or ÷(d−1) for "sample"), σ² + ε, √(σ² + ε), x̂, γ x̂ + β.
+
+    ``apply(stage, matrix)`` replaces the cells a variant sets, before the next stage uses them.
+    """
+    d = len(X[0])
+    out: dict = {}
+    out["sum"] = apply("sum", [[add(*row)] for row in X])
+    out["mu"] = apply("mu", [[div(s[0], F(d))] for s in out["sum"]])
+    out["dev"] = apply("dev", [[add(x, -m[0]) for x in row] for row, m in zip(X, out["mu"], strict=True)])
+    out["sq"] = apply("sq", [[mul(v, v) for v in row] for row in out["dev"]])
+    out["ssq"] = apply("ssq", [[add(*row)] for row in out["sq"]])
+    n = F(d - 1) if variance == "sample" else F(d)
+    out["var"] = apply("var", [[div(s[0], n)] for s in out["ssq"]])
+    out["ve"] = apply("ve", [[add(v[0], eps)] for v in out["var"]])
+    out["std"] = apply("std", [[sqrt(v[0])] for v in out["ve"]])
+    out["hat"] = apply(
+        "hat", [[div(x, s[0]) for x in row] for row, s in zip(out["dev"], out["std"], strict=True)]
+    )
+    g = gamma[0] if gamma else [F(1)] * d
+    b = beta[0] if beta else [F(0)] * d
+    out[""] = apply(
+        "", [[add(mul(gj, h), bj) for h, gj, bj in zip(row, g, b, strict=True)] for row in out["hat"]]
+    )
+    return out
+
+
+def rms_norm(X, gamma, *, eps: Value, apply) -> dict:
+    """RMSNorm per row: mean of squares, √(mean + ε), x / √(mean + ε) · γ."""
+    d = len(X[0])
+    out: dict = {}
+    out["ms"] = apply("ms", [[div(add(*(mul(x, x) for x in row)), F(d))] for row in X])
+    out["rms"] = apply("rms", [[sqrt(add(m[0], eps))] for m in out["ms"]])
+    g = gamma[0] if gamma else [F(1)] * d
+    out[""] = apply(
+        "",
+        [
+            [mul(div(x, r[0]), gj) for x, gj in zip(row, g, strict=True)]
+            for row, r in zip(X, out["rms"], strict=True)
+        ],
+    )
+    return out
+
+
+GELU_C = F("0.044715")
+
+
+def relu(h: Value) -> Value:
+    return h if h > 0 else Fraction(0)
+
+
+def gelu(h: Value) -> Value:
+    """x Φ(x) = x/2 · (1 + erf(x/√2))."""
+    if isinstance(h, Fraction) and h == 0:
+        return Fraction(0)
+    x = to_mpf(h)
+    return x / 2 * (1 + mpmath.erf(x / mpmath.sqrt(2)))
+
+
+def gelu_tanh(h: Value) -> Value:
+    """The tanh approximation: x/2 · (1 + tanh(√(2/π) (x + 0.044715 x³)))."""
+    if isinstance(h, Fraction) and h == 0:
+        return Fraction(0)
+    x = to_mpf(h)
+    return x / 2 * (1 + mpmath.tanh(mpmath.sqrt(2 / mpmath.pi) * (x + to_mpf(GELU_C) * x**3)))
+
+
+ACTS = {"relu": relu, "gelu": gelu, "gelu_tanh": gelu_tanh}
+
+
+def feed_forward(X, W1, b1, W2, b2, *, act: str, apply) -> dict:
+    """FFN(x) = act(x W_1 + b_1) W_2 + b_2: stages H (pre-activations), A (activations), P (A W_2), the output."""
+    out: dict = {}
+    out["H"] = apply("H", madd(mm(X, W1), b1) if b1 else mm(X, W1))
+    out["A"] = apply("A", [[ACTS[act](h) for h in row] for row in out["H"]])
+    out["P"] = apply("P", mm(out["A"], W2))
+    out[""] = apply("", madd(out["P"], b2) if b2 else [row[:] for row in out["P"]])
+    return out
+
+
+# --- cases ----------------------------------------------------------------------------
+
+
+@dataclass
+class Case:
+    """A worked example: inputs by name and steps ``(NAME, op, params)`` computed in order.
+
+    ops: ``pe`` (n, d, base, start, layout), ``add`` (a, b), ``ln`` (src, gamma, beta, eps,
+    variance), ``rms`` (src, gamma, eps), ``ffn`` (src, W1, b1, W2, b2, act).  A step's
+    sub-stages are named ``NAME_sub`` (``LN_mu``, ``F_H``); its result is ``NAME``.
+    """
+
+    name: str
+    note: str
+    inputs: dict
+    steps: list
+    truth_of: str | None = None
+    fits: str | None = None  # the convention this variant computes under
+    sets: dict = field(default_factory=dict)  # stage -> {(r, c): value}
+    stages: dict = field(default_factory=dict)
+
+
+def compute(case: Case) -> dict:
+    s: dict = {}
+    for k, v in case.inputs.items():
+        s[k] = mat(v) if isinstance(v, list) else F(v)
+
+    def get(name):
+        return s[name] if name else None
+
+    for name, op, p in case.steps:
+
+        def apply(sub: str, m, name=name):
+            stage = f"{name}_{sub}" if sub else name
+            for (r, c), v in case.sets.get(stage, {}).items():
+                m[r - 1][c - 1] = Fraction(v) if isinstance(v, (int, str)) else v
+            return m
+
+        if op == "pe":
+            parts = positional_encoding(
+                p["n"], p["d"], F(p.get("base", 10000)), p.get("start", 0), p.get("layout", "interleaved")
+            )
+            for sub, m in parts.items():
+                s[sub.replace("PE", name, 1)] = apply(sub[3:], m)
+            continue
+        if op == "add":
+            parts = {"": apply("", madd(s[p["a"]], s[p["b"]]))}
+        elif op == "ln":
+            parts = layer_norm(
+                s[p["src"]],
+                get(p.get("gamma")),
+                get(p.get("beta")),
+                eps=F(p.get("eps", "1e-5")),
+                variance=p.get("variance", "population"),
+                apply=apply,
+            )
+        elif op == "rms":
+            parts = rms_norm(s[p["src"]], get(p.get("gamma")), eps=F(p.get("eps", "1e-5")), apply=apply)
+        elif op == "ffn":
+            parts = feed_forward(
+                s[p["src"]],
+                s[p["W1"]],
+                get(p.get("b1")),
+                s[p["W2"]],
+                get(p.get("b2")),
+                act=p["act"],
+                apply=apply,
+            )
+        else:
+            raise AssertionError(op)
+        for sub, m in parts.items():
+            s[f"{name}_{sub}" if sub else name] = m
+    case.stages = s
+    return s
+
+
+def vary(
+    base: Case,
+    name: str,
+    note: str,
+    *,
+    fits: str | None = None,
+    sets: dict | None = None,
+    change: dict | None = None,
+) -> Case:
+    """A world (a) of ``base``: the same steps with changed parameters or set cells."""
+    steps = copy.deepcopy(base.steps)
+    for step_name, params in (change or {}).items():
+        for _, _, p in (st for st in steps if st[0] == step_name):
+            p.update(params)
+    return Case(name, note, copy.deepcopy(base.inputs), steps, truth_of=base.name, fits=fits, sets=sets or {})
+
+
+CASES: dict[str, Case] = {}
+
+
+def _add(case: Case) -> Case:
+    assert case.name not in CASES, case.name
+    compute(case)
+    CASES[case.name] = case
+    return case
+
+
+# pe4: 3 positions, d_model 4, base 10000, X given; X + PE; LayerNorm of X + PE (eps 1e-5)
+pe4 = _add(
+    Case(
+        "pe4",
+        "3 positions (0, 1, 2), d_model 4: PE, X + PE, LayerNorm(X + PE)",
+        {"X": [["0.5", "-0.5", "0", "1"], ["0", "0.5", "1", "0.5"], ["1", "0", "-0.5", "0"]]},
+        [
+            ("PE", "pe", {"n": 3, "d": 4}),
+            ("XP", "add", {"a": "X", "b": "PE"}),
+            ("LN", "ln", {"src": "XP", "eps": "1e-5"}),
+        ],
+    )
+)
+_add(
+    vary(
+        pe4,
+        "pe4_cat",
+        "pe4 with PE in the concatenated layout",
+        fits="concatenated layout",
+        change={"PE": {"layout": "concatenated"}},
+    )
+)
+
+# pe6: 4 positions, d_model 6 (10000^{1/3} is irrational), X + PE
+pe6 = _add(
+    Case(
+        "pe6",
+        "4 positions (0..3), d_model 6: PE, X + PE",
+        {
+            "X": [
+                ["0.1", "0.2", "0.3", "0.4", "0.5", "0.6"],
+                ["1", "0", "1", "0", "1", "0"],
+                ["0", "0", "0", "0", "0", "0"],
+                ["-1", "1", "-1", "1", "-1", "1"],
+            ]
+        },
+        [("PE", "pe", {"n": 4, "d": 6}), ("XP", "add", {"a": "X", "b": "PE"})],
+    )
+)
+_add(
+    vary(
+        pe6,
+        "pe6_from1",
+        "pe6 with positions counted from 1",
+        fits="positions from 1",
+        change={"PE": {"start": 1}},
+    )
+)
+
+# pe2: 2 positions (the text counts from 1), d_model 2 and 4, for the "positions from 0" variant
+pe_s1 = _add(
+    Case(
+        "pe_s1",
+        "positions 1, 2, 3 (the notes count from 1), d_model 4",
+        {},
+        [("PE", "pe", {"n": 3, "d": 4, "start": 1})],
+    )
+)
+_add(
+    vary(
+        pe_s1,
+        "pe_s1_from0",
+        "pe_s1 computed from position 0",
+        fits="positions from 0",
+        change={"PE": {"start": 0}},
+    )
+)
+
+# ln4: LayerNorm of two rows of d_model 4 with gamma and beta; RMSNorm of the same rows
+ln4 = _add(
+    Case(
+        "ln4",
+        "LayerNorm of [1, 2, 3, 4] and [2, 0, 1, 5], gamma, beta, eps 1e-5; RMSNorm of them",
+        {
+            "X": [[1, 2, 3, 4], [2, 0, 1, 5]],
+            "g": [["1", "1", "0.5", "2"]],
+            "b": [["0", "0.1", "0", "-0.5"]],
+        },
+        [
+            ("LN", "ln", {"src": "X", "gamma": "g", "beta": "b", "eps": "1e-5"}),
+            ("N0", "ln", {"src": "X", "eps": "1e-5"}),
+            ("RMS", "rms", {"src": "X", "eps": "1e-5"}),
+        ],
+    )
+)
+
+# lnv: LayerNorm of [1, 2, 3, 4] and [0.5, 1.5, 1, 3] (sample variance variant)
+lnv = _add(
+    Case(
+        "lnv",
+        "LayerNorm of [1, 2, 3, 4] and [0.5, 1.5, 1, 3], eps 1e-5, no gamma/beta",
+        {"X": [[1, 2, 3, 4], ["0.5", "1.5", "1", "3"]]},
+        [("LN", "ln", {"src": "X", "eps": "1e-5"})],
+    )
+)
+_add(
+    vary(
+        lnv,
+        "lnv_sample",
+        "lnv with the sample variance (÷ (d − 1))",
+        fits="sample variance",
+        change={"LN": {"variance": "sample"}},
+    )
+)
+
+# lne: small variance and a large eps = 0.01 (eps changes the digits)
+lne = _add(
+    Case(
+        "lne",
+        "LayerNorm with eps = 0.01 of [1, 1.2, 0.8, 1] and [0.9, 1.1, 1.3, 0.7], gamma 2, beta 0.5",
+        {
+            "X": [["1", "1.2", "0.8", "1"], ["0.9", "1.1", "1.3", "0.7"]],
+            "g": [[2, 2, 2, 2]],
+            "b": [["0.5", "0.5", "0.5", "0.5"]],
+        },
+        [("LN", "ln", {"src": "X", "gamma": "g", "beta": "b", "eps": "0.01"})],
+    )
+)
+_add(vary(lne, "lne_eps0", "lne computed without eps", fits="eps = 0", change={"LN": {"eps": "0"}}))
+
+# lnb: the second example of the eps handout: [3, 1, 4, 1, 5, 2] (d 6), eps 1e-5; the author's sigma^2 slip
+lnb = _add(
+    Case(
+        "lnb",
+        "LayerNorm of [3, 1, 4, 1, 5, 2] (d 6), eps 1e-5",
+        {"X": [[3, 1, 4, 1, 5, 2]]},
+        [("LN", "ln", {"src": "X", "eps": "1e-5"})],
+    )
+)
+# true sigma^2 = 17/9 = 1.8889; printed 1.8389 (one digit); x-hat computed from it
+_add(
+    vary(lnb, "lnb_var", "lnb with sigma^2 printed 1.8389 (true 1.8889)", sets={"LN_var": {(1, 1): "1.8389"}})
+)
+
+# ffn: 3 tokens, d_model 2, d_ff 4, ReLU; residual X + FFN(X) and LayerNorm (Add & Norm)
+_FFN_IN = {
+    "X": [["1", "0.5"], ["-1", "2"], ["0.5", "-0.5"]],
+    "W1": [["1", "-1", "0.5", "2"], ["0.5", "1", "-1", "0"]],
+    "b1": [["0", "0.5", "0.25", "-1"]],
+    "W2": [["1", "0"], ["-0.5", "1"], ["2", "0.5"], ["0", "-1"]],
+    "b2": [["0.1", "-0.2"]],
+}
+ffn = _add(
+    Case(
+        "ffn",
+        "FFN with ReLU (d_model 2, d_ff 4), Add & Norm (eps 1e-5)",
+        _FFN_IN,
+        [
+            ("F", "ffn", {"src": "X", "W1": "W1", "b1": "b1", "W2": "W2", "b2": "b2", "act": "relu"}),
+            ("R", "add", {"a": "X", "b": "F"}),
+            ("N", "ln", {"src": "R", "eps": "1e-5"}),
+        ],
+    )
+)
+# hidden unit h[2,2] = -1*-1 + 2*1 + 0.5 = 3.5 printed 2.5 (one wrong digit); ReLU, output, Add & Norm from it
+_add(vary(ffn, "ffn_h22", "ffn with F_H[2,2] = 2.5 (true 3.5)", sets={"F_H": {(2, 2): "2.5"}}))
+
+# gelu: the same FFN with GELU (erf form) and with the tanh approximation
+_add(
+    Case(
+        "gelu",
+        "FFN of ffn's inputs with GELU, erf form",
+        _FFN_IN,
+        [("F", "ffn", {"src": "X", "W1": "W1", "b1": "b1", "W2": "W2", "b2": "b2", "act": "gelu"})],
+    )
+)
+_add(
+    Case(
+        "gelut",
+        "FFN of ffn's inputs with GELU's tanh approximation",
+        _FFN_IN,
+        [("F", "ffn", {"src": "X", "W1": "W1", "b1": "b1", "W2": "W2", "b2": "b2", "act": "gelu_tanh"})],
+    )
+)
+
+# blk: a tiny block, 2 tokens, d_model 4: X + PE, LayerNorm (gamma, beta), FFN ReLU (d_ff 2), Add & Norm
+blk = _add(
+    Case(
+        "blk",
+        "2 tokens, d_model 4: X + PE, LN, FFN (ReLU, d_ff 2), Add & Norm",
+        {
+            "X": [["0.2", "0.4", "-0.2", "0.6"], ["1", "-0.5", "0.5", "0"]],
+            "g": [["1", "1", "1", "1"]],
+            "b": [["0", "0", "0", "0"]],
+            "W1": [["1", "0"], ["0", "1"], ["-1", "1"], ["0.5", "-0.5"]],
+            "b1": [["0.1", "0"]],
+            "W2": [["1", "0", "-1", "0.5"], ["0", "1", "0.5", "-1"]],
+            "b2": [["0", "0", "0", "0"]],
+        },
+        [
+            ("PE", "pe", {"n": 2, "d": 4}),
+            ("XP", "add", {"a": "X", "b": "PE"}),
+            ("LN", "ln", {"src": "XP", "gamma": "g", "beta": "b", "eps": "1e-5"}),
+            ("F", "ffn", {"src": "LN", "W1": "W1", "b1": "b1", "W2": "W2", "b2": "b2", "act": "relu"}),
+            ("R", "add", {"a": "LN", "b": "F"}),
+            ("N", "ln", {"src": "R", "eps": "1e-5"}),
+        ],
+    )
+)
+
+
+def S(case: str) -> dict:
+    return CASES[case].stages
+
+
+# --- scalars: other numbers documents print (x.NAME) ---------------------------------
+
+
+def _scalars() -> dict[str, Value]:
+    x: dict[str, Value] = {}
+    x["one"] = F(1)
+    x["zero"] = F(0)
+    x["sqrt_2_pi"] = mpmath.sqrt(2 / mpmath.pi)
+    x["inv_sqrt2"] = div(F(1), sqrt(F(2)))
+    x["cos_001"] = cos(F("0.01"))
+    x["sin_001"] = sin(F("0.01"))
+    x["e10000_13"] = rpow(F(10000), Fraction(1, 3))
+    x["e10000_23"] = rpow(F(10000), Fraction(2, 3))
+    return x
+
+
+SCALARS = _scalars()
+
+
+def value(ref: str) -> Value:
+    """A value by reference: ``case.STAGE[r,c]`` (1-based), ``case.STAGE[r]`` (a column or a row), ``x.NAME``."""
+    head, _, idx = ref.partition("[")
+    owner, _, stage = head.partition(".")
+    base = SCALARS[stage] if owner == "x" else S(owner)[stage]
+    if not idx:
+        return base
+    parts = [int(p) for p in idx.rstrip("]").split(",")]
+    if len(parts) == 1:
+        r = parts[0]
+        if isinstance(base[0], list) and len(base[0]) == 1:
+            return base[r - 1][0]
+        return base[0][r - 1] if len(base) == 1 else base[r - 1]
+    return base[parts[0] - 1][parts[1] - 1]
+
+
+# --- printing -------------------------------------------------------------------------
+
+
+def _show(v: Value) -> str:
+    if isinstance(v, Fraction):
+        exact = str(v)
+        return exact if v.denominator == 1 else f"{exact} = {mpmath.nstr(to_mpf(v), 12)}"
+    return mpmath.nstr(v, 12)
+
+
+def _rounded(v: Value) -> str:
+    out = []
+    for places in (2, 3, 4, 6):
+        try:
+            out.append(rnd(v, places))
+        except ValueError as err:
+            out.append(f"<{err}>")
+    return " ".join(out)
+
+
+def print_case(case: Case) -> None:
+    extra = (
+        f" (variant of {case.truth_of}" + (f", fits {case.fits}" if case.fits else "") + ")"
+        if case.truth_of
+        else ""
+    )
+    print(f"== case {case.name}: {case.note}{extra}")
+    for name, m in case.stages.items():
+        if not isinstance(m, list):
+            print(f"   {name} = {_show(m)}")
+            continue
+        print(f"   {name}:")
+        for r, row in enumerate(m, 1):
+            for c, v in enumerate(row, 1):
+                print(f"     [{r},{c}] {_show(v):>32}   {_rounded(v)}")
+
+
+def main(argv: list[str]) -> int:
+    for name in argv or list(CASES):
+        if name != "x":
+            print_case(CASES[name])
+    if not argv or "x" in argv:
+        print("== scalars")
+        for name, v in SCALARS.items():
+            print(f"   x.{name} {_show(v):>32}   {_rounded(v)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
