@@ -22,7 +22,8 @@ fit what it declares:
   text of a float64 at 4 places at most (trailing zeros dropped).
 - ``~TRUTH``: the true quantity the number claims (default: REF, or for a variant case
   the same cell of the case it varies).
-- ``=TEXT``: the printed text when it is not REF formatted (a planted slip).
+- ``=TEXT``: the printed text when it is not REF formatted (a planted slip; or REF is a variant
+  whose ``sets`` holds the slip).
 - ``!KIND``: ``wrong`` (a planted wrong number: a one-digit slip), ``rounding`` (the
   truth truncated), ``carried`` (FROM needed), ``auto`` (carried from FROM when it
   differs from the truth at its places, else ok), ``conv`` (a number of a variant case
@@ -207,8 +208,8 @@ def render_cell(spec: str, case: str) -> Literal:
                 raise TemplateError(f"{spec}: carried needs <FROM")
             if own is None or text != fmt(own, form):
                 raise TemplateError(f"{spec}: carried {text} is not its world (a) value {ref}")
-        if kind == "wrong" and not fits and g["text"] is None:
-            raise TemplateError(f"{spec}: a planted wrong number needs =TEXT")
+        if kind == "wrong" and not fits and g["text"] is None and not T.CASES[ref.partition(".")[0]].sets:
+            raise TemplateError(f"{spec}: a planted wrong number needs =TEXT or a variant that sets it")
     else:
         raise TemplateError(f"{spec}: unknown kind {kind}")
     if kind in PLANTED and kind != "rounding" and g["flag"] != "trunc" and _is_truncation(text, truth):

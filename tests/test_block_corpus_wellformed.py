@@ -1,0 +1,223 @@
+"""The issue 11 block corpus (tests/block_corpus): expectations well formed and re-derived from _truth.py.
+
+Each ``NAME.md|.txt|.tex`` in tests/block_corpus has a ``NAME.expect.toml`` (format in its README.md).
+These tests check every listed ``(line, column, claimed)`` is that literal in the document, that every
+planted number is what its kind says by the independent truth (``fractions`` and ``mpmath`` only):
+wrong in truth; the truncation of the truth for ``rounding``; the other convention's value for a
+``fits``; the value computed from the wrong root for ``carried``; and that the documents are what
+``_build.py`` makes from the templates.  They never import symattn: whether ``symattn verify`` agrees
+is tested elsewhere.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+import tomllib
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+
+import mpmath
+import pytest
+
+HERE = Path(__file__).parent / "block_corpus"
+DOCS = sorted(p for p in HERE.iterdir() if p.suffix in {".md", ".txt", ".tex"} and p.name != "README.md")
+KINDS = {"wrong", "rounding", "carried"}
+FITS = {
+    "concatenated layout",
+    "interleaved layout",
+    "positions from 1",
+    "positions from 0",
+    "sample variance",
+    "population variance",
+    "eps = 0",
+}
+READERS = {"latex", "code", "text", "tables", "tex"}
+KEYS = {"control", "readers", "language", "results", "exit", "wrong", "finding"}
+FINDING_KEYS = {"line", "column", "claimed", "kind", "carried_from", "fits", "truth", "truth_ref", "world"}
+DIGIT = re.compile(r"[0-9]")
+
+
+def _load(name: str, path: Path):
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+T = _load("block_corpus_truth", HERE / "_truth.py")
+
+
+@pytest.fixture(autouse=True)
+def _fifty_digits():
+    """The truth is judged at 50 digits whatever precision an earlier test left behind."""
+    with mpmath.workdps(50):
+        yield
+
+
+def _expect(doc: Path) -> dict:
+    return tomllib.loads(doc.with_suffix(".expect.toml").read_text(encoding="utf-8"))
+
+
+def _ids(paths: list[Path]) -> list[str]:
+    return [p.name for p in paths]
+
+
+def _places(text: str) -> int:
+    return len(text.split(".")[1]) if "." in text else 0
+
+
+def _at(lines: list[str], line: int, column: int, claimed: str) -> None:
+    """``claimed`` stands at ``line:column`` (1-based characters) as a whole literal."""
+    assert 1 <= line <= len(lines), line
+    text = lines[line - 1]
+    start = column - 1
+    assert text[start : start + len(claimed)] == claimed, (line, column, claimed, text[start : start + 20])
+    before = text[start - 1] if start > 0 else " "
+    end = start + len(claimed)
+    after = text[end] if end < len(text) else " "
+    assert not (DIGIT.match(before) or before == "."), (line, column, claimed)
+    assert not DIGIT.match(after), (line, column, claimed)
+    assert not (after == "." and end + 1 < len(text) and DIGIT.match(text[end + 1])), (line, column, claimed)
+
+
+def test_every_expectation_has_a_document() -> None:
+    stems = {p.name.removesuffix(".expect.toml") for p in HERE.glob("*.expect.toml")}
+    assert stems == {p.stem for p in DOCS}
+    assert len(stems) == len(DOCS)
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=_ids(DOCS))
+def test_expectation_is_well_formed(doc: Path) -> None:
+    expect = _expect(doc)
+    assert set(expect) <= KEYS
+    assert isinstance(expect["control"], bool)
+    assert expect["readers"] and set(expect["readers"]) <= READERS
+    assert expect["language"] in {"en", "zh"}
+    assert isinstance(expect["results"], int) and expect["results"] > 0
+    findings = expect.get("finding", [])
+    assert expect["wrong"] == len(findings)
+    assert expect["exit"] == (1 if findings else 0)
+    assert expect["control"] == (not findings)
+    lines = doc.read_text(encoding="utf-8").splitlines()
+    seen = set()
+    for f in findings:
+        assert set(f) <= FINDING_KEYS and {"line", "column", "claimed", "kind", "truth", "truth_ref"} <= set(
+            f
+        )
+        assert f["kind"] in KINDS
+        _at(lines, f["line"], f["column"], f["claimed"])
+        assert (f["line"], f["column"]) not in seen, "one finding per printed literal"
+        seen.add((f["line"], f["column"]))
+        if f["kind"] == "carried":
+            assert 1 <= f["carried_from"] <= f["line"]
+        else:
+            assert "carried_from" not in f
+        if "fits" in f:
+            assert f["fits"] in FITS and f["kind"] == "wrong"
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=_ids(DOCS))
+def test_carried_from_points_at_a_root_error(doc: Path) -> None:
+    """A carried number names the line of a wrong (not carried) number at or before it."""
+    findings = _expect(doc).get("finding", [])
+    roots = {f["line"] for f in findings if f["kind"] == "wrong"}
+    for f in findings:
+        if f["kind"] == "carried":
+            assert f["carried_from"] in roots, f
+
+
+def _rounds_to(value, claimed: str) -> bool:
+    return T.rnd(value, _places(claimed)) == claimed
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=_ids(DOCS))
+def test_every_planted_number_is_re_derived(doc: Path) -> None:
+    """Wrong in truth; a truncation for rounding; the other convention's value; the wrong root's value."""
+    findings = _expect(doc).get("finding", [])
+    for f in findings:
+        claimed, truth = f["claimed"], T.value(f["truth_ref"])
+        assert not _rounds_to(truth, claimed), f
+        assert T.rnd(truth, _places(f["truth"])) == f["truth"] or Fraction(f["truth"]) == truth, f
+        assert _places(f["truth"]) >= _places(claimed), f
+        truth_case = f["truth_ref"].partition(".")[0]
+        assert T.CASES[truth_case].truth_of is None, "truth is a true case, not a variant"
+        world = f.get("world")
+        if f["kind"] == "rounding":
+            assert T.trunc(truth, _places(claimed)) == claimed, f
+            assert world is None
+        elif "fits" in f:
+            variant = T.CASES[world.partition(".")[0]]
+            assert variant.fits == f["fits"] and variant.truth_of == truth_case and not variant.sets, f
+            assert world.partition(".")[2] == f["truth_ref"].partition(".")[2], (
+                "the same cell, other convention"
+            )
+            assert _rounds_to(T.value(world), claimed), f
+        elif f["kind"] == "carried":
+            variant = T.CASES[world.partition(".")[0]]
+            assert variant.fits is None and variant.sets and variant.truth_of == truth_case, f
+            assert _rounds_to(T.value(world), claimed), f
+        else:  # a planted slip: one wrong digit against the correctly rounded truth
+            assert world is None
+            right = T.rnd(truth, _places(claimed))
+            assert (
+                len(right) == len(claimed) and sum(a != b for a, b in zip(right, claimed, strict=True)) == 1
+            ), f
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=_ids(DOCS))
+def test_carried_numbers_come_from_their_root(doc: Path) -> None:
+    """The root line of a carried number prints the wrong value its variant case sets."""
+    findings = _expect(doc).get("finding", [])
+    lines = doc.read_text(encoding="utf-8").splitlines()
+    for f in findings:
+        if f["kind"] != "carried":
+            continue
+        variant = T.CASES[f["world"].partition(".")[0]]
+        set_texts = {
+            str(v) if isinstance(v, str) else None for cells in variant.sets.values() for v in cells.values()
+        }
+        assert any(t and t in lines[f["carried_from"] - 1] for t in set_texts), f
+
+
+def test_documents_are_built_from_the_templates_and_the_truth() -> None:
+    build = _load("block_corpus_build", HERE / "_build.py")
+    files = build.outputs()
+    assert {n for n in files if not n.endswith(".expect.toml")} == {p.name for p in DOCS}
+    for name, text in files.items():
+        assert (HERE / name).read_text(encoding="utf-8") == text, f"{name} is stale: run _build.py"
+
+
+def test_the_truth_uses_fractions_and_mpmath_only() -> None:
+    imports = re.findall(r"^(?:from|import) (\w+)", (HERE / "_truth.py").read_text(encoding="utf-8"), re.M)
+    assert set(imports) <= {"__future__", "copy", "math", "sys", "dataclasses", "fractions", "mpmath"}, (
+        imports
+    )
+    for path in (HERE / "_truth.py", HERE / "_build.py", Path(__file__)):
+        modules = re.findall(r"^\s*(?:from|import) ([\w.]+)", path.read_text(encoding="utf-8"), re.M)
+        assert not any(m.split(".")[0] in {"symattn", "sympy", "numpy"} for m in modules), (path, modules)
+
+
+def test_corpus_size_and_coverage() -> None:
+    expects = {doc.name: _expect(doc) for doc in DOCS}
+    assert 8 <= len(DOCS) <= 10, len(DOCS)
+    controls = [e for e in expects.values() if e["control"]]
+    assert 3 <= len(controls) <= 4
+    assert all(e["wrong"] == 0 and e["exit"] == 0 for e in controls)
+    languages = Counter(e["language"] for e in expects.values())
+    assert languages["en"] >= 5 and languages["zh"] >= 2, languages
+    assert {p.suffix for p in DOCS} == {".md", ".txt", ".tex"}
+    readers = Counter(r for e in expects.values() for r in e["readers"])
+    assert set(readers) == READERS, readers
+    findings = [f for e in expects.values() for f in e.get("finding", [])]
+    assert {f["kind"] for f in findings} == KINDS
+    assert {f["fits"] for f in findings if "fits" in f} >= {
+        "concatenated layout",
+        "positions from 1",
+        "sample variance",
+        "eps = 0",
+    }
