@@ -58,6 +58,7 @@ __all__ = [
     "Layer",
     "LayerNormRow",
     "Transformer",
+    "activate",
     "decoder_layer",
     "encoder_layer",
     "feed_forward",
@@ -65,6 +66,7 @@ __all__ = [
     "grouped_query_attention",
     "layer_norm",
     "layer_norm_rows",
+    "layer_norm_under",
     "positional_encoding",
     "residual",
     "rms_norm",
@@ -503,19 +505,46 @@ def layer_norm_rows(X: Any, eps: Any = "1e-5") -> tuple[LayerNormRow, ...]:
         InputError: eps ≤ 0.
     """
     X = _matrix(X, "X")
-    epsilon = _eps(eps, X)
+    return _norm_rows(X, _eps(eps, X), 0)
+
+
+def _norm_rows(X: ImmutableMatrix, epsilon: sympy.Expr, ddof: int) -> tuple[LayerNormRow, ...]:
     d = X.cols
     rows = []
     for i in range(X.rows):
         x = list(X.row(i))
         mean = _mul(_add(*x), Rational(1, d))
         centred = tuple(_add(v, _mul(-1, mean)) for v in x)
-        variance = _mul(_add(*(_pow(c, 2) for c in centred)), Rational(1, d))
+        variance = _mul(_add(*(_pow(c, 2) for c in centred)), Rational(1, d - ddof))
         root = _pow(_add(variance, epsilon), sympy.S.Half)
-        inverse = _pow(root, -1)
+        inverse = _pow(root, -1) if root != 0 else sympy.zoo
         normalised = tuple(_mul(c, inverse) for c in centred)
         rows.append(LayerNormRow(mean, variance, root, centred, normalised))
     return tuple(rows)
+
+
+def layer_norm_under(
+    X: Any, gamma: Any = None, beta: Any = None, *, eps: Any = "1e-5", ddof: int = 0
+) -> tuple[ImmutableMatrix, tuple[LayerNormRow, ...]] | None:
+    """LayerNorm under a convention a document may have used instead of the true one,
+    for the verifier's "these values match …" findings: ``eps`` may be 0 (ε left
+    out) and ``ddof`` 1 (the sample variance, Σ(x − μ)²/(d − 1)).
+
+    Returns the rows (times γ, plus β) and each row's statistics, or None when a
+    root is 0 (a constant row with ε = 0) or d − ddof < 1.
+    """
+    X = _matrix(X, "X")
+    epsilon = to_exact(eps, where="eps")
+    if X.cols - ddof < 1 or epsilon.is_negative:
+        return None
+    g = _vector(gamma, "gamma", X.cols, f"X ({_shape(X)})", 1)
+    b = _vector(beta, "beta", X.cols, f"X ({_shape(X)})", 0)
+    rows = _norm_rows(X, epsilon, ddof)
+    if any(row.root == 0 for row in rows):
+        return None
+    return ImmutableMatrix(
+        [[_add(_mul(y, g[j]), b[j]) for j, y in enumerate(row.normalised)] for row in rows]
+    ), rows
 
 
 def layer_norm(X: Any, gamma: Any = None, beta: Any = None, eps: Any = "1e-5") -> ImmutableMatrix:
@@ -683,6 +712,21 @@ def _relu(
                 zeroed.append((i + 1, j + 1))
         out.append(row)
     return ImmutableMatrix(out), tuple(zeroed), tuple(undecided)
+
+
+def activate(H: Any, activation: str = "relu") -> ImmutableMatrix:
+    """An activation entry by entry, exact: "relu" (its sign decided exactly), "gelu"
+    (erf form), "gelu_tanh", "silu" (SwiGLU's gate is not entry by entry).
+
+    >>> activate([[1, -2]], "relu")
+    Matrix([[1, 0]])
+    """
+    activation = _choice(activation, ACTIVATIONS[:4], "activation")
+    H = _matrix(H, "H")
+    if activation == "relu":
+        return _relu(H)[0]
+    function = {"gelu": _gelu, "gelu_tanh": _gelu_tanh, "silu": _silu}[activation]
+    return ImmutableMatrix(H.rows, H.cols, lambda i, j: function(H[i, j]))
 
 
 def feed_forward_stages(  # noqa: PLR0917 - the FFN's own parameters, as in the literature

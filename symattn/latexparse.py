@@ -466,7 +466,15 @@ WORDS = (
     "concat",
     "MultiHead",
     "exp",
+    "LayerNorm",
+    "RMSNorm",
+    "ReLU",
+    "GELU",
+    "SiLU",
 )
+#: Short names of block stages, read as one name only when the run of letters is
+#: exactly the word (``LN(x)``, ``PE_{(1,0)}``; ``PEx`` stays P·E·x).
+SHORT_WORDS = ("LN", "PE", "FFN", "MHA")
 _GREEK = {
     "alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta", "lambda", "mu",
     "nu", "xi", "rho", "sigma", "tau", "phi", "varphi", "chi", "psi", "omega", "Sigma", "Phi", "Omega",
@@ -713,6 +721,8 @@ class _Parser:
             return Unsupported(token.offset, f"{text} (read by latex2sympy2_extended)", scalar=True)
         if text == r"\log":
             return Unsupported(token.offset, r"\log without a base (natural or base 10 is ambiguous)")
+        if text in (r"\max", r"\min") and self.at("("):
+            return self.call(token.offset, text[1:])  # \max(0, xW_1 + b_1): ReLU
         if text in _UNSUPPORTED_CMDS:
             return Unsupported(token.offset, f"{text} (not part of the attention grammar)")
         if kind == "cmd" and text[1:] in _GREEK:
@@ -753,6 +763,9 @@ class _Parser:
         while index < len(self.tokens) and self.tokens[index].kind == "letter":
             run += self.tokens[index].text
             index += 1
+        if run in SHORT_WORDS:
+            self.pos += len(run) - 1
+            return self.named(first.offset, run)
         for word in WORDS:
             if run.startswith(word):
                 self.pos += len(word) - 1

@@ -47,6 +47,7 @@ from symattn.latexparse import Name, Num, parse_formula, tokenize
 from symattn.verify.find import Locator, ReadConfig, Span, find_math
 from symattn.verify.finding import Finding
 from symattn.verify.report import Report
+from symattn.verify.stated import Stated, stated_conventions
 
 if TYPE_CHECKING:  # imported by the worker (SymPy), not by this process
     from symattn.verify.evaluate import DocumentState
@@ -304,7 +305,7 @@ def _child(conn: Any, saved: dict[str, bytes], parent_pid: int) -> None:
     state.env = {name: pickle.loads(data) for name, data in saved.items()}
     sent = dict(state.env)
     conn.send(_READY)
-    spans, locator = conn.recv()
+    spans, locator, state.stated = conn.recv()
     while True:
         index = conn.recv()
         if index is None:
@@ -330,10 +331,10 @@ class _Worker:
             child_conn.close()
         self.ready = False
 
-    def give(self, spans: list[Span], locator: Locator) -> None:
+    def give(self, spans: list[Span], locator: Locator, stated: Stated) -> None:
         """Send the document's formulas (read while the worker imports)."""
         with contextlib.suppress(OSError):
-            self.conn.send((spans, locator))
+            self.conn.send((spans, locator, stated))
 
     def wait_ready(self, timeout: float) -> str | None:
         """Wait until the worker has imported what it needs; None, or why not."""
@@ -441,11 +442,14 @@ def _check_here(
     runnable: list[int],
     deadline: float,
     env: dict[str, bytes] | None = None,
+    *,
+    stated: Stated,
 ) -> list[Finding]:
     """Safe mode: the formulas in this process, from the bindings ``env``; none
     is started after the ``deadline`` (``time.monotonic()``)."""
     findings: list[Finding] = []
     state = _new_state()
+    state.stated = stated
     state.env = {name: pickle.loads(data) for name, data in (env or {}).items()}
     for index in runnable:
         if time.monotonic() >= deadline:
@@ -455,16 +459,21 @@ def _check_here(
     return findings + state.findings
 
 
-def _check(
-    spans: list[Span], locator: Locator, options: VerifyOptions, worker: _Worker | None, deadline: float
+def _check(  # noqa: PLR0917 - the one path, called once
+    spans: list[Span],
+    locator: Locator,
+    options: VerifyOptions,
+    worker: _Worker | None,
+    deadline: float,
+    stated: Stated,
 ) -> list[Finding]:
     """Judge the formulas; none is started after ``deadline`` (``time.monotonic()``),
     which the document's budget set before its math was read."""
     findings, runnable = _split(spans, locator, options)
     if worker is None:
-        return findings + _check_here(spans, locator, runnable, deadline)
+        return findings + _check_here(spans, locator, runnable, deadline, stated=stated)
     env: dict[str, bytes] = {}  # the bindings so far, pickled by the worker
-    worker.give(spans, locator)
+    worker.give(spans, locator, stated)
     try:
         for index in runnable:
             left = deadline - time.monotonic()
@@ -488,10 +497,10 @@ def _check(
                 if replacement is None:  # no new worker: the rest in safe mode
                     rest = runnable[runnable.index(index) + 1 :]
                     worker = None
-                    findings.extend(_check_here(spans, locator, rest, deadline, env))
+                    findings.extend(_check_here(spans, locator, rest, deadline, env, stated=stated))
                     break
                 worker = replacement
-                worker.give(spans, locator)
+                worker.give(spans, locator, stated)
                 continue
             new_findings, changed, removed = answer
             findings.extend(new_findings)
@@ -524,7 +533,7 @@ def _report(name: str, text: str, tex: bool, options: VerifyOptions) -> Report:
         if worker is not None:
             worker.stop(kill=True)
         raise
-    findings = _check(spans, locator, options, worker, deadline)
+    findings = _check(spans, locator, options, worker, deadline, stated_conventions(text))
     findings.sort(key=lambda f: (f.line, f.column))
     return Report(name, tuple(findings))
 

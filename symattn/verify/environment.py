@@ -279,6 +279,7 @@ class Environment:
                 self.env[name] = Binding(
                     last.a, last.b, last.deps, last.arith, self.last_halfwidth, last.rows
                 )
+        self._note_rows(names, last)
 
     def _ball_lookup(self, name: str) -> tuple[Any, Any]:
         """A name's value by the document's numbers and their half-units (balls.py)."""
@@ -344,6 +345,9 @@ class Environment:
             return output_row
         if name in _PROJECTIONS and "X" in self.env and _PROJECTIONS[name] in self.env:
             return self._product([self._lookup("X"), self._lookup(_PROJECTIONS[name])])
+        stage = self._block_name(name)  # μ, σ, PE (sublayers.py)
+        if stage is not None:
+            return stage
         raise Unverifiable(f"{_display_name(name)} is not defined in the document")
 
     def _identity(self, size: int | None = None) -> Val:

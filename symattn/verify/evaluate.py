@@ -62,6 +62,8 @@ from symattn.verify.shapes import (
 from symattn.verify.shapes import (
     printed as printed_value,
 )
+from symattn.verify.stated import Stated
+from symattn.verify.sublayers import Sublayers
 from symattn.verify.ties import Ties
 from symattn.verify.values import (
     NEG_INF,
@@ -92,7 +94,7 @@ from symattn.verify.world import (
 __all__ = ["DocumentState"]
 
 
-class DocumentState(Environment, Conventions, Ties, Prose, Evaluator):
+class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator):
     """The bindings of one document and the findings made so far.
 
     Attributes:
@@ -148,6 +150,12 @@ class DocumentState(Environment, Conventions, Ties, Prose, Evaluator):
         self.last_scalar: tuple[int, Val] | None = None  # the last scalar result printed, and its formula
         self.blocks: list[list[list[tuple[str, Val]]]] = []  # printed matrices: each cell's text and value
         self.printed_rows: list[tuple[Any, Val]] = []  # unnamed rows printed on their own: (truth, value)
+        self.stated = Stated()  # the conventions the document states in words (set by the driver)
+        self.override = None  # sublayers: one other convention, while a chain is re-read under it
+        self.consulted = None
+        self.block_elements = None
+        self.norm_rows = None
+        self.pe_shape = None  # the shape of a printed PE matrix being read
 
     def _add(self, num: Num, **fields: Any) -> None:
         line, column = self.position(num.offset)
@@ -320,6 +328,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Evaluator):
         self.defined_by_input = False
         self.last_dot = None
         self.head_factors = None
+        self._block_chain_start(names, values)
         ref: Val | None = (
             self._weights_by_convention(names, values)
             or self._scores_by_convention(names, values)
@@ -351,7 +360,9 @@ class DocumentState(Environment, Conventions, Ties, Prose, Evaluator):
                         element, doubted, ref, bool(names), redefines=doubted_is_name
                     )
                 else:
+                    self._begin_block_element()
                     value, is_claim = self._element(element, ref, bool(names))
+                    self._end_block_element(element)
                 doubted = None
                 if value is None:
                     continue
@@ -386,6 +397,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Evaluator):
                 self.unverified(literals(element), kind, str(err))
                 failure = failure or str(err)
                 ref = None
+        self._fit_conventions(chain_start)
         if failure is not None and len(self.findings) == chain_start:
             # a general formula without numbers (σ(z_i) = ...): listed, never dropped
             self._add(Num(chain.elements[0].offset, ""), status="unverified", kind="formula", reason=failure)
@@ -418,7 +430,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Evaluator):
             if sized and ref is None and defines and self._named_before(element):
                 return self._identity(int(sized.group(1))), False  # W_Q = I_4
             row = self._output_row(element.name) if self.output_rows else None
-            return self._cell(element.name) or row, False
+            return self._cell(element.name) or row or self._block_name(element.name, used=False), False
         if is_claim_shape(element) and ref is not None:
             return self.claim(element, ref), True
         if is_claim_shape(element) and isinstance(element, Matrix):

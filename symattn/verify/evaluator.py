@@ -119,6 +119,7 @@ class Evaluator:
         if isinstance(node, Sum):
             tied = self._weighted_sum(node) if record else None
             parts = tied or tuple(self._value_of(t, record) for t in node.terms)
+            parts = self._broadcast(parts)  # x − μ, X W_1 + b_1 in a block's document (sublayers.py)
             return Val(
                 add_values([p.a for p in parts]),
                 add_values([p.b for p in parts]),
@@ -235,6 +236,9 @@ class Evaluator:
             )
         if node.name in self.env and len(args) == 1:
             return self._product([self._lookup(node.name), args[0]])
+        stage = self._block_call(node, args)  # LayerNorm, ReLU, FFN, PE(pos, i) (sublayers.py)
+        if stage is not None:
+            return stage
         raise Unverifiable(f"the function {_display_name(node.name)} is not defined in the document")
 
     def _product(self, values: list[Val]) -> Val:

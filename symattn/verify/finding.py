@@ -49,6 +49,8 @@ class Kind(StrEnum):
     ERROR = "error"
     SKIPPED = "skipped"
     AMBIGUOUS = "ambiguous"
+    # judged wrong, and the numbers fit another convention (``Finding.fits`` names it)
+    CONVENTION = "convention"
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,7 @@ class Finding:
     kind: Kind
     carried_from: int | None
     reason: str
+    fits: str | None = None  # kind "convention": the convention the printed numbers follow
 
     def __post_init__(self) -> None:
         # a closed set: a kind or status that is not one of the enums is a bug, caught here
@@ -89,4 +92,5 @@ class Finding:
             "kind": str(self.kind),
             "carried_from": self.carried_from,
             "reason": self.reason,
+            "fits": self.fits,
         }

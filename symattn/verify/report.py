@@ -104,7 +104,7 @@ class Report:
 
     def _details(self, finding: Finding, lang: str) -> list[tuple[str, str]]:
         cell = f"[{finding.cell[0]},{finding.cell[1]}]" if finding.cell else "-"
-        kind = kind_text(finding.kind, lang, finding.carried_from)
+        kind = kind_text(finding.kind, lang, finding.carried_from, finding.fits)
         return [
             (label("expression", lang), finding.subject),
             (label("cell", lang), cell),

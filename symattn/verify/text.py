@@ -66,6 +66,7 @@ KIND_TEXT: dict[str, dict[str, str]] = {
         "wrong": "wrong value",
         "rounding-carried": "rounding carried (right by the document's rounded numbers, off in truth)",
         "float-rounding": "float32 rounding (not an error)",
+        "convention": "another convention: these values match {fits}",
     },
     "zh": {
         "slip": "计算失误（按文中自己的数字也不成立）",
@@ -74,6 +75,33 @@ KIND_TEXT: dict[str, dict[str, str]] = {
         "wrong": "数值错误",
         "rounding-carried": "沿用舍入（按文中舍入后的数字成立，与真实值不符）",
         "float-rounding": "float32 舍入（不是错误）",
+        "convention": "另一种约定：这些数值符合{fits}",
+    },
+}
+
+#: The conventions a finding of kind "convention" may name (``Finding.fits``), in words.
+CONVENTION_TEXT: dict[str, dict[str, str]] = {
+    "en": {
+        "concatenated layout": "the concatenated layout (all sines, then all cosines)",
+        "interleaved layout": "the interleaved layout (sin, cos, sin, cos, …)",
+        "positions from 1": "positions counted from 1",
+        "positions from 0": "positions counted from 0",
+        "sample variance": "the sample variance (divided by d − 1)",
+        "population variance": "the population variance (divided by d)",
+        "eps = 0": "ε = 0 (ε left out)",
+        "tanh GELU": "the tanh approximation of GELU",
+        "erf GELU": "the exact (erf) GELU",
+    },
+    "zh": {
+        "concatenated layout": "拼接排列（先全部 sin，再全部 cos）",
+        "interleaved layout": "交错排列（sin、cos、sin、cos……）",
+        "positions from 1": "位置从 1 开始计数",
+        "positions from 0": "位置从 0 开始计数",
+        "sample variance": "样本方差（除以 d − 1）",
+        "population variance": "总体方差（除以 d）",
+        "eps = 0": "ε = 0（漏掉了 ε）",
+        "tanh GELU": "GELU 的 tanh 近似",
+        "erf GELU": "精确（erf）形式的 GELU",
     },
 }
 
@@ -84,10 +112,12 @@ def label(key: str, lang: str = "en", **values: object) -> str:
     return table[key].format(**values)
 
 
-def kind_text(kind: str, lang: str = "en", carried_from: int | None = None) -> str:
-    """A reader's description of a kind of wrong number."""
+def kind_text(kind: str, lang: str = "en", carried_from: int | None = None, fits: str | None = None) -> str:
+    """A reader's description of a kind of wrong number (``fits``: the convention
+    the numbers follow, for kind "convention")."""
     table = KIND_TEXT.get(lang, KIND_TEXT["en"])
-    return table.get(kind, kind).format(line=carried_from)
+    conventions = CONVENTION_TEXT.get(lang, CONVENTION_TEXT["en"])
+    return table.get(kind, kind).format(line=carried_from, fits=conventions.get(fits or "", fits))
 
 
 #: The kinds of unverified numbers (docs/verify.md), used when a reason has no

@@ -37,6 +37,7 @@ MAX_PROGRAM = 100_000
 MAX_DEPTH = 60
 
 _PHRASES = (
+    (re.compile(r"positional encodings?|position(?:al)? embeddings?|\bPE\b|位置编码", re.I), "PE"),
     (re.compile(r"attention weights?|attn[_ ]weights|softmax (?:weights|output|probabilities)|(?:taking|take|applying|apply|after) (?:the )?softmax|注意力权重|权重矩阵|注意力分数矩阵|权重", re.I), "weights"),
     (re.compile(r"scaled (?:attention )?scores|缩放(?:后的)?分数|缩放得分", re.I), "scaled"),
     (re.compile(r"(?:attention |raw )?scores?\b|注意力分数|分数|得分", re.I), "scores"),

@@ -222,11 +222,17 @@ def _total_row(out: Builder, body: list[list[Cell]], column: int | None, exps: l
     out.copy_span(total, *found)
 
 
+_POSITION_HEADER = re.compile(r"(?:pos(?:ition)?s?|位置|m|t)$", re.I)
+
+
 def _counts(body: list[list[Cell]], header: list[Cell]) -> bool:
     """A first column 1, 2, 3 ... under a header word ("query", "token", "词"): token numbers."""
     if not header or _number(header[0]) is not None or len(body[0]) < 2:
         return False
-    return [row[0].text.strip().strip("*`") for row in body] == [str(k + 1) for k in range(len(body))]
+    first = [row[0].text.strip().strip("*`") for row in body]
+    if _POSITION_HEADER.match(header[0].text.strip().strip("*`")):  # pos 0, 1, 2: a positional table
+        return first in ([str(k) for k in range(len(body))], [str(k + 1) for k in range(len(body))])
+    return first == [str(k + 1) for k in range(len(body))]
 
 
 def table_span(rows: list[list[Cell]], prose: str) -> Span | None:

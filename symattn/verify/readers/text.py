@@ -31,8 +31,27 @@ FUNCTIONS = {
     "exp": r"\exp",
     "sqrt": r"\sqrt",
     "concat": r"\text{Concat}",
+    "layernorm": r"\mathrm{LayerNorm}",
+    "rmsnorm": r"\mathrm{RMSNorm}",
+    "relu": r"\mathrm{ReLU}",
+    "gelu": r"\mathrm{GELU}",
+    "silu": r"\mathrm{SiLU}",
+    "ffn": r"\mathrm{FFN}",
+    "max": r"\max",
+    "sin": r"\sin",
+    "cos": r"\cos",
 }
-_KEEP_WORDS = {"softmax", "exp", "sqrt", "concat", "attention", "output", "head", "multihead"}
+#: Names of block stages read only as written (``ln`` stays the logarithm).
+_CASED_FUNCTIONS = {"LN": r"\mathrm{LN}", "PE": r"\mathrm{PE}"}
+#: Greek letters spelt out (``mu``, ``sigma^2``, ``eps``) and written (``μ``, ``σ²``, ``ε``).
+_GREEK_WORDS = {
+    "mu": r"\mu", "sigma": r"\sigma", "eps": r"\epsilon", "epsilon": r"\epsilon", "gamma": r"\gamma",
+    "beta": r"\beta",
+}  # fmt: skip
+_GREEK_CHARS = {"μ": r"\mu", "σ": r"\sigma", "ε": r"\epsilon", "γ": r"\gamma", "β": r"\beta"}
+_KEEP_WORDS = {"softmax", "exp", "sqrt", "concat", "attention", "output", "head", "multihead"} | (
+    FUNCTIONS.keys() | _GREEK_WORDS.keys()
+)
 _NOT_NAMES = {
     "and",
     "the",
@@ -58,7 +77,7 @@ _NOT_NAMES = {
 }
 _IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _NUMBER = re.compile(r"(?:\d+(?:\.\d+)?|\.\d+)(?:e[+-]\d{1,3}(?![A-Za-z0-9]))?%?")
-_MATH_CHARS = set("0123456789.+-*/^=()[],;_% \t×·⋅−≈→√ᵀ²³@<>|!'÷") | {"\u2009", "\u00a0"}
+_MATH_CHARS = set("0123456789.+-*/^=()[],;_% \t×·⋅−≈→√ᵀ²³@<>|!'÷μσεγβ") | {"\u2009", "\u00a0"}
 _KWARG = re.compile(r",\s*[A-Za-z_]\w*\s*=(?!=)\s*[-\w.]+\s*(?=[,)])")
 _LEADING_RELATION = re.compile(r"\s*(?:=|≈|→|:=)\s*")
 #: A number with a scale suffix (``4.91M``, ``197K``, ``1.2B``): a decimal point or three digits.
@@ -172,6 +191,8 @@ class _Writer:
                 continue
             elif char in _UNICODE_OPS:
                 self.put(_UNICODE_OPS[char], i)
+            elif char in _GREEK_CHARS:
+                self.put(_GREEK_CHARS[char] + " ", i)
             elif char in "\u2009\u00a0\t":
                 self.put(" ", i)
             elif char == "," and (kwarg := _KWARG.match(text, i)) and kwarg.end() <= end:
@@ -189,6 +210,17 @@ class _Writer:
             j += 1
         return j < len(self.text) and self.text[j] == "["
 
+    def greek(self, i: int, word: str) -> int:
+        """``mu``, ``sigma_1``, ``eps``: a Greek letter spelt out, with its subscript."""
+        end = i + len(word)
+        greek, _, script = word.partition("_")
+        self.put(_GREEK_WORDS[greek.lower()] + " ", i)
+        if script:
+            self.put("_{", i + len(greek))
+            self.copy(i + len(greek) + 1, end)
+            self.put("}", end - 1)
+        return end
+
     def identifier(self, i: int, word: str) -> int:
         end = i + len(word)
         lower = word.lower()
@@ -203,6 +235,11 @@ class _Writer:
                 return close + 1
             self.put(FUNCTIONS[lower], i)
             return end
+        if word in _CASED_FUNCTIONS:
+            self.put(_CASED_FUNCTIONS[word], i)
+            return end
+        if word.partition("_")[0].lower() in _GREEK_WORDS:
+            return self.greek(i, word)
         if word == "e" and self.text[end : end + 1] in ("^", "*"):
             self.copy(i, end)
             return end

@@ -1,0 +1,107 @@
+"""What a document states, in words, about the conventions of its block stages.
+
+The positional encoding's layout and first position, the variance of its layer
+norm, the form of its GELU and the activation of its FFN are often said only in
+prose ("positions 0, 1, 2", "we use the unbiased variance", "the tanh
+approximation"), so they are read once from the whole text, before any formula
+is judged.  A convention the text does not state is ``None``: the verifier then
+accepts whichever of the usual ones the printed numbers follow, and reports a
+convention only against one the document stated (docs/verify.md).
+
+Plain regular expressions over the text: no SymPy, cheap enough for the parent
+process, and bounded (every pattern is linear; no nested quantifiers).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["Stated", "stated_conventions"]
+
+
+@dataclass(frozen=True)
+class Stated:
+    """The conventions a document states (None: not stated).
+
+    Attributes:
+        layout: "interleaved" or "concatenated", the positional encoding's columns.
+        start: 0 or 1, the first position.
+        base: the base of the wavelengths when the formula prints one (10000).
+        variance: "population" or "sample", the layer norm's variance.
+        gelu: "erf" or "tanh", the form of GELU.
+        activation: the FFN's activation ("relu", "gelu", "silu").
+        norm: the document speaks of layer (or RMS) normalisation at all; μ and σ
+            are read as a row's statistics only then.
+        positions: the document speaks of positional encodings at all.
+        block: it speaks of any stage of the block beyond attention (norms, positions,
+            FFN, ReLU, GELU, residuals): numpy's broadcasting applies to its sums.
+    """
+
+    layout: str | None = None
+    start: int | None = None
+    base: int | None = None
+    variance: str | None = None
+    gelu: str | None = None
+    activation: str | None = None
+    norm: bool = False
+    positions: bool = False
+    block: bool = False
+
+
+_CONCATENATED = re.compile(r"concatenat|tensor2tensor|all (?:the )?sines|拼接|先.{0,6}sin.{0,10}再", re.I)
+_INTERLEAVED = re.compile(r"interleav|交错|交替", re.I)
+#: The paper's formula, PE(pos, 2i+1) = cos(...), states the interleaved layout by itself.
+_PAPER_FORMULA = re.compile(r"2\s*i\s*\+\s*1")
+_START = (
+    re.compile(
+        r"(?:positions?|pos|位置(?:编号)?|索引)\s*(?:are|is|=|:|：|是|为|从|取)?\s*\(?([01])\s*(?:,|、|，|\.\.|…|to\b|到|至)",
+        re.I,
+    ),
+    re.compile(r"(?:from|starting (?:at|from)|start(?:s)? at|counted from|从)\s*(?:position|pos|位置)?\s*([01])\b", re.I),
+    re.compile(r"\b([01])[- ](?:based|indexed)\b", re.I),
+)
+_BASE = re.compile(r"(\d{2,7})\s*\^\s*\{?\s*\(?\s*2\s*\\?,?\s*i\s*/")
+_SAMPLE = re.compile(r"unbiased|sample variance|ddof\s*=\s*1|n\s*[−-]\s*1\)|d\s*[−-]\s*1\)|样本方差|无偏", re.I)
+_POPULATION = re.compile(r"population variance|biased variance|unbiased\s*=\s*False|总体方差|有偏", re.I)
+_TANH = re.compile(r"tanh", re.I)
+_ERF = re.compile(r"\berf\b|\\Phi|Φ|\\operatorname\{erf\}|\\mathrm\{erf\}", re.I)
+_NORM = re.compile(r"layer ?norm|\bLN\b|RMS ?Norm|normali[sz]|层归一化|归一化|Add\s*(?:&|\\&|and)\s*Norm", re.I)
+_POSITIONS = re.compile(r"\bPE\b|PE_|PE\(|positional|position encoding|位置编码", re.I)
+_BLOCK = re.compile(r"\bFFN\b|feed[- ]forward|ReLU|GELU|SiLU|residual|前馈|残差", re.I)
+_ACTIVATION = re.compile(r"FFN[^=\n]{0,40}=\s*\\?(max|relu|gelu|silu|swish)", re.I)
+
+
+def _start(text: str) -> int | None:
+    found = {int(m.group(1)) for pattern in _START for m in pattern.finditer(text)}
+    return found.pop() if len(found) == 1 else None  # both stated: not decided by prose
+
+
+def stated_conventions(text: str) -> Stated:
+    """The conventions ``text`` states in words (see :class:`Stated`).
+
+    >>> stated_conventions("positions 0, 1, 2; all sines, then all cosines").layout
+    'concatenated'
+    """
+    concatenated = bool(_CONCATENATED.search(text))
+    interleaved = bool(_INTERLEAVED.search(text)) or (not concatenated and bool(_PAPER_FORMULA.search(text)))
+    layout = None if concatenated == interleaved else ("concatenated" if concatenated else "interleaved")
+    sample, population = bool(_SAMPLE.search(text)), bool(_POPULATION.search(text))
+    variance = None if sample == population else ("sample" if sample else "population")
+    tanh, erf = bool(_TANH.search(text)), bool(_ERF.search(text))
+    gelu = None if tanh == erf else ("tanh" if tanh else "erf")
+    bases = {int(m.group(1)) for m in _BASE.finditer(text)}
+    activation = {m.group(1).lower() for m in _ACTIVATION.finditer(text)}
+    act = activation.pop() if len(activation) == 1 else None
+    norm, positions = bool(_NORM.search(text)), bool(_POSITIONS.search(text))
+    return Stated(
+        layout=layout,
+        start=_start(text),
+        base=bases.pop() if len(bases) == 1 else None,
+        variance=variance,
+        gelu=gelu,
+        activation={"max": "relu", "swish": "silu"}.get(act, act) if act else None,
+        norm=norm,
+        positions=positions,
+        block=norm or positions or bool(_BLOCK.search(text)),
+    )

@@ -1,0 +1,456 @@
+"""The rest of the transformer block as documents write it, and its conventions.
+
+``LayerNorm(x)`` / ``LN(x)``, ``RMSNorm(x)``, ``ReLU(h)`` and ``\\max(0, h)``,
+``GELU``, ``SiLU``, ``FFN(x)`` (with the document's W_1, b_1, W_2, b_2),
+sinusoidal ``PE`` (a printed matrix, ``PE_{(pos,i)}`` and ``PE(pos, i)``) and the
+statistics ``μ`` and ``σ`` of the row being normalised.  Every value comes from
+:mod:`symattn.block`, in both worlds (the document's numbers and the truth).
+
+Conventions.  The document's stated conventions (:mod:`.stated`) fix the truth:
+the interleaved layout (the paper's formula) unless it says concatenated,
+positions from 0 unless it says 1, the population variance, ε as bound (1e-5 when
+the document gives none), GELU's erf form unless it says tanh.  When a chain's
+wrong numbers all fit one other convention, they are reported as kind
+"convention" with ``Finding.fits`` naming it ("these values match the
+concatenated layout").  A convention the document does not state is not held
+against it: numbers that fit it are ok, with the reason saying so.
+
+A mixin of :class:`~symattn.verify.evaluate.DocumentState`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any
+
+import sympy
+from sympy import ImmutableMatrix, Rational
+
+from symattn import block
+from symattn.errors import SymattnError
+from symattn.latexparse import Call, Node, Num
+from symattn.verify.claims import claim_fits
+from symattn.verify.finding import Finding
+from symattn.verify.stated import Stated
+from symattn.verify.values import Binding, Unverifiable, Val, is_matrix
+
+__all__ = ["Sublayers"]
+
+#: ε when the document binds none: PyTorch's default (ε = 0 is accepted too).
+DEFAULT_EPS = Rational(1, 100000)
+
+_LN_NAMES = {"layernorm", "ln", "layer_norm"}
+_EPS_NAMES = ("epsilon", "varepsilon", "eps", "\u03b5")
+_GAMMA, _BETA = ("gamma", "\u03b3"), ("beta", "\u03b2")
+_STAT = re.compile(r"(mu|sigma)(?:_\{?(\d{1,2})\}?)?$")
+_PE_CELL = re.compile(r"PE_\{?\(?\s*(\d{1,4})\s*,\s*(\d{1,4})\s*\)?\}?$")
+_PE_ROW = re.compile(r"PE_\{?\(?(\d{1,4})\)?\}?$")
+_D_MODEL = ("d_{model}", "d_{\\text{model}}", "d_{\\mathrm{model}}", "d_model", "d", "D")
+_NOT_NORMALISED = re.compile(r"(W|b|gamma|beta|epsilon|eps|d|PE|A|weights)(_|\^|$)")
+#: Each convention a document may follow instead of the true one: the override it sets.
+_OVERRIDES = {
+    "concatenated layout": ("layout", "concatenated"),
+    "interleaved layout": ("layout", "interleaved"),
+    "positions from 1": ("start", 1),
+    "positions from 0": ("start", 0),
+    "sample variance": ("ddof", 1),
+    "population variance": ("ddof", 0),
+    "eps = 0": ("eps", sympy.Integer(0)),
+    "tanh GELU": ("gelu", "gelu_tanh"),
+    "erf GELU": ("gelu", "gelu"),
+}
+
+
+class Sublayers:
+    """Methods of :class:`~symattn.verify.evaluate.DocumentState` (see the module docstring)."""
+
+    stated: Stated = Stated()
+    override: dict[str, Any] | None = None  # one other convention, while a chain is re-read under it
+    consulted: set[str] | None = None  # the conventions the element being read depends on
+    block_elements: list[tuple[Node, frozenset[str]]] | None = None
+    norm_rows: tuple[str, Val] | None = None  # the last matrix bound that a norm may apply to
+    pe_shape: tuple[int, int] | None = None
+
+    # --- the conventions in force ---------------------------------------------------------
+
+    def _convention(self, key: str, labels: tuple[str, ...]) -> Any:
+        """The value of ``key`` (layout, start, ddof, eps, gelu) under the override,
+        noting the other conventions the element could have followed."""
+        if self.consulted is not None:
+            self.consulted.update(labels)
+        if self.override is not None and key in self.override:
+            return self.override[key]
+        stated = self.stated
+        if key == "layout":
+            return stated.layout or "interleaved"
+        if key == "start":
+            return stated.start if stated.start is not None else 0
+        if key == "ddof":
+            return 0
+        if key == "gelu":
+            return "gelu_tanh" if stated.gelu == "tanh" else "gelu"
+        if key == "eps":
+            return self._bound_eps()
+        raise KeyError(key)  # pragma: no cover - the keys are _OVERRIDES' own
+
+    def _acceptable(self, label: str) -> bool:
+        """Whether numbers that follow ``label`` are right by what the document states
+        (it did not state the convention, or stated this one)."""
+        key, value = _OVERRIDES[label]
+        stated = self.stated
+        if key == "layout":
+            return stated.layout is None or stated.layout == value
+        if key == "start":
+            return stated.start is None or stated.start == value
+        if key == "ddof":
+            return stated.variance == ("sample" if value == 1 else "population")
+        if key == "gelu":
+            return stated.gelu is None or (stated.gelu == "tanh") == (value == "gelu_tanh")
+        if key == "eps":
+            return self._eps_binding() is None
+        return False
+
+    def _eps_binding(self) -> Binding | None:
+        return next((self.env[n] for n in _EPS_NAMES if n in self.env and not is_matrix(self.env[n].a)), None)
+
+    def _bound_eps(self) -> Any:
+        binding = self._eps_binding()
+        return DEFAULT_EPS if binding is None else binding.b
+
+    # --- names: μ, σ, PE ------------------------------------------------------------------
+
+    def _block_name(self, name: str, *, used: bool = True) -> Val | None:
+        """μ, σ (of the row being normalised), PE, PE_{(pos,i)} and, when ``used`` in a
+        computation (not ``ε = 0.01``, which gives it), an unbound ε; None for other names."""
+        if name in _EPS_NAMES and self.stated.norm and used:  # ε unbound: the default (or 0, under that convention)
+            eps = self._convention("eps", ("eps = 0",))
+            return Val(eps, eps, arith=False)
+        stat = _STAT.match(name)
+        if stat and self.stated.norm:
+            return self._statistic(stat.group(1), int(stat.group(2)) if stat.group(2) else None)
+        if not self.stated.positions:
+            return None
+        cell = _PE_CELL.match(name)
+        if cell:
+            return self._pe_cell(int(cell.group(1)), int(cell.group(2)))
+        row = _PE_ROW.match(name)
+        if row:
+            return self._pe_row(int(row.group(1)))
+        if name == "PE" and self.pe_shape is not None:
+            return self._pe_matrix(*self.pe_shape)
+        if name == "PE" and "X" in self.env and is_matrix(self.env["X"].a):  # X + PE
+            rows, cols = self.env["X"].a.shape
+            return self._pe_matrix(rows, cols)
+        return None
+
+    def _normalised_row(self, index: int | None) -> Val:
+        """The row μ_i and σ_i speak of: x_i when bound, else row i of the last matrix
+        bound (the only row of a vector for a bare μ)."""
+        if index is not None:
+            for name in (f"x_{{{index}}}", f"h_{{{index}}}", f"z_{{{index}}}"):
+                if name in self.env and is_matrix(self.env[name].a) and self.env[name].a.rows == 1:
+                    binding = self.env[name]
+                    return Val(binding.a, binding.b, binding.deps, arith=binding.arith)
+        if self.norm_rows is None:
+            raise Unverifiable("μ and σ of which row? (no vector is given before them)")
+        name, value = self.norm_rows
+        i = 0 if index is None else index - 1
+        if index is None and value.a.rows != 1:
+            raise Unverifiable(f"μ and σ of which row of {name}?")
+        if not 0 <= i < value.a.rows:
+            raise Unverifiable(f"{name} has no row {index}")
+        deps = value.rows[i] if value.rows is not None else value.deps
+        return Val(ImmutableMatrix(value.a.row(i)), ImmutableMatrix(value.b.row(i)), deps, arith=value.arith)
+
+    def _statistic(self, which: str, index: int | None) -> Val:
+        row = self._normalised_row(index)
+        ddof = self._convention("ddof", ("sample variance",)) if which == "sigma" else 0
+
+        def stat(x: ImmutableMatrix) -> Any:
+            if ddof >= x.cols:
+                raise Unverifiable("the sample variance of one number")
+            norm = block.layer_norm_under(x, eps=0, ddof=ddof) if which == "sigma" else None
+            if which == "mu":
+                return block.layer_norm_rows(x, eps=1)[0].mean
+            if norm is None:
+                return sympy.Integer(0)  # a constant row: σ = 0
+            return sympy.sqrt(norm[1][0].variance)
+
+        return Val(stat(row.a), stat(row.b), row.deps, arith=False)
+
+    def _d_model(self) -> int:
+        for name in _D_MODEL:
+            binding = self.env.get(name)
+            if binding is not None and getattr(binding.b, "is_Integer", False) and binding.b > 0:
+                return int(binding.b)
+        raise Unverifiable("the width d_model of the positional encoding is not given")
+
+    def _pe(self, n: int, d: int, start: int) -> ImmutableMatrix:
+        layout = self._convention("layout", ("concatenated layout", "interleaved layout"))
+        base = self.stated.base or 10000
+        try:
+            return block.positional_encoding(n, d, base=base, start=start, layout=layout)
+        except SymattnError as err:
+            raise Unverifiable(str(err)) from None
+
+    def _pe_cell(self, pos: int, dim: int) -> Val:
+        d = self._d_model()
+        if dim >= d:
+            raise Unverifiable(f"PE has {d} columns (d_model = {d}), not {dim + 1}")
+        value = self._pe(1, d, pos)[0, dim]
+        return Val(value, value, arith=False)
+
+    def _pe_row(self, pos: int) -> Val:
+        row = self._pe(1, self._d_model(), pos)
+        return Val(row, row, arith=False)
+
+    def _pe_matrix(self, n: int, d: int) -> Val:
+        start = self._convention("start", ("positions from 1", "positions from 0"))
+        matrix = self._pe(n, d, start)
+        return Val(matrix, matrix, arith=False)
+
+    def _block_chain_start(self, names: list[str], values: list[Node]) -> None:
+        """A new chain: no block element read yet; ``PE = [printed]`` claims the
+        sinusoidal encoding of the printed shape."""
+        self.block_elements = []
+        self.pe_shape = None
+        if not self.stated.positions or "PE" not in names or len(values) != 1:
+            return
+        rows = getattr(values[0], "rows", None)
+        if rows and len(rows[0]) % 2 == 0 and all(len(r) == len(rows[0]) for r in rows):
+            self.pe_shape = (len(rows), len(rows[0]))
+
+    # --- functions ------------------------------------------------------------------------
+
+    def _block_call(self, node: Call, args: list[Val]) -> Val | None:
+        """LayerNorm, RMSNorm, ReLU, max(0, ·), GELU, SiLU, FFN, PE(pos, i); None for others."""
+        name = node.name.lower()
+        deps = frozenset().union(*(arg.deps for arg in args))
+        if name == "pe" and self.stated.positions and all(not is_matrix(a.b) for a in args):
+            numbers = [a.b for a in args]
+            if not all(getattr(v, "is_Integer", False) and v >= 0 for v in numbers):
+                return None
+            if len(numbers) == 2:
+                return self._pe_cell(int(numbers[0]), int(numbers[1]))
+            if len(numbers) == 1:
+                return self._pe_row(int(numbers[0]))
+            return None
+        if name == "max" and len(args) == 2:
+            zero = [i for i, a in enumerate(args) if not is_matrix(a.b) and a.b == 0 and a.a == 0]
+            if not zero:
+                return None
+            args = [args[1 - zero[0]]]
+            name = "relu"
+        if len(args) != 1:
+            return None
+        arg = args[0]
+        if name in _LN_NAMES or name == "rmsnorm":
+            return self._norm(arg, rms=name == "rmsnorm")
+        if name in ("relu", "gelu", "silu", "swish"):
+            activation = {"swish": "silu"}.get(name, name)
+            if name == "gelu":
+                activation = self._convention("gelu", ("tanh GELU", "erf GELU"))
+            return self._activated(arg, activation, deps)
+        if name == "ffn":
+            return self._ffn(arg)
+        return None
+
+    def _matrix_of(self, value: Any) -> ImmutableMatrix:
+        return value if is_matrix(value) else ImmutableMatrix([[value]])
+
+    def _shaped(self, result: ImmutableMatrix, original: Any) -> Any:
+        return result if is_matrix(original) else result[0, 0]
+
+    def _activated(self, arg: Val, activation: str, deps: frozenset) -> Val:
+        a = block.activate(self._matrix_of(arg.a), activation)
+        b = block.activate(self._matrix_of(arg.b), activation)
+        return Val(self._shaped(a, arg.a), self._shaped(b, arg.b), deps, arith=False, rows=arg.rows)
+
+    def _param(self, names: tuple[str, ...], width: int, world: str) -> Any:
+        for name in names:
+            binding = self.env.get(name)
+            if binding is None:
+                continue
+            value = getattr(binding, world)
+            if is_matrix(value) and 1 in value.shape and len(value) == width:
+                return list(value)
+            if not is_matrix(value):
+                return [value] * width
+        return None
+
+    def _norm(self, arg: Val, *, rms: bool) -> Val:
+        if not is_matrix(arg.a):
+            raise Unverifiable("a layer norm of a single number")
+        eps = self._convention("eps", ("eps = 0",))
+        ddof = 0 if rms else self._convention("ddof", ("sample variance",))
+        self.norm_rows = ("the normalised rows", arg)
+
+        def world(x: ImmutableMatrix, which: str) -> ImmutableMatrix:
+            gamma = self._param(_GAMMA, x.cols, which)
+            if rms:
+                if eps == 0 and any(all(v == 0 for v in x.row(i)) for i in range(x.rows)):
+                    raise Unverifiable("an RMSNorm of a zero row without ε")
+                return block.rms_norm(x, gamma, eps=eps if eps != 0 else Rational(1, 10**60))
+            beta = self._param(_BETA, x.cols, which)
+            result = block.layer_norm_under(x, gamma, beta, eps=eps, ddof=ddof)
+            if result is None:
+                raise Unverifiable("a layer norm of a constant row without ε (0/0)")
+            return result[0]
+
+        try:
+            return Val(world(arg.a, "a"), world(arg.b, "b"), arg.deps, arith=False, rows=arg.rows)
+        except SymattnError as err:
+            raise Unverifiable(str(err)) from None
+
+    def _ffn(self, arg: Val) -> Val:
+        names = {"W_1": ("W_{1}", "W^{(1)}", "W_{in}"), "W_2": ("W_{2}", "W^{(2)}", "W_{out}")}
+        weights = {}
+        for key, candidates in names.items():
+            found = next((self.env[n] for n in candidates if n in self.env and is_matrix(self.env[n].a)), None)
+            if found is None:
+                raise Unverifiable(f"FFN needs {key}, which the document does not give")
+            weights[key] = found
+        biases = {key: self.env.get(name) for key, name in (("b_1", "b_{1}"), ("b_2", "b_{2}"))}
+        activation = self.stated.activation or "relu"
+        if activation == "gelu":
+            activation = self._convention("gelu", ("tanh GELU", "erf GELU"))
+        if activation not in block.ACTIVATIONS[:4]:
+            raise Unverifiable(f"an FFN with {activation}")
+        deps = arg.deps.union(*(w.deps for w in weights.values()))
+        deps = deps.union(*(b.deps for b in biases.values() if b is not None))
+
+        def world(which: str) -> ImmutableMatrix:
+            x = self._matrix_of(getattr(arg, which))
+            bias = {k: (list(getattr(b, which)) if b is not None else None) for k, b in biases.items()}
+            return block.feed_forward(
+                x,
+                getattr(weights["W_1"], which),
+                bias["b_1"],
+                getattr(weights["W_2"], which),
+                bias["b_2"],
+                activation,
+            )
+
+        try:
+            a, b = world("a"), world("b")
+        except SymattnError as err:
+            raise Unverifiable(str(err)) from None
+        return Val(self._shaped(a, arg.a), self._shaped(b, arg.b), deps, arith=False, rows=arg.rows)
+
+    def _broadcast(self, parts: tuple[Val, ...]) -> tuple[Val, ...]:
+        """numpy's broadcasting, in a document about the block: a number added to a
+        matrix (x − μ) is added to every entry, and a row (a bias) to every row."""
+        if not self.stated.block or not any(is_matrix(p.a) for p in parts):
+            return parts
+        shape = max((p.a.shape for p in parts if is_matrix(p.a)), key=lambda s: s[0] * s[1])
+
+        def spread(value: Any) -> Any:
+            if not is_matrix(value):
+                return ImmutableMatrix(shape[0], shape[1], lambda i, j: value)
+            if value.shape == (1, shape[1]) and shape[0] > 1:
+                return ImmutableMatrix(shape[0], shape[1], lambda i, j: value[0, j])
+            return value
+
+        return tuple(
+            p if is_matrix(p.a) and p.a.shape == shape else dataclasses.replace(p, a=spread(p.a), b=spread(p.b))
+            for p in parts
+        )
+
+    # --- the rows a norm applies to ----------------------------------------------------------
+
+    def _note_rows(self, names: list[str], value: Val) -> None:
+        """Remember the last matrix or vector bound that μ and σ may speak of."""
+        if not is_matrix(value.a) or not names:
+            return
+        name = names[0]
+        if _NOT_NORMALISED.match(name):
+            return
+        self.norm_rows = (name, value)
+
+    # --- other conventions ----------------------------------------------------------------
+
+    def _begin_block_element(self) -> None:
+        self.consulted = set()
+
+    def _end_block_element(self, element: Node) -> None:
+        if self.consulted and self.block_elements is not None:
+            self.block_elements.append((element, frozenset(self.consulted)))
+        self.consulted = None
+
+    def _under(self, label: str, element: Node) -> Val | None:
+        """The value of ``element`` under convention ``label`` (None if it cannot be read)."""
+        key, value = _OVERRIDES[label]
+        saved, self.override = self.override, {key: value}
+        saved_findings, saved_seen, saved_operands = len(self.findings), set(self.seen), self.operands
+        try:
+            if isinstance(element, Num):
+                return None
+            return self._value_of(element, record=False)  # type: ignore[attr-defined]
+        except (Unverifiable, SymattnError, KeyError):
+            return None
+        finally:
+            self.override = saved
+            del self.findings[saved_findings:]
+            self.seen, self.operands = saved_seen, saved_operands
+
+    def _fit_conventions(self, start: int) -> None:
+        """The chain's wrong numbers, when they all fit one other convention: reported as
+        following it (or ok, when the document never stated the one they break)."""
+        elements, self.block_elements = self.block_elements or [], None
+        wrong = [
+            i
+            for i in range(start, len(self.findings))
+            if self.findings[i].status == "wrong" and self.findings[i].kind in ("wrong", "slip", "carried")
+        ]
+        if not wrong or not elements:
+            return
+        element, labels = elements[-1]
+        for label in sorted(labels, key=lambda lab: (not self._acceptable(lab), lab)):
+            if self._override_is_truth(label):
+                continue
+            value = self._under(label, element)
+            if value is None or not all(_fits(self.findings[i], value.a) for i in wrong):
+                continue
+            acceptable = self._acceptable(label)
+            if acceptable and any(self.findings[i].kind == "carried" for i in wrong):
+                continue  # a carried error stays one, whatever else its numbers fit
+            for i in wrong:
+                found = self.findings[i]
+                if acceptable:
+                    self.findings[i] = dataclasses.replace(
+                        found, status="ok", kind="ok", reason=f"right under {label}, which the document allows"
+                    )
+                elif found.kind == "carried":  # from an earlier number of the same convention: both said
+                    self.findings[i] = dataclasses.replace(found, fits=label)
+                else:
+                    self.findings[i] = dataclasses.replace(
+                        found, kind="convention", fits=label, carried_from=None, reason=f"these values match {label}"
+                    )
+            return
+
+    def _override_is_truth(self, label: str) -> bool:
+        key, value = _OVERRIDES[label]
+        saved, self.override, consulted = self.override, None, self.consulted
+        self.consulted = None
+        try:
+            return self._convention(key, ()) == value
+        finally:
+            self.override, self.consulted = saved, consulted
+
+
+def _fits(finding: Finding, value: Any) -> bool:
+    """Whether ``finding``'s printed number is a right reading of ``value`` at its cell."""
+    try:
+        if not is_matrix(value):
+            return finding.cell is None and claim_fits(finding.claimed, value)
+        if finding.cell is None:
+            return value.shape == (1, 1) and claim_fits(finding.claimed, value[0, 0])
+        i, j = finding.cell[0] - 1, finding.cell[1] - 1
+        if value.rows == 1 and i > 0 and j == 0:
+            i, j = 0, i  # a row printed as a column
+        if not (0 <= i < value.rows and 0 <= j < value.cols):
+            return False
+        return claim_fits(finding.claimed, value[i, j])
+    except (SymattnError, ValueError, TypeError):
+        return False
