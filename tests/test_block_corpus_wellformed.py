@@ -132,6 +132,9 @@ def test_carried_from_points_at_a_root_error(doc: Path) -> None:
 
 
 def _rounds_to(value, claimed: str) -> bool:
+    """``claimed`` is ``value`` at its places (``1.``, NumPy's and PyTorch's integer text, claims it exactly)."""
+    if claimed.endswith("."):
+        return isinstance(value, Fraction) and value == int(claimed[:-1])
     return T.rnd(value, _places(claimed)) == claimed
 
 
@@ -221,3 +224,23 @@ def test_corpus_size_and_coverage() -> None:
         "sample variance",
         "eps = 0",
     }
+
+
+def test_readme_table_lists_every_document_as_it_is() -> None:
+    """README.md's table names each document with its language, readers, kind, results and planted kinds."""
+    row = re.compile(r"\| `([^`]+\.(?:md|txt|tex))` \| (\w+) \| ([^|]+) \| (\w+) \| (\d+) \| ([^|]+) \|")
+    rows = {}
+    for line in (HERE / "README.md").read_text(encoding="utf-8").splitlines():
+        m = row.match(line)
+        if m:
+            rows[m.group(1)] = m.groups()
+    assert set(rows) == {p.name for p in DOCS}
+    for doc in DOCS:
+        expect = _expect(doc)
+        _, language, readers, kind, results, planted = rows[doc.name]
+        kinds = Counter(f["kind"] for f in expect.get("finding", []))
+        assert language == expect["language"]
+        assert readers.strip() == ", ".join(expect["readers"])
+        assert kind == ("control" if expect["control"] else "planted")
+        assert int(results) == expect["results"]
+        assert planted.strip() == (", ".join(f"{k} {v}" for k, v in kinds.items()) or "-")
