@@ -28,7 +28,9 @@ fit what it declares:
   truth truncated), ``carried`` (FROM needed), ``auto`` (carried from FROM when it
   differs from the truth at its places, else ok), ``conv`` (a number of a variant case
   computed under another convention: a ``wrong`` finding with ``fits`` = the variant's
-  convention when it differs from the truth at its places, else ok), ``op`` (a
+  convention when it differs from the truth at its places, else ok), ``convauto`` (a later
+  stage computed from a convention block, X + PE: ``carried`` from FROM with ``fits`` when it
+  differs, else ok), ``op`` (a
   restatement of a given input: not a result).
 - ``#LABEL``: names the marker's line for a later ``<LABEL``.
 - ``^trunc``: a planted wrong/carried number allowed to equal the truncation of its truth.
@@ -38,7 +40,7 @@ Blocks: ``⟦@FORM REF FMT [opt ...] [| r,c SUFFIX; …]⟧`` print a whole matr
 ``py`` (``[[a, b], [c, d]]``), ``list`` (``a, b, c``), ``torch`` (PyTorch repr; opt
 ``grad=NAME``), ``np`` (NumPy str), ``tab`` (Markdown table rows ``| LABEL | a | b |``;
 opt ``labels=0,1,2``).  Options ``!auto<LABEL`` (``*`` becomes the row number),
-``!conv`` and ``#LABEL`` (one label per row: ``LABEL1``, ``LABEL2``) apply to each cell.
+``!conv``, ``!convauto<LABEL`` and ``#LABEL`` (one label per row: ``LABEL1``, ``LABEL2``) apply to each cell.
 """
 
 from __future__ import annotations
@@ -187,13 +189,13 @@ def render_cell(spec: str, case: str) -> Literal:
     fits = None
     if kind == "auto":
         kind = None if ok else "carried"
-    elif kind == "conv":
+    elif kind in ("conv", "convauto"):
         fits = T.CASES[ref.partition(".")[0]].fits
         if fits not in FITS:
             raise TemplateError(f"{spec}: {ref} is not a convention variant")
         if g["text"] is not None:
             raise TemplateError(f"{spec}: a convention number is its variant's own value")
-        kind = None if ok else "wrong"
+        kind = None if ok else ("wrong" if kind == "conv" else "carried")
         fits = fits if kind else None
     if kind in (None, "op"):
         if not ok:
