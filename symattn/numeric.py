@@ -85,6 +85,10 @@ class IntegerScores:
 
     numer: flint.fmpz_mat
     den: int
+    # when set, numer == left * right.transpose() (small factors: the dense method
+    # recomputes the scores from them in numpy, faster than reading numer's entries)
+    left: flint.fmpz_mat | None = None
+    right: flint.fmpz_mat | None = None
 
     def nrows(self) -> int:
         return self.numer.nrows()
@@ -143,7 +147,8 @@ def exact_products(
         raise ShapeError(
             f"W_Q has {counted(W_Q.ncols(), 'column')} but W_K has {W_K.ncols()}; queries and keys need the same d_k"
         )
-    scores = IntegerScores((x * q) * (s * k).transpose(), int(dx * dq * ds * dk))
+    left, right = x * q, s * k
+    scores = IntegerScores(left * right.transpose(), int(dx * dq * ds * dk), left, right)
     return scores, flint.fmpq_mat(s * v) / (ds * dv)
 
 
@@ -180,6 +185,7 @@ class RowBalls:
     n_k: int
     evaluated: int
     dense: flint.arb_mat | None = None  # when set, the weights of all ``rows`` (active is unused)
+    output_matrix: flint.arb_mat | None = None  # when set, ``output`` as one arb_mat
 
     def weight_row(self, index: int) -> list[flint.arb]:
         """The full weight row number ``index`` of this record (not of the matrix)."""
@@ -293,6 +299,14 @@ def _row_balls(
         if method not in METHODS:
             raise InputError(f"unknown method {method!r} (expected one of {', '.join(METHODS)})")
         if method == "dense" or (method == "auto" and _mostly_evaluated(numer, keep, rows, cutoff)):
+            fixed = None
+            if keep is None:
+                factors = (scores.left, scores.right) if isinstance(scores, IntegerScores) else (None, None)
+                fixed = _fixed_point_balls(numer, factors, V, rows, c=c, den=den, prec=prec, skipped=skipped)
+            if fixed is not None:
+                bar.update(len(rows))
+                bar.close()
+                return fixed
             balls = _dense_balls(numer, keep, V, rows, rate=rate, skipped=skipped, bar=bar)
             if method == "dense" or all(ball.is_finite() for row in balls.output for ball in row):
                 return balls
@@ -388,6 +402,284 @@ def _mostly_evaluated(
     return evaluated > DENSE_SHARE * kept_total
 
 
+def _numpy():  # numpy is optional (the `oracle` and `test` extras); without it the dense method is arb only
+    try:
+        import numpy
+    except ImportError:  # pragma: no cover - the test environment has numpy
+        return None
+    return numpy
+
+
+LIMB = 30  # bits per limb of a fixed-point number in the fixed-point dense method
+TABLE_BITS = 8  # bits of an integer gap per table level (256 exponentials per level)
+
+
+def _fixed_point_balls(
+    numer: flint.fmpz_mat,
+    factors: tuple[flint.fmpz_mat | None, flint.fmpz_mat | None],
+    V: flint.fmpq_mat,
+    rows: Sequence[int],
+    *,
+    c: flint.arb,
+    den: int,
+    prec: int,
+    skipped: flint.arb,
+) -> RowBalls | None:
+    """The dense method for unmasked scores with the elementwise work in numpy, in exact integers.
+
+    Every exponential e_ij = exp(-c·g_ij/den), with the integer gap g_ij = m_i - v_ij >= 0
+    to the row's largest score, is a fixed-point number of P = 30·L bits (L limbs of
+    30 bits in uint64 arrays): the product of one table entry exp(-c·a·2^(8k)/den) per
+    8-bit digit a of g_ij, each table entry an integer within a known number of units
+    (2^-P) below its true value (from arb balls).  A limb product drops the columns
+    below L - 2 and floors, so it is under TRUNCATION = 2 units below the exact product of
+    its inputs; a product of values in [0, 1] known to within a and b units below is known
+    to within a + b + 3 units below ((X + a)(Y + b) <= XY + a + b + 1 in units).  Gaps whose exponential is below 2^-(P+1) are
+    0.  The row sums T_i are exact integers (t_i is at most n_k·delta above), the
+    weights are the limb products E_ij · floor(2^2P / T_i), and the outputs are exact
+    fmpz_mat products of those integers with V; see _fixed_point_radii for the bounds.
+
+    Returns None when numpy is missing or the integers do not fit in int64 (then the
+    arb dense method runs).  Only the speed depends on which runs: both give balls.
+    """
+    np = _numpy()
+    if np is None or not rows:
+        return None
+    n_r, n_k = len(rows), numer.ncols()
+    limbs = max(2, -(-(prec - 8) // LIMB))
+    v = _integer_scores(np, numer, factors, rows)
+    if v is None:
+        return None
+    exponentials = _fixed_exponentials(np, v, c, den, limbs)
+    if exponentials is None:
+        return None
+    E, delta = exponentials
+    W, totals = _fixed_weights(np, E, n_r, n_k)
+    chunks = _limb_chunks(np, W, n_r, n_k)
+    weights, output = _chunk_balls(chunks, V, totals, delta=delta, limbs=limbs, prec=prec)
+    none = frozenset()
+    return RowBalls(
+        tuple(rows),
+        tuple({} for _ in rows),
+        tuple(none for _ in rows),
+        skipped,
+        tuple(map(tuple, output.tolist())),
+        n_k,
+        n_r * n_k,
+        dense=weights,
+        output_matrix=output,
+    )
+
+
+def _fixed_exponentials(np, v, c: flint.arb, den: int, limbs: int):
+    """With rate = c/den, the exponentials exp(-rate·(m_i - v_ij)) as (limbs, n_r·n_k) fixed-point numbers of
+    P = 30·limbs bits, each at most ``delta`` units (2^-P) below its true value: (E, delta).
+    None when the cut-off gap does not fit in int64."""
+    P = LIMB * limbs
+    gaps = v.max(axis=1)[:, None] - v
+    with _precision(P + 32):
+        rate = c / den  # c is enclosed at prec + 32 bits
+        cutoff = _ceil_int((P + 1) * flint.arb(2).log() / rate)  # exp(-rate * gap) <= 2^-(P+1) beyond
+        if cutoff >= 2**62:
+            return None
+        tables, errors = _exp_tables(np, rate, -(-cutoff.bit_length() // TABLE_BITS), limbs, P)
+    far = (gaps >= cutoff).ravel()
+    gaps = np.minimum(gaps, cutoff).ravel()
+    mask = (1 << TABLE_BITS) - 1
+    E, delta = None, 0
+    for level, (table, error) in enumerate(zip(tables, errors, strict=True)):
+        factor = np.take(table, (gaps >> (TABLE_BITS * level)) & mask, axis=1)
+        E, delta = (
+            (factor, error) if E is None else (_fixed_mul(np, E, factor), delta + error + TRUNCATION + 1)
+        )
+    E[:, far] = 0  # true values in [0, 2^-(P+1)]
+    return E, max(delta, 1)
+
+
+def _fixed_weights(np, E, n_r: int, n_k: int):
+    """The fixed-point weights E_ij · floor(2^2P / T_i) / 2^P, and the exact row sums T_i."""
+    limbs = E.shape[0]
+    P = LIMB * limbs
+    sums = E.reshape(limbs, n_r, n_k).sum(axis=2)  # exact: n_k * 2^30 < 2^64
+    totals = [sum(int(sums[k, i]) << (LIMB * k) for k in range(limbs)) for i in range(n_r)]
+    inverse = [(1 << (2 * P)) // total for total in totals]  # total >= 2^P: the largest score gives 1
+    return _fixed_mul(np, E, np.repeat(_to_limbs(np, inverse, limbs), n_k, axis=1)), totals
+
+
+def _limb_chunks(np, W, n_r: int, n_k: int) -> list[tuple[flint.fmpz_mat, int]]:
+    """The fixed-point integers as fmpz_mats of two limbs each (below 2^61: small fmpz
+    entries) with the bit position of each: W = sum_c M_c · 2^low_c."""
+    limbs = W.shape[0]
+    chunks = []
+    for high in range(limbs - 1, -1, -2):
+        value = (W[high] << np.uint64(LIMB)) | W[high - 1] if high > 0 else W[high]
+        chunks.append((flint.fmpz_mat(value.reshape(n_r, n_k).tolist()), LIMB * max(high - 1, 0)))
+    return chunks
+
+
+def _chunk_balls(
+    chunks: list[tuple[flint.fmpz_mat, int]],
+    V: flint.fmpq_mat,
+    totals: list[int],
+    *,
+    delta: int,
+    limbs: int,
+    prec: int,
+) -> tuple[flint.arb_mat, flint.arb_mat]:
+    """The weights' and outputs' arb_mats from the fixed-point weights Z (in C): exact
+    midpoints, the radii of _fixed_point_radii, and sum_j Z_ij V_jk as fmpz_mat products."""
+    P = LIMB * limbs
+    n_r, n_k = chunks[0][0].nrows(), chunks[0][0].ncols()
+    spread, rows, sums, peaks, V_numer, V_den = _fixed_point_radii(V, n_k, totals, delta, limbs)
+    whole = chunks[0][0] * (1 << chunks[0][1])
+    numerators = whole * V_numer
+    for M, low in chunks[1:]:
+        whole += M * (1 << low) if low else M
+        numerators += M * V_numer * (1 << low) if low else M * V_numer
+    with _precision(P + 16):  # the midpoints are exact
+        ones = flint.arb_mat(1, n_k, [1] * n_k)
+        radius = flint.arb_mat(n_r, 1, [flint.arb(0, (spread + row, -P)) for row in rows]) * ones
+        weights = flint.arb_mat(whole) * flint.arb(2) ** -P + radius
+    with _precision(prec):
+        scale = flint.arb(2) ** -P / V_den
+        # radius spread·sum_j |V_jk| + row_i·max_j |V_jk| (units) as one product of an n_r × 2 and a 2 × d_v matrix
+        factors = flint.arb_mat(n_r, 2, [x for row in rows for x in (1, row)])
+        bounds = flint.arb_mat(
+            2,
+            len(sums),
+            [flint.arb(0, spread * x * scale) for x in sums] + [flint.arb(0, x * scale) for x in peaks],
+        )
+        output = flint.arb_mat(numerators) * scale + factors * bounds
+    return weights, output
+
+
+def _fixed_point_radii(
+    V: flint.fmpq_mat, n_k: int, totals: list[int], delta: int, limbs: int
+) -> tuple[int, list[int], list[int], list[int], flint.fmpz_mat, int]:
+    """Radii in units of 2^-P of the fixed-point weights Z and output numerators sum_j Z_ij V_jk.
+
+    With e_ij in [E_ij, E_ij + delta] (units), t_i in [T_i, T_i + n_k·delta], T_i >= 2^P,
+    u_i = floor(2^2P / T_i) and Z_ij in [E_ij·u_i/2^P - TRUNCATION, E_ij·u_i/2^P]:
+    w_ij - Z_ij = eps_ij/t_i + (E_ij/T_i - E_ij·u_i/2^P) + (E_ij·u_i/2^P - Z_ij) - (E_ij/T_i)·g_i
+    where the first three terms lie in [0, spread] units, spread = delta + 1 + TRUNCATION, and
+    g_i = tau_i/t_i <= n_k·delta/T_i is the same for the whole row; in units g_i·2^P is
+    at most row_i = ceil(n_k·delta·2^P / T_i).  So |w_ij - Z_ij| <= spread + row_i, and,
+    as the E_ij/T_i of a row are >= 0 and sum to 1, sum_j w_ij V_jk is within
+    spread·sum_j |V_jk| + row_i·max_j |V_jk| units of sum_j Z_ij V_jk.
+
+    Returns:
+        (spread, row_i per row, sum_j |V_jk| and max_j |V_jk| per column of V's
+        integer numerators, those numerators, their denominator).
+    """
+    P = LIMB * limbs
+    V_numer, V_den = V.numer_denom()
+    d_v = V.ncols()
+    entries = [abs(int(x)) for x in V_numer.entries()]
+    columns = [entries[k::d_v] for k in range(d_v)]
+    rows = [-(-(n_k * delta << P) // total) for total in totals]
+    sums = [sum(column) for column in columns]
+    peaks = [max(column, default=0) for column in columns]
+    return delta + 1 + TRUNCATION, rows, sums, peaks, V_numer, int(V_den)
+
+
+def _to_limbs(np, values: Sequence[int], limbs: int):
+    """Non-negative integers below 2^(30·limbs) + 1 as a (limbs, len) uint64 array (the top limb may be 2^30)."""
+    mask = (1 << LIMB) - 1
+    rows = [[(value >> (LIMB * k)) & mask for value in values] for k in range(limbs - 1)]
+    rows.append([value >> (LIMB * (limbs - 1)) for value in values])
+    return np.array(rows, dtype=np.uint64)
+
+
+def _fixed_mul(np, A, B):
+    """Entrywise floor(A·B / 2^P) - r with 0 <= r < TRUNCATION units, for L-limb fixed-point
+    numbers in [0, 1] (L >= 2).
+
+    Limbs are at most 2^30, so a product is at most 2^60 and a column of at most L <= 15
+    products fits in uint64.  The columns below L - 2 (under (L - 2)·2^-30 units in all)
+    are dropped and the carry out of column L - 1 is floored (under 1 unit).  Every step
+    writes into preallocated arrays (fresh temporaries cost more than the arithmetic).
+    """
+    limbs = A.shape[0]
+    first = max(limbs - 2, 0)  # the lowest column kept
+    columns = np.zeros((2 * limbs - 1 - first, A.shape[1]), dtype=np.uint64)
+    term = np.empty(A.shape[1], dtype=np.uint64)
+    for k in range(limbs):
+        for m in range(max(first - k, 0), limbs):
+            np.multiply(A[k], B[m], out=term)
+            np.add(columns[k + m - first], term, out=columns[k + m - first])
+    shift, mask = np.uint64(LIMB), np.uint64((1 << LIMB) - 1)
+    carry = np.right_shift(columns[0], shift, out=term)
+    out = np.empty_like(A)
+    for c in range(1, columns.shape[0]):
+        value = np.add(columns[c], carry, out=columns[c])
+        carry = np.right_shift(value, shift, out=term)
+        if c + first >= limbs:  # column L + i is limb i of the result
+            np.bitwise_and(value, mask, out=out[c + first - limbs])
+    out[limbs - 1] = carry
+    return out
+
+
+TRUNCATION = 2  # units a limb product may lie below the exact product of its inputs
+
+
+def _exp_tables(np, rate: flint.arb, levels: int, limbs: int, P: int):
+    """Per level k, the integers floor(2^P·exp(-rate·a·2^(8k))) for a < 256 as limbs, and
+    the largest number of units any of them lies below its true value (from the arb balls)."""
+    scale = flint.arb(2) ** P
+    tables, errors = [], []
+    for level in range(levels):
+        step = (-(rate * (1 << (TABLE_BITS * level)))).exp()
+        value, lows, error = flint.arb(1), [], 0
+        for _ in range(1 << TABLE_BITS):
+            scaled = value * scale
+            low = max(0, int(scaled.lower().floor().unique_fmpz()))
+            high = int(scaled.upper().ceil().unique_fmpz())
+            lows.append(min(low, 1 << P))
+            error = max(error, high - low)
+            value *= step
+        tables.append(_to_limbs(np, lows, limbs))
+        errors.append(error)
+    return tables, errors
+
+
+def _integer_scores(np, numer: flint.fmpz_mat, factors, rows: Sequence[int]):
+    """The exact integer scores of ``rows`` as an int64 array, or None when they may not fit (|v| >= 2^61).
+
+    From the factors (v = left·rightᵀ) when known: each factor is split into two
+    pieces of w bits, and the four piece products are float64 matrix products whose
+    every partial sum stays below 2^53, hence exact.
+    """
+    left, right = factors
+    if left is not None and right is not None and left.ncols() == right.ncols():
+        d = left.ncols()
+        try:
+            L = np.array(list(map(int, left.entries())), dtype=np.int64).reshape(left.nrows(), d)[list(rows)]
+            R = np.array(list(map(int, right.entries())), dtype=np.int64).reshape(right.nrows(), d)
+        except OverflowError:
+            return None
+        bits_L, bits_R = (int(np.abs(M).max(initial=0)).bit_length() for M in (L, R))
+        width = (53 - d.bit_length()) // 2  # (2^width)^2 · d <= 2^53
+        # |v_ij| <= |L_i|·|R_j| (Cauchy-Schwarz); the float64 norms are within 1% of the true ones
+        norms = [float(np.sqrt((M.astype(np.float64) ** 2).sum(axis=1)).max(initial=0)) for M in (L, R)]
+        if bits_L <= 2 * width and bits_R <= 2 * width and 1.01 * norms[0] * norms[1] < 2.0**60:
+            mask = (1 << width) - 1
+            Lh, Ll = (L >> width).astype(np.float64), (L & mask).astype(np.float64)
+            Rh, Rl = (R >> width).astype(np.float64), (R & mask).astype(np.float64)
+
+            def exact(A, B):  # an exact integer product, as uint64 (arithmetic modulo 2^64)
+                return (A @ B.T).astype(np.int64).view(np.uint64)
+
+            # the terms may exceed 2^63, their sum does not: sum them modulo 2^64
+            total = (exact(Lh, Rh) << np.uint64(2 * width)) + (
+                (exact(Lh, Rl) + exact(Ll, Rh)) << np.uint64(width)
+            )
+            return (total + exact(Ll, Rl)).view(np.int64)
+    values = list(map(int, numer.entries()))
+    if max(map(abs, values), default=0) >= 1 << 61:
+        return None
+    return np.array(values, dtype=np.int64).reshape(numer.nrows(), numer.ncols())[list(rows)]
+
+
 def _dense_balls(
     numer: flint.fmpz_mat,
     keep: Sequence[Sequence[bool]] | None,
@@ -414,26 +706,27 @@ def _dense_balls(
     first = flint.fmpz_mat([[numer[index, kept[0]]] for index, kept in enumerate(kept_rows)])
     shifted = numer - first * flint.fmpz_mat([[1] * n_k])
     # one Python call per exponential and per weight is the floor of this method
-    # (about 0.5 µs and 0.2 µs at 128 bits); the loops are map() over flat lists
+    # (about 0.4 µs and 0.1 µs at 128 bits), and so is building an arb_mat from Python
+    # balls (about 0.1 µs an entry); the loops are map() over lists
     exps = list(map(flint.arb.exp, (flint.arb_mat(shifted) * rate).entries()))
+    # rows as lists: arb_mat builds from a list of rows about 15% faster than from one flat list
+    exp_rows = [exps[index * n_k : (index + 1) * n_k] for index in range(len(rows))]
     zero = flint.arb(0)
     for index, kept in enumerate(kept_rows):
         if len(kept) < n_k:  # masked keys weigh exactly 0
             kept_set = set(kept)
-            base = index * n_k
+            row = exp_rows[index]
             for j in range(n_k):
                 if j not in kept_set:
-                    exps[base + j] = zero
+                    row[j] = zero
     bar.update(len(rows))
     bar.close()
     n_r = len(rows)
-    E = flint.arb_mat(n_r, n_k, exps)
+    E = flint.arb_mat(exp_rows) if exp_rows else flint.arb_mat(0, n_k)
     totals = (E * flint.arb_mat(n_k, 1, [1] * n_k)).entries()
     inverse = [1 / total for total in totals]
-    scaled: list[flint.arb] = []
-    for index, value in enumerate(inverse):
-        scaled += map(value.__mul__, exps[index * n_k : (index + 1) * n_k])
-    weights = flint.arb_mat(n_r, n_k, scaled)
+    scaled = [list(map(value.__mul__, row)) for value, row in zip(inverse, exp_rows, strict=True)]
+    weights = flint.arb_mat(scaled) if scaled else flint.arb_mat(0, n_k)
     V_numer, V_den = V.numer_denom()  # small exact integers make the arb_mat product about twice as fast
     numerators = (E * flint.arb_mat(V_numer)).entries()
     d_v = V.ncols()
@@ -541,6 +834,8 @@ def attention_balls(
     """
     balls = _row_balls(scores, factor, keep, V, prec, progress=progress, method=method)
     n_q, n_k = scores.nrows(), scores.ncols()
+    if balls.output_matrix is not None:
+        return balls.dense, balls.output_matrix
     if balls.dense is not None:
         with _precision(prec):
             return balls.dense, flint.arb_mat(list(map(list, balls.output)))

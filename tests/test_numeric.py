@@ -11,14 +11,17 @@ from __future__ import annotations
 import io
 import random
 import sys
+from contextlib import contextmanager
+from fractions import Fraction
 
 import flint
+import numpy as np
 import pytest
 import sympy
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from symattn import stages
+from symattn import numeric, stages
 from symattn.errors import FullyMaskedRowError, InputError, ShapeError
 from symattn.exact import certified_decimal, enclose, round_ball
 from symattn.numeric import (
@@ -43,12 +46,25 @@ def exact_decimals(matrix, places):
     return [[certified_decimal(matrix[i, j], places) for j in range(matrix.cols)] for i in range(matrix.rows)]
 
 
+@contextmanager
+def arb_dense():
+    """The dense method without numpy: every exponential an arb ball (the fixed-point path is off)."""
+    saved = numeric._numpy
+    numeric._numpy = lambda: None
+    try:
+        yield
+    finally:
+        numeric._numpy = saved
+
+
 def assert_agrees(att, places):
-    """Both fast methods print exactly the exact path's digits."""
+    """The fast methods (sparse, fixed-point dense, arb dense) print exactly the exact path's digits."""
     scores, factor, keep, V = fast_inputs(att)
     expected = {"weights": exact_decimals(att.weights, places), "output": exact_decimals(att.output, places)}
     for method in ("sparse", "dense"):
         assert attention_decimals(scores, factor, keep, V, places, method=method) == expected, method
+    with arb_dense():
+        assert attention_decimals(scores, factor, keep, V, places, method="dense") == expected, "arb dense"
     source = None if att.X_kv is None else stages.to_fmpq_mat(att.X_kv)
     int_scores, int_V = exact_products(
         *(stages.to_fmpq_mat(m) for m in (att.X, att.W_Q, att.W_K, att.W_V)), X_kv=source
@@ -178,8 +194,12 @@ def test_random_cases_agree_with_exact_path(case):
 def test_balls_contain_the_exact_values(case):
     kwargs, _ = case
     att = attention(**kwargs)
-    for method in ("sparse", "dense"):
-        weights, output = attention_balls(*fast_inputs(att), 80, method=method)
+    for method in ("sparse", "dense", "arb dense"):
+        if method == "arb dense":
+            with arb_dense():
+                weights, output = attention_balls(*fast_inputs(att), 80, method="dense")
+        else:
+            weights, output = attention_balls(*fast_inputs(att), 80, method=method)
         for ball_matrix, exact in ((weights, att.weights), (output, att.output)):
             for i in range(exact.rows):
                 for j in range(exact.cols):
@@ -334,3 +354,74 @@ def test_exact_products_shape_errors(args, kwargs, message):
     with pytest.raises(ShapeError) as err:
         exact_products(*args, **kwargs)
     assert str(err.value) == message
+
+
+# --- the fixed-point dense method -------------------------------------------------
+
+
+@settings(max_examples=200, derandomize=True)
+@given(st.integers(2, 5), st.data())
+def test_limb_product_is_within_its_truncation(limbs, data):
+    # random fixed-point numbers in [0, 1] (top limb up to 2^30 only for 1 itself), and 1·1
+    count = 8
+    values = [data.draw(st.integers(0, 1 << (30 * limbs))) for _ in range(2 * count)]
+    A = numeric._to_limbs(np, values[:count], limbs)
+    B = numeric._to_limbs(np, values[count:], limbs)
+    Z = numeric._fixed_mul(np, A, B)
+    for i in range(count):
+        z = sum(int(Z[k, i]) << (30 * k) for k in range(limbs))
+        exact = values[i] * values[count + i]
+        shortfall = Fraction(exact, 1 << (30 * limbs)) - z
+        assert 0 <= shortfall < numeric.TRUNCATION
+    one = numeric._to_limbs(np, [1 << (30 * limbs)], limbs)
+    assert (numeric._fixed_mul(np, one, one) == one).all()
+
+
+@settings(max_examples=60, derandomize=True)
+@given(st.integers(1, 64), st.integers(1, 40), st.integers(1, 40), st.integers(0, 2**32))
+def test_integer_scores_from_factors_are_exact(d, bits_left, bits_right, seed):
+    rng = random.Random(seed)
+    left = flint.fmpz_mat(5, d, [rng.randint(-(2**bits_left), 2**bits_left) for _ in range(5 * d)])
+    right = flint.fmpz_mat(7, d, [rng.randint(-(2**bits_right), 2**bits_right) for _ in range(7 * d)])
+    numer = left * right.transpose()
+    v = numeric._integer_scores(np, numer, (left, right), (4, 0, 2))
+    exact = [[int(numer[i, j]) for j in range(7)] for i in (4, 0, 2)]
+    if v is None:  # only when the scores do not fit below 2^61
+        assert max(abs(int(x)) for x in numer.entries()) >= 2**61
+    else:
+        assert v.tolist() == exact
+
+
+def test_fixed_point_path_serves_unmasked_integer_scores():
+    rng = random.Random(7)
+    n, d = 40, 8
+    X, W_Q, W_K, W_V = (
+        flint.fmpq_mat(rows, d, [flint.fmpq(rng.randint(-5, 5), rng.randint(1, 6)) for _ in range(rows * d)])
+        for rows in (n, d, d, d)
+    )
+    scores, V = exact_products(X, W_Q, W_K, W_V)
+    from symattn.numeric import _row_balls
+
+    fixed = _row_balls(scores, sympy.sqrt(2) / 4, None, V, 128, method="dense")
+    assert fixed.output_matrix is not None  # the fixed-point method ran
+    with arb_dense():
+        balls = _row_balls(scores, sympy.sqrt(2) / 4, None, V, 128, method="dense")
+    assert balls.output_matrix is None
+    for name in ("weights", "output"):
+        args = (scores, sympy.sqrt(2) / 4, None, V, 30)
+        with arb_dense():
+            expected = attention_decimals(*args, want=(name,), method="dense")
+        assert attention_decimals(*args, want=(name,), method="dense") == expected
+
+
+def test_dense_method_falls_back_to_arb_for_huge_scores():
+    scores = flint.fmpq_mat([[0, 10**20, 3], [7, 7, 7]])
+    V = flint.fmpq_mat([[1], [2], [4]])
+    from symattn.numeric import _row_balls
+
+    assert _row_balls(scores, sympy.sqrt(2), None, V, 128, method="dense").output_matrix is None
+    result = attention_decimals(scores, sympy.sqrt(2), None, V, 3, method="dense")
+    assert result == {
+        "weights": [["0.000", "1.000", "0.000"], ["0.333", "0.333", "0.333"]],
+        "output": [["2.000"], ["2.333"]],
+    }
