@@ -310,6 +310,7 @@ FINDING_KEYS = [
     "kind",
     "carried_from",
     "reason",
+    "fits",
 ]
 
 
@@ -338,6 +339,7 @@ def test_json_contract() -> None:
         "kind": "slip",
         "carried_from": None,
         "reason": "by the document's numbers: 3.000",  # a slip names the value a + 1 gives
+        "fits": None,  # kind "convention" names the convention the numbers follow
     }
 
 

@@ -45,6 +45,17 @@ class Judgement:
     carried_from: int | None
 
 
+#: A closed form with more tree nodes than this is not printed (printing walks the tree, not the DAG).
+MAX_EXACT_NODES = 2000
+
+
+def _larger_than(value: Any, limit: int) -> bool:
+    """Whether ``value``'s expression tree has more than ``limit`` nodes (stops at the limit)."""
+    if not isinstance(value, sympy.Basic):
+        return False
+    return any(count > limit for count, _ in enumerate(sympy.preorder_traversal(value), 1))
+
+
 @lru_cache(maxsize=4096)
 def exact_text(value: Any) -> str:
     """A short printable closed form of an exact value (cached: cells repeat).
@@ -52,6 +63,10 @@ def exact_text(value: Any) -> str:
     Small sums of fractions are put over one denominator (``sympy.together``
     on a few operations only; nothing like ``simplify`` is ever called).
     """
+    if _larger_than(
+        value, MAX_EXACT_NODES
+    ):  # a layer's nested roots: the tree is exponentially larger than its DAG
+        return f"(a closed form of more than {MAX_EXACT_NODES} terms)"
     if isinstance(value, sympy.Add) and sympy.count_ops(value) <= MAX_TOGETHER_OPS:
         value = sympy.together(value)
     text = sympy.sstr(value)

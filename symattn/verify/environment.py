@@ -26,6 +26,9 @@ from symattn.latexparse import (
     Neg,
     Node,
     Num,
+    Pow,
+    Sqrt,
+    Sum,
     literals,
     split_head,
 )
@@ -65,9 +68,13 @@ class Environment:
         used = names_in(node)
         if not used and getattr(value.b, "is_Rational", False):
             return  # \frac{1}{8} = 0.125: exact arithmetic on literals, read afresh each time
+        if used & {"mu", "sigma"} and self.stated.norm and isinstance(node, (Pow, Sqrt, Name)):
+            return  # σ² is the next token's in the next example: a statistic, never a stale restatement
         snapshot = {n: self.env.get(n) for n in used}
         binding = Binding(value.a, value.b, value.deps, value.arith, self.last_halfwidth)
         self.expressions[_shape_key(node)] = (snapshot, binding)
+        if isinstance(node, Sum) and not used & {"mu", "sigma"}:  # X + PE, a residual sum: μ_1's rows
+            self._note_rows(["(sum)"], value)
 
     def _claimed_binding(self, node: Node) -> Binding | None:
         entry = self.expressions.get(_shape_key(node))
@@ -287,6 +294,9 @@ class Environment:
         if resolved in self.env:
             binding = self.env[resolved]
             return binding.a, binding.halfwidth
+        statistic = self._statistic_ball(resolved)  # μ, σ of a row printed rounded (sublayers.py)
+        if statistic is not None:
+            return statistic
         return self._lookup(name).a, None
 
     def _declare_symbols(self, names: list[str], values: list[Node]) -> bool:

@@ -430,7 +430,12 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
             if sized and ref is None and defines and self._named_before(element):
                 return self._identity(int(sized.group(1))), False  # W_Q = I_4
             row = self._output_row(element.name) if self.output_rows else None
-            return self._cell(element.name) or row or self._block_name(element.name, used=False), False
+            found = self._cell(element.name) or row
+            if found is None:  # μ, σ, PE (sublayers.py), with μ's interval when its row was printed rounded
+                found = self._block_name(element.name, used=False)
+                if found is not None:
+                    found = dataclasses.replace(found, ball=ball_of(element, _BallLookup(self, element)))
+            return found, False
         if is_claim_shape(element) and ref is not None:
             return self.claim(element, ref), True
         if is_claim_shape(element) and isinstance(element, Matrix):

@@ -165,7 +165,8 @@ class Evaluator:
             )
         if isinstance(node, Pow):
             base = self._value_of(node.base, record)
-            exponent = self._scalar(self._value_of(node.exponent, record), "an exponent")
+            tied = record and not isinstance(node.exponent, Num)  # the 2 of σ^2 restates nothing
+            exponent = self._scalar(self._value_of(node.exponent, tied), "an exponent")
             if is_matrix(base.a):
                 raise Unverifiable("a power of a matrix")
             where = self.subject or "power"

@@ -58,23 +58,37 @@ _START = (
         r"(?:positions?|pos|位置(?:编号)?|索引)\s*(?:are|is|=|:|：|是|为|从|取)?\s*\(?([01])\s*(?:,|、|，|\.\.|…|to\b|到|至)",
         re.I,
     ),
-    re.compile(r"(?:from|starting (?:at|from)|start(?:s)? at|counted from|从)\s*(?:position|pos|位置)?\s*([01])\b", re.I),
+    re.compile(
+        r"(?:from|starting (?:at|from)|start(?:s)? at|counted from|从)\s*(?:position|pos|位置)?\s*([01])\b",
+        re.I,
+    ),
     re.compile(r"\b([01])[- ](?:based|indexed)\b", re.I),
 )
 _BASE = re.compile(r"(\d{2,7})\s*\^\s*\{?\s*\(?\s*2\s*\\?,?\s*i\s*/")
-_SAMPLE = re.compile(r"unbiased|sample variance|ddof\s*=\s*1|n\s*[−-]\s*1\)|d\s*[−-]\s*1\)|样本方差|无偏", re.I)
-_POPULATION = re.compile(r"population variance|biased variance|unbiased\s*=\s*False|总体方差|有偏", re.I)
+_SAMPLE = re.compile(
+    r"unbiased|sample variance|ddof\s*=\s*1|n\s*[−-]\s*1\)|d\s*[−-]\s*1\)|样本方差|无偏", re.I
+)
+_POPULATION = re.compile(
+    r"population variance|(?<!un)biased variance|unbiased\s*=\s*False|总体方差|有偏", re.I
+)
 _TANH = re.compile(r"tanh", re.I)
 _ERF = re.compile(r"\berf\b|\\Phi|Φ|\\operatorname\{erf\}|\\mathrm\{erf\}", re.I)
-_NORM = re.compile(r"layer ?norm|\bLN\b|RMS ?Norm|normali[sz]|层归一化|归一化|Add\s*(?:&|\\&|and)\s*Norm", re.I)
+_NORM = re.compile(
+    r"layer ?norm|\bLN\b|RMS ?Norm|normali[sz]|层归一化|归一化|Add\s*(?:&|\\&|and)\s*Norm", re.I
+)
 _POSITIONS = re.compile(r"\bPE\b|PE_|PE\(|positional|position encoding|位置编码", re.I)
 _BLOCK = re.compile(r"\bFFN\b|feed[- ]forward|ReLU|GELU|SiLU|residual|前馈|残差", re.I)
 _ACTIVATION = re.compile(r"FFN[^=\n]{0,40}=\s*\\?(max|relu|gelu|silu|swish)", re.I)
 
 
 def _start(text: str) -> int | None:
-    found = {int(m.group(1)) for pattern in _START for m in pattern.finditer(text)}
-    return found.pop() if len(found) == 1 else None  # both stated: not decided by prose
+    """The first position: "from 0" and "0-based" say it outright; a list ("pos = 0, 1")
+    only when nothing says it outright.  Both 0 and 1 stated: not decided by prose."""
+    for patterns in (_START[1:], _START[:1]):
+        found = {int(m.group(1)) for pattern in patterns for m in pattern.finditer(text)}
+        if found:
+            return found.pop() if len(found) == 1 else None
+    return None
 
 
 def stated_conventions(text: str) -> Stated:

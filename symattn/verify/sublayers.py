@@ -46,9 +46,11 @@ _GAMMA, _BETA = ("gamma", "\u03b3"), ("beta", "\u03b2")
 _STAT = re.compile(r"(mu|sigma)(?:_\{?(\d{1,2})\}?)?$")
 _PE_CELL = re.compile(r"PE_\{?\(?\s*(\d{1,4})\s*,\s*(\d{1,4})\s*\)?\}?$")
 _PE_ROW = re.compile(r"PE_\{?\(?(\d{1,4})\)?\}?$")
+_PE_NAMES = {"PE", "pe", "P_{E}", "pos_{encoding}", "pos_{enc}", "positional_{encoding}"}
 _D_MODEL = ("d_{model}", "d_{\\text{model}}", "d_{\\mathrm{model}}", "d_model", "d", "D")
 _NOT_NORMALISED = re.compile(r"(W|b|gamma|beta|epsilon|eps|d|PE|A|weights)(_|\^|$)")
 #: Each convention a document may follow instead of the true one: the override it sets.
+_ANOTHER_ROW = "another row"  # μ or σ of a row other than the one read as meant
 _OVERRIDES = {
     "concatenated layout": ("layout", "concatenated"),
     "interleaved layout": ("layout", "interleaved"),
@@ -69,8 +71,11 @@ class Sublayers:
     override: dict[str, Any] | None = None  # one other convention, while a chain is re-read under it
     consulted: set[str] | None = None  # the conventions the element being read depends on
     block_elements: list[tuple[Node, frozenset[str]]] | None = None
-    norm_rows: tuple[str, Val] | None = None  # the last matrix bound that a norm may apply to
+    norm_rows: tuple[str, Val, Any] | None = None  # the last matrix bound that a norm may apply to
+    recent_rows: tuple[tuple[str, Val, Any], ...] = ()  # the last few, for "μ of the second row"
+    other_statistics: tuple[tuple[str, Any], ...] = ()  # the same statistic of their other rows
     pe_shape: tuple[int, int] | None = None
+    top_element: Node | None = None
 
     # --- the conventions in force ---------------------------------------------------------
 
@@ -123,7 +128,9 @@ class Sublayers:
     def _block_name(self, name: str, *, used: bool = True) -> Val | None:
         """μ, σ (of the row being normalised), PE, PE_{(pos,i)} and, when ``used`` in a
         computation (not ``ε = 0.01``, which gives it), an unbound ε; None for other names."""
-        if name in _EPS_NAMES and self.stated.norm and used:  # ε unbound: the default (or 0, under that convention)
+        if (
+            name in _EPS_NAMES and self.stated.norm and used
+        ):  # ε unbound: the default (or 0, under that convention)
             eps = self._convention("eps", ("eps = 0",))
             return Val(eps, eps, arith=False)
         stat = _STAT.match(name)
@@ -137,47 +144,70 @@ class Sublayers:
         row = _PE_ROW.match(name)
         if row:
             return self._pe_row(int(row.group(1)))
-        if name == "PE" and self.pe_shape is not None:
+        if name in _PE_NAMES and self.pe_shape is not None:
             return self._pe_matrix(*self.pe_shape)
         if name == "PE" and "X" in self.env and is_matrix(self.env["X"].a):  # X + PE
             rows, cols = self.env["X"].a.shape
             return self._pe_matrix(rows, cols)
         return None
 
-    def _normalised_row(self, index: int | None) -> Val:
+    def _normalised_row(self, index: int | None) -> tuple[Val, list[Any] | None]:
         """The row μ_i and σ_i speak of: x_i when bound, else row i of the last matrix
-        bound (the only row of a vector for a bare μ)."""
+        bound (the only row of a vector for a bare μ); with its cells' half-units
+        when it was printed rounded (None when not known)."""
         if index is not None:
             for name in (f"x_{{{index}}}", f"h_{{{index}}}", f"z_{{{index}}}"):
                 if name in self.env and is_matrix(self.env[name].a) and self.env[name].a.rows == 1:
                     binding = self.env[name]
-                    return Val(binding.a, binding.b, binding.deps, arith=binding.arith)
+                    half = binding.halfwidth[0] if isinstance(binding.halfwidth, list) else None
+                    return Val(binding.a, binding.b, binding.deps, arith=binding.arith), half
         if self.norm_rows is None:
             raise Unverifiable("μ and σ of which row? (no vector is given before them)")
-        name, value = self.norm_rows
+        name, value, halves = self.norm_rows
         i = 0 if index is None else index - 1
         if index is None and value.a.rows != 1:
             raise Unverifiable(f"μ and σ of which row of {name}?")
         if not 0 <= i < value.a.rows:
             raise Unverifiable(f"{name} has no row {index}")
         deps = value.rows[i] if value.rows is not None else value.deps
-        return Val(ImmutableMatrix(value.a.row(i)), ImmutableMatrix(value.b.row(i)), deps, arith=value.arith)
+        half = halves[i] if isinstance(halves, list) and len(halves) == value.a.rows else None
+        row = Val(ImmutableMatrix(value.a.row(i)), ImmutableMatrix(value.b.row(i)), deps, arith=value.arith)
+        return row, half
 
     def _statistic(self, which: str, index: int | None) -> Val:
-        row = self._normalised_row(index)
+        row, _ = self._normalised_row(index)
         ddof = self._convention("ddof", ("sample variance",)) if which == "sigma" else 0
+        if self.consulted is not None:
+            self.consulted.add(_ANOTHER_ROW)
+        if self.override is None:
+            self.other_statistics = tuple(
+                (f"row {i + 1} of {name}", _row_statistic(which, ImmutableMatrix(world.row(i)), ddof))
+                for name, value, _ in self.recent_rows
+                for world in (value.a, value.b)
+                for i in range(world.rows)
+                if world.cols > ddof
+            )
+        return Val(
+            _row_statistic(which, row.a, ddof), _row_statistic(which, row.b, ddof), row.deps, arith=False
+        )
 
-        def stat(x: ImmutableMatrix) -> Any:
-            if ddof >= x.cols:
-                raise Unverifiable("the sample variance of one number")
-            norm = block.layer_norm_under(x, eps=0, ddof=ddof) if which == "sigma" else None
-            if which == "mu":
-                return block.layer_norm_rows(x, eps=1)[0].mean
-            if norm is None:
-                return sympy.Integer(0)  # a constant row: σ = 0
-            return sympy.sqrt(norm[1][0].variance)
-
-        return Val(stat(row.a), stat(row.b), row.deps, arith=False)
+    def _statistic_ball(self, name: str) -> tuple[Any, Any] | None:
+        """μ or σ by the document's numbers with its half-unit, when the row was printed
+        rounded: |Δμ| ≤ Σ h_j / d and |Δσ| ≤ ‖Δx‖/√(d − ddof) ≤ Σ h_j (σ is a norm of the
+        centred row, and centring does not lengthen Δx), for the interval check of balls.py."""
+        stat = _STAT.match(name)
+        if not (stat and self.stated.norm):
+            return None
+        try:
+            row, half = self._normalised_row(int(stat.group(2)) if stat.group(2) else None)
+            ddof = self._convention("ddof", ()) if stat.group(1) == "sigma" else 0
+            value = _row_statistic(stat.group(1), row.a, ddof)
+        except (Unverifiable, SymattnError):
+            return None
+        if not half or any(h is None for h in half):
+            return value, None
+        total = sum(half, sympy.Integer(0))
+        return value, total / row.a.cols if stat.group(1) == "mu" else total
 
     def _d_model(self) -> int:
         for name in _D_MODEL:
@@ -194,15 +224,21 @@ class Sublayers:
         except SymattnError as err:
             raise Unverifiable(str(err)) from None
 
+    def _shift(self) -> int:
+        """How far an author counting from the other first position is off: PE(0)
+        written for the first token computed at position 1 under "positions from 1"."""
+        stated = self.stated.start if self.stated.start is not None else 0
+        return self._convention("start", ("positions from 1", "positions from 0")) - stated
+
     def _pe_cell(self, pos: int, dim: int) -> Val:
         d = self._d_model()
         if dim >= d:
             raise Unverifiable(f"PE has {d} columns (d_model = {d}), not {dim + 1}")
-        value = self._pe(1, d, pos)[0, dim]
+        value = self._pe(1, d, max(pos + self._shift(), 0))[0, dim]
         return Val(value, value, arith=False)
 
     def _pe_row(self, pos: int) -> Val:
-        row = self._pe(1, self._d_model(), pos)
+        row = self._pe(1, self._d_model(), max(pos + self._shift(), 0))
         return Val(row, row, arith=False)
 
     def _pe_matrix(self, n: int, d: int) -> Val:
@@ -215,7 +251,7 @@ class Sublayers:
         sinusoidal encoding of the printed shape."""
         self.block_elements = []
         self.pe_shape = None
-        if not self.stated.positions or "PE" not in names or len(values) != 1:
+        if not self.stated.positions or not _PE_NAMES & set(names) or len(values) != 1:
             return
         rows = getattr(values[0], "rows", None)
         if rows and len(rows[0]) % 2 == 0 and all(len(r) == len(rows[0]) for r in rows):
@@ -284,7 +320,7 @@ class Sublayers:
             raise Unverifiable("a layer norm of a single number")
         eps = self._convention("eps", ("eps = 0",))
         ddof = 0 if rms else self._convention("ddof", ("sample variance",))
-        self.norm_rows = ("the normalised rows", arg)
+        self.norm_rows = ("the normalised rows", arg, None)
 
         def world(x: ImmutableMatrix, which: str) -> ImmutableMatrix:
             gamma = self._param(_GAMMA, x.cols, which)
@@ -307,7 +343,9 @@ class Sublayers:
         names = {"W_1": ("W_{1}", "W^{(1)}", "W_{in}"), "W_2": ("W_{2}", "W^{(2)}", "W_{out}")}
         weights = {}
         for key, candidates in names.items():
-            found = next((self.env[n] for n in candidates if n in self.env and is_matrix(self.env[n].a)), None)
+            found = next(
+                (self.env[n] for n in candidates if n in self.env and is_matrix(self.env[n].a)), None
+            )
             if found is None:
                 raise Unverifiable(f"FFN needs {key}, which the document does not give")
             weights[key] = found
@@ -353,7 +391,9 @@ class Sublayers:
             return value
 
         return tuple(
-            p if is_matrix(p.a) and p.a.shape == shape else dataclasses.replace(p, a=spread(p.a), b=spread(p.b))
+            p
+            if is_matrix(p.a) and p.a.shape == shape
+            else dataclasses.replace(p, a=spread(p.a), b=spread(p.b))
             for p in parts
         )
 
@@ -366,7 +406,8 @@ class Sublayers:
         name = names[0]
         if _NOT_NORMALISED.match(name):
             return
-        self.norm_rows = (name, value)
+        self.norm_rows = (name, value, self.last_halfwidth)  # with its cells' half-units
+        self.recent_rows = (self.norm_rows, *self.recent_rows[:2])
 
     # --- other conventions ----------------------------------------------------------------
 
@@ -383,6 +424,7 @@ class Sublayers:
         key, value = _OVERRIDES[label]
         saved, self.override = self.override, {key: value}
         saved_findings, saved_seen, saved_operands = len(self.findings), set(self.seen), self.operands
+        saved_top, self.top_element = self.top_element, element  # read afresh, not as printed before
         try:
             if isinstance(element, Num):
                 return None
@@ -390,7 +432,7 @@ class Sublayers:
         except (Unverifiable, SymattnError, KeyError):
             return None
         finally:
-            self.override = saved
+            self.override, self.top_element = saved, saved_top
             del self.findings[saved_findings:]
             self.seen, self.operands = saved_seen, saved_operands
 
@@ -406,6 +448,9 @@ class Sublayers:
         if not wrong or not elements:
             return
         element, labels = elements[-1]
+        if _ANOTHER_ROW in labels and self._another_row(wrong):
+            return
+        labels = labels - {_ANOTHER_ROW}
         for label in sorted(labels, key=lambda lab: (not self._acceptable(lab), lab)):
             if self._override_is_truth(label):
                 continue
@@ -419,15 +464,40 @@ class Sublayers:
                 found = self.findings[i]
                 if acceptable:
                     self.findings[i] = dataclasses.replace(
-                        found, status="ok", kind="ok", reason=f"right under {label}, which the document allows"
+                        found,
+                        status="ok",
+                        kind="ok",
+                        reason=f"right under {label}, which the document allows",
                     )
                 elif found.kind == "carried":  # from an earlier number of the same convention: both said
                     self.findings[i] = dataclasses.replace(found, fits=label)
                 else:
                     self.findings[i] = dataclasses.replace(
-                        found, kind="convention", fits=label, carried_from=None, reason=f"these values match {label}"
+                        found,
+                        kind="convention",
+                        fits=label,
+                        carried_from=None,
+                        reason=f"these values match {label}",
                     )
             return
+
+    def _another_row(self, wrong: list[int]) -> bool:
+        """μ or σ² that fits another row of a recent matrix ("the second row: μ ≈ 1.0979"):
+        which row is meant is not certain, so the number is listed, not called wrong."""
+        for where, value in self.other_statistics:
+            if all(_fits(self.findings[i], value) or _fits(self.findings[i], value**2) for i in wrong):
+                for i in wrong:
+                    self.findings[i] = dataclasses.replace(
+                        self.findings[i],
+                        status="unverified",
+                        kind="ambiguous",
+                        value=None,
+                        exact=None,
+                        carried_from=None,
+                        reason=f"ambiguous: of which row? it fits {where}",
+                    )
+                return True
+        return False
 
     def _override_is_truth(self, label: str) -> bool:
         key, value = _OVERRIDES[label]
@@ -437,6 +507,18 @@ class Sublayers:
             return self._convention(key, ()) == value
         finally:
             self.override, self.consulted = saved, consulted
+
+
+def _row_statistic(which: str, x: ImmutableMatrix, ddof: int) -> Any:
+    """μ ("mu") or σ ("sigma", with ``ddof``) of the row ``x``, by symattn.block."""
+    if which == "mu":
+        return block.layer_norm_rows(x, eps=1)[0].mean
+    if ddof >= x.cols:
+        raise Unverifiable("the sample variance of one number")
+    norm = block.layer_norm_under(x, eps=0, ddof=ddof)
+    if norm is None:
+        return sympy.Integer(0)  # a constant row: σ = 0
+    return sympy.sqrt(norm[1][0].variance)
 
 
 def _fits(finding: Finding, value: Any) -> bool:

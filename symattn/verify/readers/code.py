@@ -37,7 +37,7 @@ MAX_PROGRAM = 100_000
 MAX_DEPTH = 60
 
 _PHRASES = (
-    (re.compile(r"positional encodings?|position(?:al)? embeddings?|\bPE\b|位置编码", re.I), "PE"),
+    (re.compile(r"positional encodings?|position(?:al)? embeddings?|\bPE\b|encoding table|位置编码|编码表", re.I), "PE"),
     (re.compile(r"attention weights?|attn[_ ]weights|softmax (?:weights|output|probabilities)|(?:taking|take|applying|apply|after) (?:the )?softmax|注意力权重|权重矩阵|注意力分数矩阵|权重", re.I), "weights"),
     (re.compile(r"scaled (?:attention )?scores|缩放(?:后的)?分数|缩放得分", re.I), "scaled"),
     (re.compile(r"(?:attention |raw )?scores?\b|注意力分数|分数|得分", re.I), "scores"),
@@ -77,6 +77,25 @@ def inline_code_spans(piece: Span) -> list[Span]:
 
 _PROMPT = re.compile(r"^(?:>>> |\.\.\. |In \[\d+\]: |\s*\.\.\.: )")
 _OUT = re.compile(r"^Out\[\d+\]:\s?")
+
+
+def _unrounded(node: ast.expr) -> ast.expr:
+    """``np.round(x, 6)``, ``np.around(x, 6)``, ``x.round(4)``: ``x`` (the printout is
+    ``x`` rounded, which every printed number says anyway)."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("round", "around")
+    ):
+        if (
+            isinstance(node.func.value, ast.Name)
+            and node.func.value.id in ("np", "numpy", "torch")
+            and node.args
+        ):
+            return node.args[0]
+        if not node.args or len(node.args) == 1:
+            return node.func.value
+    return node
 
 
 def _lines(piece: Span) -> list[tuple[int, int]]:
@@ -774,15 +793,23 @@ def _statement(  # noqa: PLR0915 - one branch per kind of statement
         for arg in printed or []:
             if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                 continue  # a label: print("weights:", weights)
+            shown = _unrounded(arg)  # print(np.round(pe, 6)) shows pe
             out = Builder()
             try:
-                program.write(arg, out)
+                program.write(shown, out)
                 owner, definition = (
-                    program.assigned.get(arg.id, (None, None)) if isinstance(arg, ast.Name) else (None, None)
+                    program.assigned.get(shown.id, (None, None))
+                    if isinstance(shown, ast.Name)
+                    else (None, None)
                 )
                 if definition is not None:  # print(out) shows out = weights @ V, with the weights as printed
-                    out.put(" = ", at)
-                    owner.write(definition, out)  # type: ignore[union-attr]
+                    probe = Builder()
+                    try:
+                        owner.write(definition, probe)  # type: ignore[union-attr]
+                        out.put(" = ", at)
+                        owner.write(definition, out)  # type: ignore[union-attr]
+                    except (_Unknown, RecursionError):
+                        pass  # pe = sinusoidal_pe(...): printed by its name alone
             except (_Unknown, RecursionError):
                 out = Builder().put(r"\text{?}", at)  # printed, but not readable: its printout is not tied
             context.pending.append(out.build(True, "code"))

@@ -225,6 +225,12 @@ def _total_row(out: Builder, body: list[list[Cell]], column: int | None, exps: l
 _POSITION_HEADER = re.compile(r"(?:pos(?:ition)?s?|位置|m|t)$", re.I)
 
 
+def _dimension_header(header: list[Cell]) -> bool:
+    """``pos | 0 | 1 | 2 | 3``: positions down, dimensions 0 … d − 1 across (a header)."""
+    texts = [c.text.strip().strip("*`") for c in header]
+    return bool(_POSITION_HEADER.match(texts[0])) and texts[1:] == [str(k) for k in range(len(texts) - 1)]
+
+
 def _counts(body: list[list[Cell]], header: list[Cell]) -> bool:
     """A first column 1, 2, 3 ... under a header word ("query", "token", "词"): token numbers."""
     if not header or _number(header[0]) is not None or len(body[0]) < 2:
@@ -241,7 +247,7 @@ def table_span(rows: list[list[Cell]], prose: str) -> Span | None:
         return None
     header = rows[0]
     body = rows[1:]
-    if any(_number(c) for c in header):
+    if any(_number(c) for c in header) and not _dimension_header(header):
         header, body = [], rows
     columns = _vector_columns(header, body) or _column_chain(header, body) or _row_stages(header, body)
     if columns is not None:

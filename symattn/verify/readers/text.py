@@ -379,11 +379,18 @@ def _runs(text: str, *, code: bool = False) -> list[tuple[int, int]]:
     """Stretches of math characters and names, split at prose words."""
     runs: list[tuple[int, int]] = []
     start = None
+    depth = 0  # "[" open in the current run: a matrix written over several lines continues it
     i = 0
     n = len(text)
     while i <= n:
         char = text[i] if i < n else "\n"
+        if start is None:
+            depth = 0
+        elif char in "[]":
+            depth += 1 if char == "[" else -1
         boundary = not _is_math_char(char)
+        if char == "\n" and depth > 0 and i < n and _continues(text, i + 1):
+            boundary = False
         if char == "." and not (i + 1 < n and text[i + 1].isdigit()):
             boundary = True  # a full stop, not a decimal point
         word = _IDENT.match(text, i) if not boundary and char.isalpha() else None
@@ -409,6 +416,12 @@ def _runs(text: str, *, code: bool = False) -> list[tuple[int, int]]:
             start = i
         i += 1
     return runs
+
+
+def _continues(text: str, i: int) -> bool:
+    """Whether the line at ``i`` goes on with a matrix's next row (``[1, -0.5, …]``)."""
+    rest = text[i : i + 80].lstrip(" \t")
+    return rest[:1] == "[" or ((rest[:1].isdigit() or rest[:1] == "-") and "]" in rest)
 
 
 def _is_prose_word(word: str, text: str, end: int, *, at_start: bool) -> bool:
@@ -659,6 +672,21 @@ def _subject_before(text: str, cuts: list[int], k: int) -> int | None:
     return None
 
 
+_OPERATORS = "*×·⋅/÷^"
+
+
+def _cut_operand(text: str, start: int, end: int) -> bool:
+    """Whether the run ``text[start:end]`` begins or ends with a binary operator whose
+    other operand is a word outside the run (a name misspelt, or prose): a fragment."""
+    head = text[start:end].lstrip(" ")
+    before = text[:start].rstrip(" ")
+    if head[:1] in _OPERATORS and not head.startswith("**") and before[-1:].isalnum():
+        return True
+    tail = text[start:end].rstrip(" ")
+    after = text[end:].lstrip(" ")
+    return tail[-1:] in _OPERATORS and not tail.endswith("**") and after[:1].isalpha()
+
+
 def prose_spans(piece: Span, *, reader: str = "text", context: tuple[str, int] | None = None) -> list[Span]:
     """The math runs of a piece of prose (or one code line), rewritten; in prose,
     also the numbers outside them (flagged ``bare``).  ``context`` is the whole
@@ -667,8 +695,10 @@ def prose_spans(piece: Span, *, reader: str = "text", context: tuple[str, int] |
     covered: list[tuple[int, int]] = []
     for run_start, run_end in _runs(piece.text, code=reader == "code"):
         start, end = run_start, run_end
-        while end > start and piece.text[end - 1] in " ,;:*_→=≈":
-            end -= 1
+        if _cut_operand(piece.text, run_start, run_end):
+            continue  # "gama * x_hat + beta = …": a product whose left operand is a word the run stopped at
+        while end > start and piece.text[end - 1] in " ,;:*_→=≈([":
+            end -= 1  # "x = [2, 0, 1, 5] (same γ)": the bracket opens the prose after it
         while start < end and piece.text[start] in " *_,;:":
             start += 1
         start, end = _unwrap(piece.text, start, end)

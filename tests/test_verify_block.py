@@ -1,0 +1,235 @@
+"""``symattn verify`` on the block's stages: positional encodings, layer norm, FFN (issue 11).
+
+The documents of tests/block_corpus/ were written independently of symattn (true
+values from tests/block_corpus/_truth.py: fractions and mpmath).  What must hold:
+
+* a control gives no wrong finding and exits 0;
+* on a planted document every wrong finding is one of its planted numbers (no false alarm);
+* a planted number of a wrong convention that is found names that convention (``fits``),
+  or is carried from a number that does;
+* recall (planted numbers found) is measured and held above a floor.
+
+The short documents below check single rules; their true values come from mpmath here.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import mpmath
+import pytest
+
+from symattn.verify import Report, verify_document, verify_text
+from symattn.verify.stated import stated_conventions
+
+CORPUS = Path(__file__).parent / "block_corpus"
+DOCUMENTS = sorted(p for p in CORPUS.glob("*") if p.suffix in (".md", ".txt", ".tex") and p.stem != "README")
+#: Planted numbers found (with the convention they fit, where planted so) over the corpus.
+RECALL_FLOOR = 0.8
+
+_REPORTS: dict[Path, Report] = {}
+
+
+def _report(doc: Path) -> Report:
+    if doc not in _REPORTS:
+        _REPORTS[doc] = verify_document(doc)
+    return _REPORTS[doc]
+
+
+def _expect(doc: Path) -> dict:
+    return tomllib.loads(doc.with_suffix(".expect.toml").read_text(encoding="utf-8"))
+
+
+def _found(report: Report, planted: dict) -> bool:
+    """Whether a planted number is reported wrong, with its convention when it has one."""
+    found = next(
+        (f for f in report.wrong if (f.line, f.column) == (planted["line"], planted["column"])), None
+    )
+    if found is None:
+        return False
+    fits = planted.get("fits")
+    if fits is None or found.fits == fits:
+        return True
+    lines_of_fits = {f.line for f in report.wrong if f.fits == fits}
+    return found.kind == "carried" and found.carried_from in lines_of_fits
+
+
+def test_the_corpus_is_there() -> None:
+    assert len(DOCUMENTS) >= 8
+    assert any(_expect(d).get("control") for d in DOCUMENTS)
+    assert {"md", "txt", "tex"} <= {d.suffix[1:] for d in DOCUMENTS}
+
+
+@pytest.mark.parametrize("doc", DOCUMENTS, ids=[p.name for p in DOCUMENTS])
+def test_no_false_alarm_and_nothing_skipped(doc: Path) -> None:
+    expect = _expect(doc)
+    report = _report(doc)
+    planted = {(f["line"], f["column"]) for f in expect.get("finding", [])}
+    false_alarms = [
+        (f.line, f.column, f.claimed, str(f.kind)) for f in report.wrong if (f.line, f.column) not in planted
+    ]
+    assert false_alarms == []
+    assert [f for f in report.findings if f.kind == "skipped"] == []
+    if expect.get("control"):
+        assert report.exit_code == 0
+    else:
+        assert report.exit_code == 1  # every planted document has errors that are found
+
+
+@pytest.mark.parametrize("doc", DOCUMENTS, ids=[p.name for p in DOCUMENTS])
+def test_a_found_convention_is_named(doc: Path) -> None:
+    report = _report(doc)
+    for planted in _expect(doc).get("finding", []):
+        found = next(
+            (f for f in report.wrong if (f.line, f.column) == (planted["line"], planted["column"])), None
+        )
+        if found is None or "fits" not in planted or found.kind != "convention":
+            continue
+        assert found.fits == planted["fits"], (planted["line"], planted["column"], found.reason)
+
+
+def test_recall_is_measured() -> None:
+    total = found = 0
+    for doc in DOCUMENTS:
+        report = _report(doc)
+        for planted in _expect(doc).get("finding", []):
+            total += 1
+            found += _found(report, planted)
+    print(f"\nblock corpus recall: {found}/{total} planted numbers found (with their convention)")
+    assert total > 50
+    assert found / total >= RECALL_FLOOR
+
+
+# --- single rules, true values from mpmath ------------------------------------------------
+
+mpmath.mp.dps = 30
+
+
+def _d(value: object, places: int) -> str:
+    return mpmath.nstr(mpmath.mpf(value), places + 6, strip_zeros=False)[
+        : places + 2 + (str(value)[0] == "-")
+    ]
+
+
+def _round(value: mpmath.mpf, places: int) -> str:
+    scaled = mpmath.floor(abs(value) * 10**places + mpmath.mpf(1) / 2)
+    text = f"{int(scaled) / 10**places:.{places}f}"
+    return ("-" if value < 0 and scaled else "") + text
+
+
+def _pe(pos: int, d: int, *, layout: str = "interleaved") -> list[mpmath.mpf]:
+    angles = [pos / mpmath.power(10000, mpmath.mpf(2 * i) / d) for i in range(d // 2)]
+    sines, cosines = [mpmath.sin(a) for a in angles], [mpmath.cos(a) for a in angles]
+    if layout == "interleaved":
+        return [v for pair in zip(sines, cosines, strict=True) for v in pair]
+    return sines + cosines
+
+
+def _row(values: list[mpmath.mpf], places: int = 4) -> str:
+    return ", ".join(_round(v, places) for v in values)
+
+
+def test_a_pe_table_in_the_concatenated_layout_is_named_so() -> None:
+    rows = [_pe(p, 4, layout="concatenated") for p in range(3)]
+    table = "\n".join(
+        f"| {p} | " + " | ".join(_round(v, 4) for v in row) + " |" for p, row in enumerate(rows)
+    )
+    text = (
+        "Positions 0, 1, 2 and $d_{model} = 4$, with $PE_{(pos,2i)} = \\sin(pos/10000^{2i/d})$ and "
+        "$PE_{(pos,2i+1)} = \\cos(pos/10000^{2i/d})$.\n\nThe positional encoding table:\n\n"
+        "| pos | 0 | 1 | 2 | 3 |\n|---|---|---|---|---|\n" + table + "\n"
+    )
+    report = verify_text(text)
+    assert report.wrong and all(
+        f.kind == "convention" and f.fits == "concatenated layout" for f in report.wrong
+    )
+    assert "these values match the concatenated layout" in report.to_text()
+
+
+def test_the_same_table_without_a_stated_layout_is_right() -> None:
+    rows = [_pe(p, 4, layout="concatenated") for p in range(2)]
+    text = "$$PE = \\begin{bmatrix} " + " \\\\ ".join(" & ".join(_round(v, 4) for v in r) for r in rows)
+    text += " \\end{bmatrix}$$\n\nWe lay out all the sines, then all the cosines (as in tensor2tensor).\n"
+    report = verify_text(text)
+    assert report.wrong == () and report.summary["ok"] == 8
+
+
+def test_sample_variance_and_a_layer_norm_computed_with_it() -> None:
+    x = [1, 2, 3, 6]
+    mu = mpmath.mpf(sum(x)) / 4
+    sample = sum((v - mu) ** 2 for v in x) / 3
+    ln = [(v - mu) / mpmath.sqrt(sample + mpmath.mpf("0.01")) for v in x]
+    text = (
+        "We normalise each token with LayerNorm, $\\epsilon = 0.01$.\n\n$$x = [1, 2, 3, 6]$$\n\n"
+        f"$\\mu = 3$ and $\\sigma^2 = {_round(sample, 4)}$.\n\n"
+        f"$$\\mathrm{{LN}}(x) = [{_row(ln)}]$$\n"
+    )
+    report = verify_text(text)
+    sigma = next(f for f in report.findings if f.claimed == _round(sample, 4))
+    assert (sigma.status, sigma.kind, sigma.fits) == ("wrong", "convention", "sample variance")
+    norm = [f for f in report.findings if f.line == 7 and f.claimed != "0.0000" and f.status == "wrong"]
+    assert len(norm) == 3 and all(f.fits == "sample variance" for f in norm)
+    assert all(f.carried_from == 5 or f.kind == "convention" for f in norm)
+
+
+def test_eps_left_out_where_it_shows() -> None:
+    x = [1, 1.2, 0.8, 1]
+    mu = mpmath.mpf(1)
+    var = sum((mpmath.mpf(str(v)) - mu) ** 2 for v in x) / 4
+    without = [(mpmath.mpf(str(v)) - mu) / mpmath.sqrt(var) for v in x]
+    text = f"Layer norm with $\\epsilon = 0.01$: $x = [1, 1.2, 0.8, 1]$, $\\mathrm{{LayerNorm}}(x) = [{_row(without)}]$.\n"
+    report = verify_text(text)
+    assert report.wrong and all(f.fits == "eps = 0" for f in report.wrong)
+
+
+def test_eps_not_given_is_not_held_against_the_document() -> None:
+    x = [1, 1.2, 0.8, 1]
+    var = sum((mpmath.mpf(str(v)) - 1) ** 2 for v in x) / 4
+    without = [(mpmath.mpf(str(v)) - 1) / mpmath.sqrt(var) for v in x]
+    text = f"Layer norm: $x = [1, 1.2, 0.8, 1]$, $\\mathrm{{LayerNorm}}(x) = [{_row(without)}]$.\n"
+    report = verify_text(text)
+    assert report.wrong == () and report.summary["ok"] == 4
+
+
+def test_plain_text_notes_with_mu_sigma_and_an_ffn() -> None:
+    x = [mpmath.mpf(v) for v in (1, 2, 3, 6)]
+    mu = sum(x) / 4
+    var = sum((v - mu) ** 2 for v in x) / 4
+    ln = [(v - mu) / mpmath.sqrt(var + mpmath.mpf("1e-5")) for v in x]
+    hidden = [1 * 1 + 2 * 0 + 0, 1 * -1 + 2 * 1 + 1]  # x W_1 + b_1 for x = [1, 2]
+    text = (
+        "Layer norm and FFN notes, eps = 1e-5\n\n"
+        "x = [1, 2, 3, 6]\n"
+        f"mu = (1 + 2 + 3 + 6) / 4 = {mpmath.nstr(mu, 3)}\n"
+        f"sigma^2 = {mpmath.nstr(var, 3)}\n"
+        f"LN(x) = (x - mu) / sqrt(sigma^2 + eps) = [{_row(ln)}]\n\n"
+        "W1 = [[1, -1], [0, 1]], b1 = [0, 1], W2 = [[1], [2]], b2 = [0.5]\n"
+        "z = [1, 2]\n"
+        f"ReLU(z W1 + b1) = [{hidden[0]}, {hidden[1]}]\n"
+        f"FFN(z) = {hidden[0] * 1 + hidden[1] * 2 + 0.5}\n"
+    )
+    report = verify_text(text)
+    assert report.wrong == ()
+    judged = {f.claimed for f in report.findings if f.status == "ok"}
+    assert {_round(v, 4) for v in ln} - {"0.0000"} <= judged
+    assert "5.5" in judged and "3.5" in judged
+
+
+def test_a_wrong_ffn_output_is_a_slip() -> None:
+    text = (
+        "FFN with ReLU: $W_1 = \\begin{bmatrix} 1 & -1 \\\\ 0 & 1 \\end{bmatrix}$, $b_1 = [0, 1]$, "
+        "$W_2 = \\begin{bmatrix} 1 \\\\ 2 \\end{bmatrix}$, $b_2 = [0.5]$, $x = [1, 2]$, "
+        "$\\mathrm{FFN}(x) = 6.5$.\n"
+    )
+    report = verify_text(text)
+    assert [(f.claimed, f.value) for f in report.wrong] == [("6.5", "5.5000")]
+
+
+def test_stated_conventions_are_read_from_the_words() -> None:
+    assert stated_conventions("位置从 0 开始编号：第一个 token 的 pos = 0，第二个 pos = 1").start == 0
+    assert stated_conventions("positions 1, 2, 3").start == 1
+    assert stated_conventions("we use the unbiased variance").variance == "sample"
+    assert stated_conventions("PE(pos, 2i+1) = cos(...)").layout == "interleaved"
+    assert stated_conventions("concatenated, as in tensor2tensor; PE(pos, 2i+1)").layout == "concatenated"
+    assert stated_conventions("softmax(QK^T) V").block is False
