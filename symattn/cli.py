@@ -277,7 +277,6 @@ def _run_derive(args: argparse.Namespace) -> int:
             f"--standalone needs --format tex (a {args.format} derivation is always a whole document)"
         )
     spec = _load(args.spec, lang=args.lang)
-    _attention_only(spec, "derive")
     derivation = derive(spec, lang=args.lang, digits=args.digits, full=args.full)
     if args.format == "md":
         text = derivation.to_markdown()

@@ -279,7 +279,7 @@ def _output_rows(
     return tuple(rows)
 
 
-def _attention_steps(att: Attention, digits: int, *, head: int = 0) -> list[st.Step]:
+def _attention_steps(att: Attention, digits: int, *, head: int = 0, teaching: bool = True) -> list[st.Step]:
     weight_decimals = _decimals(att, "weights", digits)
     output_decimals = _decimals(att, "output", digits)
     causal = att.mask is not None and att.mask == stages.causal_mask(*att.mask.shape)
@@ -324,6 +324,8 @@ def _attention_steps(att: Attention, digits: int, *, head: int = 0) -> list[st.S
     rows = _output_rows(att, weight_decimals, output_decimals, digits, softmax_rows)
     output = st.Output(head, rows, att.output, output_decimals, att.labels, named=named)
     analysis = st.Analysis(head, rows, att.is_numeric)
+    if not teaching:  # inside a transformer block: the computation only, no analysis or importance
+        return [setup, *projections, scores, softmax, output]
     return [setup, *projections, scores, softmax, output, analysis, _importance_step(att, digits, head)]
 
 
@@ -486,7 +488,11 @@ def _matrix_decimals(matrix: ImmutableMatrix, digits: int) -> tuple[tuple[str, .
 
 
 def build_steps(
-    result: Attention | MultiHead, claims: dict[str, Any] | None = None, digits: int = 4
+    result: Attention | MultiHead,
+    claims: dict[str, Any] | None = None,
+    digits: int = 4,
+    *,
+    teaching: bool = True,
 ) -> tuple[st.Step, ...]:
     """Every step of the derivation, in order, as exact records.
 
@@ -494,6 +500,7 @@ def build_steps(
         result: the computed attention.
         claims: stage name -> matrix of printed numbers (optional).
         digits: places of the certified decimals.
+        teaching: also each head's analysis and importance (False inside a block derivation).
 
     Returns:
         The steps: setup, Q/K/V, scores, softmax, output, analysis (per head
@@ -508,7 +515,7 @@ def build_steps(
     steps: list[st.Step] = []
     if isinstance(result, MultiHead):
         for k, head in enumerate(result.heads, start=1):
-            steps += _attention_steps(head, digits, head=k)
+            steps += _attention_steps(head, digits, head=k, teaching=teaching)
         numeric = all(head.is_numeric for head in result.heads)
         named = any(_named(head) for head in result.heads)
         steps.append(
@@ -532,7 +539,7 @@ def build_steps(
                 )
             )
     else:
-        steps += _attention_steps(result, digits)
+        steps += _attention_steps(result, digits, teaching=teaching)
     if claims:
         steps += _claim_steps(result, claims, digits, steps)
     return tuple(steps)
@@ -559,8 +566,13 @@ class Derivation:
 
     @cached_property
     def blocks(self):
+        from symattn.render.block_steps import BlockSetup
         from symattn.render.compose import compose
 
+        if self.steps and isinstance(self.steps[0], BlockSetup):  # a transformer block
+            from symattn.render.block_compose import compose_block
+
+            return compose_block(self.steps, lang=self.lang, title=self.title, digits=self.digits)
         return compose(self.steps, lang=self.lang, title=self.title, digits=self.digits)
 
     def to_markdown(self, pictures: str | None = None) -> str:
@@ -667,8 +679,8 @@ def derive(spec_or_attention: Any, lang: str = "en", digits: int = 4, *, full: b
 
     Args:
         spec_or_attention: an :class:`~symattn.spec.AttentionSpec` (its claims
-            are checked), an ``Attention`` / ``MultiHead``, or the path of a
-            TOML spec.
+            are checked), a transformer-block spec (:mod:`symattn.block_derivation`),
+            an ``Attention`` / ``MultiHead``, or the path of a TOML spec.
         lang: "en" or "zh".
         digits: places of the certified decimals.
         full: derive even what is larger than the size policy allows
@@ -687,12 +699,16 @@ def derive(spec_or_attention: Any, lang: str = "en", digits: int = 4, *, full: b
     >>> "0.2483" in derive(reference()).to_markdown()
     True
     """
-    from symattn.spec import AttentionSpec, load_spec
+    from symattn.spec import AttentionSpec, BlockSpec, load_spec
 
     if lang not in LANGUAGES:
         raise InputError(f"unknown language {lang!r} (expected en or zh)")
     if isinstance(spec_or_attention, (str, Path)):
         spec_or_attention = load_spec(spec_or_attention)
+    if isinstance(spec_or_attention, BlockSpec):  # a transformer block: symattn.block_derivation
+        from symattn.block_derivation import derive_block
+
+        return derive_block(spec_or_attention, lang=lang, digits=digits, full=full)
     if not full:
         check_size(spec_or_attention)
     if isinstance(spec_or_attention, AttentionSpec):
