@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import operator
 import os
 import platform
 import re
@@ -44,6 +46,7 @@ from benchmarks import startup  # noqa: E402
 from benchmarks.certified import Check, certified_attention, check_numpy, fmpq_inputs  # noqa: E402
 from benchmarks.inputs import make_case  # noqa: E402
 from benchmarks.numpy_ref import attention_float64, case_arrays  # noqa: E402
+from symattn import numeric  # noqa: E402
 from symattn.numeric import DENSE_SHARE, attention_decimals, exact_products  # noqa: E402
 
 REFERENCE_DOC = ROOT / "tests" / "docs" / "reference_zh.md"
@@ -177,8 +180,63 @@ def arb_exp_cost(count: int = 100_000) -> float:
         flint.ctx.prec = old
 
 
+def fixed_phases(n: int = 512, d: int = 64, runs: int = 3) -> list[tuple[str, float]]:
+    """CPU time of each step of the fixed-point dense method on the ``unit`` case (median of ``runs``).
+
+    The steps call the helpers of symattn.numeric._fixed_point_balls one by one
+    (same calls, same order), so that the time of each can be read on its own.
+    """
+    inputs = fmpq_inputs(make_case("unit", n, d, d))
+    scores, V = exact_products(*inputs)
+    old = flint.ctx.prec
+    flint.ctx.prec = 128
+    try:
+        c = flint.arb(d).rsqrt()  # the scale 1/sqrt(d_k), as a ball
+        limbs = max(2, -(-(128 - 8) // numeric.LIMB))
+        state: dict[str, object] = {}
+        rows = tuple(range(n))
+
+        def integers():
+            state["v"] = numeric._integer_scores(np, scores.numer, (scores.left, scores.right), rows)
+
+        def exponentials():
+            state["E"], state["delta"] = numeric._fixed_exponentials(np, state["v"], c, scores.den, limbs)
+
+        def weights():
+            state["W"], state["totals"] = numeric._fixed_weights(np, state["E"], n, n)
+
+        def chunks():
+            state["chunks"] = numeric._limb_chunks(np, state["W"], n, n)
+
+        def balls():
+            numeric._chunk_balls(
+                state["chunks"], V, state["totals"], delta=state["delta"], limbs=limbs, prec=128
+            )
+
+        steps = [
+            ("exact products Q·Kᵀ, X·W_V (fmpz_mat)", lambda: exact_products(*inputs)),
+            (
+                "exact integer scores in numpy (from the factors XW_Q, XW_K; float64 products of pieces)",
+                integers,
+            ),
+            (
+                f"{n * n:,} exponentials: gaps, 8-bit digits, tables (arb), limb gathers and products (numpy)",
+                exponentials,
+            ),
+            ("exact row sums, reciprocals and the weights' limb product (numpy)", weights),
+            ("the weights into two fmpz_mats of 60-bit chunks (lists of rows of Python ints)", chunks),
+            (
+                "weights' and outputs' arb_mats: chunks joined, radii added, W·V as fmpz_mat products (C)",
+                balls,
+            ),
+        ]
+        return [(label, median_times(step, runs)[1]) for label, step in steps]
+    finally:
+        flint.ctx.prec = old
+
+
 def dense_phases(n: int = 512, d: int = 64, runs: int = 3) -> list[tuple[str, float]]:
-    """CPU time of each step of the dense method on the ``unit`` case (median of ``runs``).
+    """CPU time of each step of the arb dense method on the ``unit`` case (median of ``runs``).
 
     The steps repeat those of symattn.numeric._dense_balls one by one (same
     calls, same order), so that the time of each can be read on its own.
@@ -203,18 +261,20 @@ def dense_phases(n: int = 512, d: int = 64, runs: int = 3) -> list[tuple[str, fl
             state["exps"] = list(map(flint.arb.exp, state["exponents"]))
 
         def build():
-            state["E"] = flint.arb_mat(n, n, state["exps"])
+            state["rows"] = [state["exps"][i * n : (i + 1) * n] for i in range(n)]
+            state["E"] = flint.arb_mat(state["rows"])
 
         def sums():
-            state["inverse"] = [1 / t for t in (state["E"] * flint.arb_mat(n, 1, [1] * n)).entries()]
+            state["totals"] = (state["E"] * flint.arb_mat(n, 1, [1] * n)).entries()
+            state["inverse"] = [1 / t for t in state["totals"]]
 
         def weights():
-            scaled: list[flint.arb] = []
-            for index, value in enumerate(state["inverse"]):
-                scaled += map(value.__mul__, state["exps"][index * n : (index + 1) * n])
-            flint.arb_mat(n, n, scaled)
+            flint.arb_mat(
+                [list(map(v.__mul__, row)) for v, row in zip(state["inverse"], state["rows"], strict=True)]
+            )
 
-        V_numer = flint.arb_mat(V.numer_denom()[0])
+        V_int = V.numer_denom()[0]
+        V_numer = flint.arb_mat(V_int)
 
         def product():
             state["numerators"] = (state["E"] * V_numer).entries()
@@ -224,7 +284,7 @@ def dense_phases(n: int = 512, d: int = 64, runs: int = 3) -> list[tuple[str, fl
             ("row shifts (fmpz_mat)", shift),
             ("exponent matrix (arb_mat, C) and its entries as Python objects", exponents),
             (f"{n * n:,} arb exponentials, one Python call each", exps),
-            ("E = arb_mat of the exponentials", build),
+            ("E = arb_mat of the exponentials (from a list of rows)", build),
             ("row sums E·1 (arb_mat product) and their inverses", sums),
             (f"{n * n:,} weights e_ij / t_i, one Python call each, and their arb_mat", weights),
             (f"E·V (arb_mat product, {n}×{n} by {n}×{d})", product),
@@ -283,48 +343,170 @@ def lever_costs(n: int = 512, d: int = 64, runs: int = 3) -> dict[str, float]:
             costs[f"exp_{bits}"] = median_times(lambda: list(map(flint.arb.exp, exponents)), runs)[1] / len(
                 exponents
             )
-        costs["distinct_scores"] = len(set(map(int, scores.numer.entries())))
+        values = list(map(int, scores.numer.entries()))
+        costs["distinct_scores"] = len(set(values))
+        costs["gap_bits"] = max(
+            max(values[i * n : (i + 1) * n]) - min(values[i * n : (i + 1) * n]) for i in range(n)
+        )
+        costs["gap_bits"] = int(costs["gap_bits"]).bit_length()
+        flint.ctx.prec = 128
+        costs.update(_midpoint_and_bulk_costs(scores, V, exps, runs))
         return costs
     finally:
         flint.ctx.prec, flint.ctx.threads = old_prec, old_threads
 
 
-def phase_report(phases: list[tuple[str, float]], row: Row, levers: dict[str, float]) -> list[str]:
+def _radius_bound(totals: list, V_numer: flint.fmpz_mat) -> flint.arb_mat:
+    """Balls [0, rad(t_i)·b_k] covering the radii of E in E·V (b_k = isqrt((VᵀV)_kk) + 1 >= max_j |V_jk|):
+    a ball of the row sum t_i contains every sum of points of the row's balls, so rad(t_i) >= sum_j rad(e_ij)."""
+    gram = V_numer.transpose() * V_numer
+    bounds = [gram[k, k].isqrt() + 1 for k in range(V_numer.ncols())]
+    radii = [flint.arb(0, total.rad()) for total in totals]
+    return flint.arb_mat(len(totals), 1, radii) * flint.arb_mat(1, len(bounds), bounds)
+
+
+def _midpoint_and_bulk_costs(scores, V, exps: list, runs: int) -> dict[str, float]:
+    """CPU costs (seconds) of E·V with and without E's radii, and of moving n² numbers in bulk.
+
+    * ``product_radii`` / ``product_midpoints``: E·V as an arb_mat product, and as
+      mid(E)·V plus _radius_bound.
+    * ``ingest_*``: n² numbers from a Python list into python-flint: an fmpz_mat or
+      an fmpz_poly of 62-bit integers (one limb of a fixed-point matrix), an arb_mat
+      (from a list of rows, and from one flat list) or an arb_poly of the n² exponentials.
+    * ``mul_call``: one arb multiplication called from Python, per call.
+    * ``scores_to_ints``: the n² exact scores out of their fmpz_mat as Python ints.
+    * ``fixed_point_product`` / ``fixed_point_tolist``: one 4-limb (120-bit)
+      fixed-point product of n² entries in numpy, and one n² limb array to a list.
+    * ``combine_limbs``: the weights' arb_mat from two 62-bit limb fmpz_mats (C).
+    * ``fmpz_product``: the exact n × n (124-bit) by n × d product W·V as fmpz_mat.
+    * ``row_sums_poly``: the row sums as one arb_poly product (one run).
+    * ``evaluate_point``: arb_poly.evaluate (Horner in C) of a degree-20
+      polynomial, per point.
+    """
+    n = scores.nrows()
+    V_int = V.numer_denom()[0]
+    rows = [exps[i * n : (i + 1) * n] for i in range(n)]
+    E, V_arb = flint.arb_mat(rows), flint.arb_mat(V_int)
+    totals = (E * flint.arb_mat(n, 1, [1] * n)).entries()
+    limbs = [(k * 2654435761) & (2**62 - 1) for k in range(n * n)]
+    rng = np.random.default_rng(0)
+    A, B = (rng.integers(0, 2**30, size=(4, n * n), dtype=np.uint64) for _ in range(2))
+    high, low = flint.fmpz_mat(n, n, limbs), flint.fmpz_mat(n, n, limbs[::-1])
+    wide = high * (1 << 62) + low
+    points = [flint.arb(k) / 4096 for k in range(4096)]
+    poly = flint.arb_poly([flint.arb(1) / math.factorial(k) for k in range(21)])
+    costs = {
+        "product_radii": median_times(lambda: E * V_arb, runs)[1],
+        "product_midpoints": median_times(lambda: E.mid() * V_arb + _radius_bound(totals, V_int), runs)[1],
+        "ingest_fmpz_mat": median_times(lambda: flint.fmpz_mat(n, n, limbs), runs)[1],
+        "ingest_fmpz_poly": median_times(lambda: flint.fmpz_poly(limbs), runs)[1],
+        "ingest_arb_mat": median_times(lambda: flint.arb_mat(rows), runs)[1],
+        "ingest_arb_mat_flat": median_times(lambda: flint.arb_mat(n, n, exps), runs)[1],
+        "mul_call": median_times(lambda: list(map(operator.mul, exps, exps)), runs)[1] / len(exps),
+        "ingest_arb_poly": median_times(lambda: flint.arb_poly(exps), runs)[1],
+        "scores_to_ints": median_times(lambda: list(map(int, scores.numer.entries())), runs)[1],
+        "fixed_point_product": median_times(lambda: numeric._fixed_mul(np, A, B), runs)[1],
+        "fixed_point_tolist": median_times(A[0].tolist, runs)[1],
+        "combine_limbs": median_times(
+            lambda: flint.arb_mat(high) * flint.arb(2) ** -62 + flint.arb_mat(low) * flint.arb(2) ** -124,
+            runs,
+        )[1],
+        "fmpz_product": median_times(lambda: wide * V_int, runs)[1],
+        "row_sums_poly": median_times(lambda: flint.arb_poly(exps) * flint.arb_poly([1] * n), 1)[1],
+        "evaluate_point": median_times(lambda: poly.evaluate(points, algorithm="iter"), runs)[1]
+        / len(points),
+    }
+    return costs
+
+
+def phase_report(
+    fixed: list[tuple[str, float]], arb: list[tuple[str, float]], row: Row, levers: dict[str, float]
+) -> list[str]:
     """The lines of RESULTS.md on where the time of the dense n = 512 case goes."""
-    total = sum(seconds for _, seconds in phases)
+    total, arb_total = (sum(seconds for _, seconds in steps) for steps in (fixed, arb))
     budget = 50 * row.numpy_cpu
-    share = 1 - levers["ball_transfer"] * 512 * 512 / total  # of the parent's time on the rows it hands over
+    share = (
+        1 - levers["ball_transfer"] * 512 * 512 / arb_total
+    )  # of the parent's time on the rows it hands over
     saving = (
         "handing rows to a second process saves the parent nothing"
         if share <= 0
         else f"the parent would save at most {share:.0%} of its time on the rows it hands over"
     )
+    ingestion = 2 * (levers["fixed_point_tolist"] + levers["ingest_fmpz_mat"])
     lines = [
         "## Where the time goes: the dense method, `unit` n = 512",
         "",
-        "CPU time of each step of `symattn.numeric._dense_balls` run on its own (median of 3, "
-        "`dense_phases` in benchmarks/run.py):",
+        "With numpy installed, unmasked scores take the fixed-point dense method "
+        "(`symattn.numeric._fixed_point_balls`): the exact integer scores, every exponential as a "
+        "120-bit fixed-point number (the product of one table entry per 8-bit digit of its integer gap, "
+        "in 30-bit limbs, each table entry an integer from an arb ball), exact row sums, the weights as "
+        "limb products, and every error bounded in units of 2^-120; the weights enter python-flint as "
+        "two fmpz_mats of 60-bit chunks and W·V is an exact fmpz_mat product. CPU time of each step run "
+        "on its own (median of 3, `fixed_phases` in benchmarks/run.py):",
         "",
         "| step | CPU |",
         "|---|---|",
-        *(f"| {label} | {fmt_s(seconds)} |" for label, seconds in phases),
+        *(f"| {label} | {fmt_s(seconds)} |" for label, seconds in fixed),
         f"| sum | {fmt_s(total)} |",
         "",
         f"In CPU time (steadier than wall time on the shared machine), numpy took {fmt_s(row.numpy_cpu)} in "
         f"this run's `unit` n = 512 pairs, so 50× is {fmt_s(budget)}; the steps above sum to "
-        f"{total / budget:.2f}× that budget.",
+        f"{total / budget:.2f}× that budget. Without numpy (or with a mask) the arb dense method "
+        "(`symattn.numeric._dense_balls`) runs; its steps (`dense_phases`):",
+        "",
+        "| step | CPU |",
+        "|---|---|",
+        *(f"| {label} | {fmt_s(seconds)} |" for label, seconds in arb),
+        f"| sum | {fmt_s(arb_total)} |",
+        "",
+        "What is left of the fixed-point method is mostly bringing n² numbers into python-flint, which builds "
+        "a matrix entry by entry from Python objects (about 0.1 µs an entry): the two 60-bit chunks of the "
+        f"weights cost {fmt_s(ingestion)} (a list from numpy, then an fmpz_mat, twice), and turning them "
+        "into the weights' arb_mat, with W·V, most of the last step.",
+        "",
+        "Levers kept (same run):",
+        "",
+        f"- **fixed-point exponentials in numpy** (above): {fmt_s(total)} against {fmt_s(arb_total)} for the "
+        "arb dense method. One 120-bit limb product of n² entries costs "
+        f"{fmt_s(levers['fixed_point_product'])} when its arrays are warm; six (seven table levels) and the "
+        "weights' one make the exponential step.",
+        f"- **arb_mat from a list of rows** (arb dense method): {fmt_s(levers['ingest_arb_mat'])} for the n² "
+        f"exponentials, against {fmt_s(levers['ingest_arb_mat_flat'])} from one flat list.",
         "",
         "Levers measured and set aside (same run):",
         "",
+        "- **an elementwise exponential in C**: python-flint 0.9 has none. `arb_mat.exp` is the matrix "
+        "exponential, `dct`, `mid` and `chop` are the only other whole-matrix functions, fmpz_vec and "
+        "fmpq_vec only store, the generic `gr` contexts expose no vector functions, `acb.dft` is a transform, "
+        "and `arb_poly.evaluate(xs)` (Horner in C, from a Python list of balls) costs "
+        f"{levers['evaluate_point'] * 1e6:.2f} µs a point for a degree-20 polynomial, more than one "
+        f"exponential called from Python ({levers['exp_128'] * 1e6:.2f} µs), and 128 bits need more terms.",
+        f"- **tables of exponentials and products of arbs**: the gaps in a `unit` row span "
+        f"{levers['gap_bits']} bits, so a table e^(-c·a·B^k) small enough to build needs at least four levels, "
+        f"and one arb product called from Python costs {levers['mul_call'] * 1e6:.2f} µs: three products per "
+        "entry cost more than the one exponential they replace (the fixed-point method does the products in "
+        "numpy instead).",
+        f"- **E·V from E's exact midpoints** (arb dense method): {fmt_s(levers['product_radii'])} as an arb_mat "
+        f"product of the balls, {fmt_s(levers['product_midpoints'])} as mid(E)·V plus one radius bound per row "
+        "and column (rad(t_i)·max_j |V_jk|): no gain.",
+        f"- **faster ways into python-flint**: fmpz_poly builds from a list of n² 62-bit integers in "
+        f"{fmt_s(levers['ingest_fmpz_poly'])} (fmpz_mat: {fmt_s(levers['ingest_fmpz_mat'])}) and arb_poly from "
+        f"the n² balls in {fmt_s(levers['ingest_arb_poly'])}, but nothing turns a polynomial into a matrix in "
+        f"C, and the row sums as one arb_poly product take {fmt_s(levers['row_sums_poly'])}; the scores read "
+        f"out of their fmpz_mat cost {fmt_s(levers['scores_to_ints'])}, so the fixed-point method recomputes "
+        "them in numpy from the factors XW_Q and XW_K (`IntegerScores.left`, `.right`).",
         f"- **a second process for half of the rows**: python-flint arbs do not pickle, and moving one "
         f"ball (exact midpoint and radius as mantissa/exponent pairs, then rebuilt) costs "
-        f"{levers['ball_transfer'] * 1e6:.2f} µs CPU, against {total / (512 * 512) * 1e6:.2f} µs to compute "
-        f"it in the parent (every step above included, per weight), so {saving}; the machine's load average "
-        f"was {row.load[0]:.2f} on 2 CPUs, so a second process would also wait for a core.",
-        f"- **fixed-point E and an exact fmpz_mat product E·V**: building the 512 × 512 fmpz_mat from "
-        f"128-bit Python integers alone takes {fmt_s(levers['fixed_point_matrix'])} CPU.",
+        f"{levers['ball_transfer'] * 1e6:.2f} µs CPU, against {arb_total / (512 * 512) * 1e6:.2f} µs to compute "
+        f"it in the parent with the arb dense method (every step included, per weight), so {saving}; the "
+        f"machine's load average was {row.load[0]:.2f} on 2 CPUs, so a second process would also wait for a "
+        "core (and numpy is timed on one core).",
+        f"- **one fmpz_mat of 128-bit integers**: {fmt_s(levers['fixed_point_matrix'])} to build (python-flint "
+        "converts each through bytes), against two of 60-bit chunks above; the exact n × n by n × d "
+        f"product of 124-bit integers takes {fmt_s(levers['fmpz_product'])}, against two 60-bit chunk products.",
         f"- **FLINT threads for E·V**: {fmt_s(levers['product_1_thread'])} wall with 1 thread, "
-        f"{fmt_s(levers['product_2_threads'])} with 2 (median of 3, interleaved).",
+        f"{fmt_s(levers['product_2_threads'])} with 2 (median of 3, interleaved; numpy is timed on one thread).",
         "- **a low-precision first pass**: every weight and output needs a ball narrower than 10^-30 "
         f"(about 2^-100), and an arb exponential costs {levers['exp_64'] * 1e6:.2f} µs at 64 bits against "
         f"{levers['exp_128'] * 1e6:.2f} µs at 128 (the Python call dominates), so a first pass would only "
@@ -518,12 +700,15 @@ def main(argv: list[str] | None = None) -> int:
     report = ["## Table", "", load, "", *lines, ""]
     report += [
         f"One arb exponential at 128 bits, called from Python, costs {exp_cost * 1e6:.2f} µs here, so the "
-        f"262,144 of a dense n = 512 softmax alone take {262144 * exp_cost:.2f} s.",
+        f"262,144 of a dense n = 512 softmax alone take {262144 * exp_cost:.2f} s in the arb dense method.",
         "",
     ]
     if not args.quick:
         report += phase_report(
-            dense_phases(), next(r for r in rows if r.label.startswith("unit n=512")), lever_costs()
+            fixed_phases(),
+            dense_phases(),
+            next(r for r in rows if r.label.startswith("unit n=512")),
+            lever_costs(),
         )
     if decimals:
         report += ["## Decimal strings", ""]
@@ -579,7 +764,10 @@ def write_results(report: list[str], *, quick: bool, argv: list[str] | None) -> 
         "softmax row shifted by one of its exact scores; with the `sparse` method (shift: the largest score), an exponential whose "
         "shifted exponent is below -(prec + 16)·ln 2 is not evaluated but enclosed in [0, 2^-(prec+16)] and "
         "equal gaps share one evaluation; with the `dense` method (chosen when, on a sample of rows, over "
-        f"{DENSE_SHARE} of the entries must be evaluated) every exponential is evaluated and the row sums and E·V are arb_mat products in C. "
+        f"{DENSE_SHARE} of the entries must be evaluated) every exponential is evaluated: with numpy and no mask "
+        "as exact fixed-point integers in numpy (the weights then enter python-flint as integer matrices and "
+        "W·V is an exact fmpz_mat product), otherwise as arb balls with the row sums and E·V as arb_mat "
+        "products in C. "
         "The `unit` kind is the dense worst case: every one of the n² exponentials must be evaluated "
         "(see the cost of one arb exponential below); the table states its distance from the budget.",
         "",

@@ -47,6 +47,18 @@ def exact_decimals(matrix, places):
 
 
 @contextmanager
+def fixed_dense(paired=False):
+    """The fixed-point dense method at every size (it serves only large unmasked scores by default)."""
+    saved = numeric.FIXED_MIN_ENTRIES, numeric.PAIRED_ENTRIES
+    numeric.FIXED_MIN_ENTRIES = 0
+    numeric.PAIRED_ENTRIES = 0 if paired else saved[1]
+    try:
+        yield
+    finally:
+        numeric.FIXED_MIN_ENTRIES, numeric.PAIRED_ENTRIES = saved
+
+
+@contextmanager
 def arb_dense():
     """The dense method without numpy: every exponential an arb ball (the fixed-point path is off)."""
     saved = numeric._numpy
@@ -61,8 +73,10 @@ def assert_agrees(att, places):
     """The fast methods (sparse, fixed-point dense, arb dense) print exactly the exact path's digits."""
     scores, factor, keep, V = fast_inputs(att)
     expected = {"weights": exact_decimals(att.weights, places), "output": exact_decimals(att.output, places)}
-    for method in ("sparse", "dense"):
-        assert attention_decimals(scores, factor, keep, V, places, method=method) == expected, method
+    assert attention_decimals(scores, factor, keep, V, places, method="sparse") == expected, "sparse"
+    for paired in (False, True):
+        with fixed_dense(paired):
+            assert attention_decimals(scores, factor, keep, V, places, method="dense") == expected, paired
     with arb_dense():
         assert attention_decimals(scores, factor, keep, V, places, method="dense") == expected, "arb dense"
     source = None if att.X_kv is None else stages.to_fmpq_mat(att.X_kv)
@@ -70,6 +84,8 @@ def assert_agrees(att, places):
         *(stages.to_fmpq_mat(m) for m in (att.X, att.W_Q, att.W_K, att.W_V)), X_kv=source
     )
     assert attention_decimals(int_scores, factor, keep, int_V, places) == expected, "IntegerScores"
+    with fixed_dense(paired=True):
+        assert attention_decimals(int_scores, factor, keep, int_V, places, method="dense") == expected
 
 
 # --- a table of hand-picked cases -------------------------------------------------
@@ -194,9 +210,12 @@ def test_random_cases_agree_with_exact_path(case):
 def test_balls_contain_the_exact_values(case):
     kwargs, _ = case
     att = attention(**kwargs)
-    for method in ("sparse", "dense", "arb dense"):
+    for method in ("sparse", "fixed dense", "arb dense"):
         if method == "arb dense":
             with arb_dense():
+                weights, output = attention_balls(*fast_inputs(att), 80, method="dense")
+        elif method == "fixed dense":
+            with fixed_dense(paired=True):
                 weights, output = attention_balls(*fast_inputs(att), 80, method="dense")
         else:
             weights, output = attention_balls(*fast_inputs(att), 80, method=method)
@@ -402,7 +421,8 @@ def test_fixed_point_path_serves_unmasked_integer_scores():
     scores, V = exact_products(X, W_Q, W_K, W_V)
     from symattn.numeric import _row_balls
 
-    fixed = _row_balls(scores, sympy.sqrt(2) / 4, None, V, 128, method="dense")
+    with fixed_dense():
+        fixed = _row_balls(scores, sympy.sqrt(2) / 4, None, V, 128, method="dense")
     assert fixed.output_matrix is not None  # the fixed-point method ran
     with arb_dense():
         balls = _row_balls(scores, sympy.sqrt(2) / 4, None, V, 128, method="dense")
@@ -411,7 +431,9 @@ def test_fixed_point_path_serves_unmasked_integer_scores():
         args = (scores, sympy.sqrt(2) / 4, None, V, 30)
         with arb_dense():
             expected = attention_decimals(*args, want=(name,), method="dense")
-        assert attention_decimals(*args, want=(name,), method="dense") == expected
+        for paired in (False, True):
+            with fixed_dense(paired):
+                assert attention_decimals(*args, want=(name,), method="dense") == expected
 
 
 def test_dense_method_falls_back_to_arb_for_huge_scores():
@@ -419,9 +441,25 @@ def test_dense_method_falls_back_to_arb_for_huge_scores():
     V = flint.fmpq_mat([[1], [2], [4]])
     from symattn.numeric import _row_balls
 
-    assert _row_balls(scores, sympy.sqrt(2), None, V, 128, method="dense").output_matrix is None
-    result = attention_decimals(scores, sympy.sqrt(2), None, V, 3, method="dense")
+    with fixed_dense():
+        assert _row_balls(scores, sympy.sqrt(2), None, V, 128, method="dense").output_matrix is None
+        result = attention_decimals(scores, sympy.sqrt(2), None, V, 3, method="dense")
     assert result == {
         "weights": [["0.000", "1.000", "0.000"], ["0.333", "0.333", "0.333"]],
         "output": [["2.000"], ["2.333"]],
     }
+
+
+def test_fixed_point_method_serves_large_unmasked_scores_only():
+    from symattn.numeric import _row_balls
+
+    n = 192  # 36,864 weights: over FIXED_MIN_ENTRIES
+    scores = flint.fmpq_mat(n, n, [(i * j) % 11 for i in range(n) for j in range(n)])
+    V = flint.fmpq_mat(n, 1, list(range(n)))
+    assert n * n >= numeric.FIXED_MIN_ENTRIES
+    assert _row_balls(scores, sympy.Rational(1, 3), None, V, 128, method="dense").output_matrix is not None
+    keep = [[j <= i for j in range(n)] for i in range(n)]
+    assert _row_balls(scores, sympy.Rational(1, 3), keep, V, 128, method="dense").output_matrix is None
+    small = flint.fmpq_mat([[1, 2], [3, 4]])
+    balls = _row_balls(small, sympy.Rational(1, 3), None, flint.fmpq_mat([[1], [2]]), 128, method="dense")
+    assert balls.output_matrix is None
