@@ -463,3 +463,16 @@ def test_fixed_point_method_serves_large_unmasked_scores_only():
     small = flint.fmpq_mat([[1, 2], [3, 4]])
     balls = _row_balls(small, sympy.Rational(1, 3), None, flint.fmpq_mat([[1], [2]]), 128, method="dense")
     assert balls.output_matrix is None
+
+
+@settings(max_examples=40, derandomize=True)
+@given(st.integers(0, 6), st.integers(0, 5), st.integers(1, 63), st.integers(0, 2**32))
+def test_small_ints_reads_every_entry_or_declines(rows, cols, bits, seed):
+    rng = random.Random(seed)
+    values = [rng.randint(-(2**bits), 2**bits) for _ in range(rows * cols)]
+    M = flint.fmpz_mat(rows, cols, values)
+    read = numeric._small_ints(np, M)
+    if read is None:  # only when an entry may reach 2^62
+        assert bits >= 56
+    else:
+        assert read.shape == (rows, cols) and read.ravel().tolist() == values
