@@ -51,7 +51,7 @@ def compile_tex(text: str, lang: str, directory: Path) -> tuple[int, str]:
 def test_there_are_generated_files_in_both_languages():
     langs = sorted({path.suffixes[-2] for path in GENERATED})
     assert langs == [".en", ".zh"]
-    assert len(GENERATED) == 12
+    assert len(GENERATED) == 20  # 6 attention and 4 transformer-block specs, 2 languages each
 
 
 @pytest.mark.parametrize("path", GENERATED, ids=[path.name for path in GENERATED])

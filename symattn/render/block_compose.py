@@ -223,12 +223,12 @@ def _positional(step: bs.PositionalStep, ctx: _Context) -> list[Block]:
             angle_pieces = [("=", entry(a.angle))]
             if not a.angle.is_Rational or not a.angle.is_Integer:
                 angle_pieces.append((r"\approx", a.angle_decimal))
-            lines.append((rf"\alpha_{{{r},{a.i}}}", [("=", argument), *angle_pieces]))
+            lines.append((rf"\alpha_{{({pos},{a.i})}}", [("=", argument), *angle_pieces]))
             for value, text, col, func in (
                 (a.sin, a.sin_decimal, a.columns[0], r"\sin"),
                 (a.cos, a.cos_decimal, a.columns[1], r"\cos"),
             ):
-                pieces = [("=", rf"{func} \alpha_{{{r},{a.i}}}"), ("=", entry(value))]
+                pieces = [("=", rf"{func} \alpha_{{({pos},{a.i})}}"), ("=", entry(value))]
                 if not value.is_Integer:
                     pieces.append((r"\approx", text))
                 lines.append((rf"\mathrm{{PE}}_{{({pos},{col - 1})}}", pieces))
@@ -289,9 +289,11 @@ def _norm_lines(step: bs.NormStep, row: bs.NormRow, eps: str) -> list[tuple[str,
     normalised = [(r"\approx", row_vector(row.normalised_decimals))]
     if width(fractions) <= PAGE_WIDTH / 2:
         normalised.insert(0, (r"\approx", fractions))
-    row_shown = row_vector(list(row.x_exact) if row.x_exact is not None else list(row.x_decimals))
+    row_pieces = [(r"\approx", row_vector(list(row.x_decimals)))]
+    if row.x_exact is not None:
+        row_pieces.insert(0, ("=", row_vector(list(row.x_exact))))
     return [
-        (f"x_{{{i}}}", [("=" if row.x_exact is not None else r"\approx", row_shown)]),
+        (f"x_{{{i}}}", row_pieces),
         (rf"\mu_{{{i}}}", mean_pieces),
         (sigma, variance_pieces),
         root,

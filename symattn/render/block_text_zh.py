@@ -1,160 +1,114 @@
-"""Every English word of a transformer-block derivation (the attention words are in text_en).
+"""Transformer 块推导中的全部中文文字（注意力部分的文字在 text_zh 中）。
 
-Templates use ``{name}`` fields that :func:`symattn.render.blocks.fill` fills with text or
-inline math.  Keep the text ASCII: pdflatex reads it as is.
+模板中的 ``{name}`` 字段由 :func:`symattn.render.blocks.fill` 填入文字或行内公式。
 """
 
 TEXT: dict[str, str] = {
-    "block_title": "A transformer block, step by step",
+    "block_title": "Transformer 块：逐步推导",
     # sections
-    "section_block_setup": "Setup and conventions",
-    "section_positional": "Positional encoding",
-    "section_norm": "LayerNorm {N}",
-    "section_attention": "Multi-head self-attention",
-    "section_self_attention": "Masked (causal) self-attention",
-    "section_cross_attention": "Cross-attention to the encoder output",
-    "section_residual": "Residual connection {R}",
-    "section_ffn": "Feed-forward network",
-    "section_unembed": "Final linear layer and softmax",
-    "section_block_output": "The output of the block",
-    "section_layer": "Layer {k}: {title}",
+    "section_block_setup": "设定与约定",
+    "section_positional": "位置编码",
+    "section_norm": "层归一化 {N}",
+    "section_attention": "多头自注意力",
+    "section_self_attention": "带掩码（因果）的自注意力",
+    "section_cross_attention": "对编码器输出的交叉注意力",
+    "section_residual": "残差连接 {R}",
+    "section_ffn": "前馈网络",
+    "section_unembed": "最后的线性层与 Softmax",
+    "section_block_output": "块的输出",
+    "section_layer": "第 {k} 层：{title}",
     # setup
-    "block_setup_x": "The input {X} holds {n} token embeddings (rows), each of dimension {d}:",
-    "block_setup_memory": (
-        "The encoder output {M}, from which cross-attention takes its keys and values, has {n} tokens"
-        " of dimension {d}:"
-    ),
-    "block_setup_positional": ("Sinusoidal positional encodings are added to the embeddings first: {E}."),
-    "block_setup_learned": "Learned positional encodings (given as a matrix) are added to the embeddings first: {E}.",
-    "block_setup_unembed": "After the last layer a linear layer {L} gives the logits, and a softmax turns them into probabilities.",
-    "block_layer_lead": "Layer {k}: ",
-    "block_encoder_post": (
-        "An encoder layer with post-norm (as in the original Transformer): each sublayer's output is added"
-        " to its input, and the sum is normalised."
-    ),
-    "block_encoder_pre": (
-        "An encoder layer with pre-norm: each sublayer reads a normalised copy of the stream, and its output"
-        " is added to the stream unnormalised."
-    ),
-    "block_decoder_post": (
-        "A decoder layer with post-norm: masked self-attention, cross-attention to the encoder output, then"
-        " the feed-forward network, each added to its input and normalised."
-    ),
-    "block_decoder_pre": (
-        "A decoder layer with pre-norm: masked self-attention, cross-attention to the encoder output, then"
-        " the feed-forward network, each reading a normalised copy of the stream."
-    ),
+    "block_setup_x": "输入 {X} 有 {n} 个词元嵌入（行），每个是 {d} 维向量：",
+    "block_setup_memory": "编码器输出 {M} 有 {n} 个 {d} 维词元，交叉注意力从中取键和值：",
+    "block_setup_positional": "先把正弦位置编码加到嵌入上：{E}。",
+    "block_setup_learned": "先把学习得到的位置编码（以矩阵给出）加到嵌入上：{E}。",
+    "block_setup_unembed": "最后一层之后，线性层 {L} 给出 logits，再由 Softmax 变成概率。",
+    "block_layer_lead": "第 {k} 层：",
+    "block_encoder_post": "后归一化（post-norm，原始 Transformer 的做法）的编码器层：每个子层的输出加到它的输入上，再对和做归一化。",
+    "block_encoder_pre": "前归一化（pre-norm）的编码器层：每个子层读取残差流归一化后的副本，它的输出不经归一化直接加回残差流。",
+    "block_decoder_post": "后归一化的解码器层：依次是带掩码的自注意力、对编码器输出的交叉注意力和前馈网络，每个都加到输入上再归一化。",
+    "block_decoder_pre": "前归一化的解码器层：依次是带掩码的自注意力、对编码器输出的交叉注意力和前馈网络，每个都读取残差流归一化后的副本。",
     "block_layer_norm": (
-        "LayerNorm normalises each token (row) on its own, with the population variance (the mean of the"
-        " squared deviations) and {eps} inside the square root; without gains, gamma = 1 and beta = 0:"
+        "层归一化对每个词元（行）单独归一化，使用总体方差（偏差平方的平均），{eps} 放在平方根内；"
+        "没有给出增益和偏移时 gamma = 1、beta = 0："
     ),
-    "block_rms_norm": "RMSNorm divides each token by its root mean square, with {eps} inside the square root:",
-    "block_ffn_relu": "The feed-forward network acts on each token separately, with a ReLU in between:",
-    "block_ffn_gelu": "The feed-forward network acts on each token separately, with the exact (erf) GELU in between:",
-    "block_ffn_gelu_tanh": (
-        "The feed-forward network acts on each token separately, with the tanh approximation of GELU in between:"
-    ),
-    "block_ffn_silu": "The feed-forward network acts on each token separately, with a SiLU in between:",
-    "block_ffn_swiglu": "The feed-forward network is SwiGLU (LLaMA's naming of W_1, W_3, W_2):",
-    "block_gqa": (
-        "Grouped-query attention: the {n} query heads share {kv} key/value heads, each shared by {size}"
-        " consecutive query heads."
-    ),
+    "block_rms_norm": "RMSNorm 把每个词元除以它的均方根，{eps} 放在平方根内：",
+    "block_ffn_relu": "前馈网络对每个词元单独作用，中间是 ReLU：",
+    "block_ffn_gelu": "前馈网络对每个词元单独作用，中间是精确（erf 形式）的 GELU：",
+    "block_ffn_gelu_tanh": "前馈网络对每个词元单独作用，中间是 GELU 的 tanh 近似：",
+    "block_ffn_silu": "前馈网络对每个词元单独作用，中间是 SiLU：",
+    "block_ffn_swiglu": "前馈网络是 SwiGLU（W_1、W_3、W_2 沿用 LLaMA 的命名）：",
+    "block_gqa": "分组查询注意力（GQA）：{n} 个查询头共享 {kv} 个键/值头，每个键/值头由 {size} 个相邻的查询头共享。",
     "block_rope_interleaved": (
-        "Rotary position embedding (RoPE, base {base}, positions from {start}): in every head, the query and"
-        " the key of the token at position m have each pair of columns (2i+1, 2i+2) rotated by the angle"
-        " m times {theta}:"
+        "旋转位置编码（RoPE，底数 {base}，位置从 {start} 开始）：在每个头中，位置 m 的词元的查询和键，"
+        "每一对列 (2i+1, 2i+2) 都旋转角度 m 乘以 {theta}："
     ),
     "block_rope_concatenated": (
-        "Rotary position embedding (RoPE, base {base}, positions from {start}, the rotate-half layout):"
-        " in every head, the query and the key of the token at position m have columns i and i + d_k/2"
-        " rotated together by the angle m times {theta}:"
+        "旋转位置编码（RoPE，底数 {base}，位置从 {start} 开始，rotate-half 排列）：在每个头中，"
+        "位置 m 的词元的查询和键，第 i 列与第 i + d_k/2 列一起旋转角度 m 乘以 {theta}："
     ),
-    "block_decoder_masks": (
-        "The decoder's self-attention is causal: the score of key j for query i is {inf} when {cond}."
-    ),
+    "block_decoder_masks": "解码器的自注意力是因果的：当 {cond} 时，查询 i 对键 j 的分数为 {inf}。",
     # positions
-    "positional_learned": "The positional encodings are learned, given here as a matrix:",
-    "positional_intro": "The sinusoidal encoding with base {base} and width {d} (Vaswani et al., 2017):",
-    "positional_rows": "Positions are counted from {first} to {last}; the token at position pos is row {row}.",
-    "positional_frequencies": "The frequencies, one per pair of columns (index {i}):",
-    "positional_position": "Position {pos} (row {row}): the angles and their sines and cosines:",
-    "positional_matrix": "The whole encoding {P}:",
-    "positional_embedded": "Adding it to the embeddings, {E}:",
+    "positional_learned": "位置编码是学习得到的，这里以矩阵给出：",
+    "positional_intro": "底数为 {base}、宽度为 {d} 的正弦位置编码（Vaswani 等，2017）：",
+    "positional_rows": "位置从 {first} 编号到 {last}；位置 pos 的词元是第 {row} 行。",
+    "positional_frequencies": "频率，每对列一个（下标 {i}）：",
+    "positional_position": "位置 {pos}（第 {row} 行）：角度及其正弦、余弦：",
+    "positional_matrix": "完整的位置编码 {P}：",
+    "positional_embedded": "把它加到嵌入上，{E}：",
     # norms
-    "norm_rms": "{N} is the RMSNorm of each row of {R}:",
-    "norm_intro": "{N}: each of the rows of {R} (length {d}) is normalised on its own.",
-    "norm_gain": "The gain and the shift:",
-    "norm_row": (
-        "Token {i}: the mean of its row, its population variance, the root and the normalised row"
-        " (x - mu) / sqrt(sigma^2 + eps):"
-    ),
-    "norm_row_affine": "then with the gain and the shift, {n}.",
-    "norm_matrix": "All the rows, {N}:",
+    "norm_rms": "{N} 是 {R} 每一行的 RMSNorm：",
+    "norm_intro": "{N}：{R} 的每一行（长度 {d}）单独归一化。",
+    "norm_gain": "增益和偏移：",
+    "norm_row": "第 {i} 个词元：这一行的均值、总体方差、平方根，以及归一化后的行 (x - mu) / sqrt(sigma^2 + eps)：",
+    "norm_row_affine": "再乘以增益、加上偏移：{n}。",
+    "norm_matrix": "所有行，{N}：",
     # attention
-    "attention_intro": (
-        "Multi-head self-attention reads {source}: in the attention steps below, the input {X} is {source}."
-    ),
-    "attention_heads": "It has {n} heads.",
-    "attention_one_head": "It has one head.",
-    "attention_self": (
-        "Masked self-attention reads {source}: in the attention steps below, the input {X} is {source}."
-    ),
-    "attention_cross": (
-        "Cross-attention takes its queries from {source} and its keys and values from the encoder output"
-        " {M}: in the attention steps below, {X} is {source}."
-    ),
-    "attention_groups": "The {n} query heads share {kv} key/value heads:",
-    "attention_group": "query head {h} uses key/value head {g}",
-    "attention_rope": (
-        "RoPE rotates the queries and keys after their projections, so below {Q} and {K} are first the"
-        " projections and then, once rotated, replaced by their rotations."
-    ),
-    "attention_heads_together": "The heads together",
-    "attention_long": (
-        "The closed forms of {source} are long, so the attention is given by its certified decimals,"
-        " head by head (the steps are those of the attention sections of a single attention derivation)."
-    ),
-    "attention_long_output": "The heads' outputs side by side:",
-    "attention_long_output_o": "The heads' outputs side by side, projected by {W_O}:",
-    "rope_intro": "RoPE's frequencies for {d}, {theta}:",
-    "rope_angles": "Row m is the token at position {m}; its angles {phi} and their cosines and sines:",
-    "rope_rotated": (
-        "Each pair (a, b) of {q} and of {k} becomes (a cos - b sin, a sin + b cos) of its angle;"
-        " from here on {Q} and {K} are the rotated matrices:"
-    ),
+    "attention_intro": "多头自注意力读取 {source}：下面注意力各步中的输入 {X} 就是 {source}。",
+    "attention_heads": "它有 {n} 个头。",
+    "attention_one_head": "它有一个头。",
+    "attention_self": "带掩码的自注意力读取 {source}：下面注意力各步中的输入 {X} 就是 {source}。",
+    "attention_cross": "交叉注意力的查询来自 {source}，键和值来自编码器输出 {M}：下面注意力各步中的 {X} 就是 {source}。",
+    "attention_groups": "{n} 个查询头共享 {kv} 个键/值头：",
+    "attention_group": "第 {h} 个查询头使用第 {g} 个键/值头",
+    "attention_rope": "RoPE 在投影之后旋转查询和键，所以下面的 {Q} 和 {K} 先是投影结果，旋转之后就换成旋转后的矩阵。",
+    "attention_heads_together": "各头合并",
+    "attention_long": "{source} 的闭式表达式很长，所以注意力逐头给出可靠的小数（各步与单独的注意力推导相同）。",
+    "attention_long_output": "各头的输出并排拼接：",
+    "attention_long_output_o": "各头的输出并排拼接，再乘以 {W_O}：",
+    "rope_intro": "{d} 时 RoPE 的频率 {theta}：",
+    "rope_angles": "第 m 行是位置 {m} 的词元；它的角度 {phi} 及其余弦和正弦：",
+    "rope_rotated": "{q} 和 {k} 的每一对 (a, b) 变为 (a cos - b sin, a sin + b cos)（取该对的角度）；从这里起 {Q} 和 {K} 指旋转后的矩阵：",
     # residuals
-    "residual_intro": "The residual connection adds the sublayer's output {right} to its input {left}, entry by entry:",
+    "residual_intro": "残差连接把子层的输出 {right} 逐元素加到它的输入 {left} 上：",
     # feed-forward
-    "ffn_intro": "The feed-forward network maps each row of {x} to a hidden layer of width {d} and back:",
-    "ffn_pre": "The hidden pre-activations {Z}: each row of {x} times {W} plus {b}:",
-    "ffn_gate": "The linear half of SwiGLU, {G}: each row of {x} times {W} plus {b}:",
-    "ffn_swiglu": "The gated hidden layer, {U}:",
-    "ffn_activated": "The activation, entry by entry, {U}:",
-    "ffn_zeroed": "ReLU sets the {k} negative pre-activations (of the {n}) to 0:",
-    "ffn_zeroed_one": "ReLU sets the one negative pre-activation (of the {n}) to 0:",
-    "ffn_zeroed_item": "token {i}, hidden unit {j}: {z}",
-    "ffn_zeroed_none": "No pre-activation is negative, so ReLU changes nothing.",
-    "ffn_undecided": (
-        "The sign of {cells} is not decided within the precision limit; they stay max(0, z), exact."
-    ),
-    "ffn_relu": "The other units pass unchanged: {U}:",
-    "ffn_output": "Back to the model's width, {F}: each row of {U} times {W} plus {b}:",
+    "ffn_intro": "前馈网络把 {x} 的每一行映射到宽度为 {d} 的隐藏层，再映射回来：",
+    "ffn_pre": "隐藏层的预激活 {Z}：{x} 的每一行乘以 {W} 再加 {b}：",
+    "ffn_gate": "SwiGLU 的线性部分 {G}：{x} 的每一行乘以 {W} 再加 {b}：",
+    "ffn_swiglu": "门控后的隐藏层 {U}：",
+    "ffn_activated": "逐元素激活，{U}：",
+    "ffn_zeroed": "ReLU 把（共 {n} 个预激活中的）{k} 个负值置为 0：",
+    "ffn_zeroed_one": "ReLU 把（共 {n} 个预激活中的）1 个负值置为 0：",
+    "ffn_zeroed_item": "第 {i} 个词元，第 {j} 个隐藏单元：{z}",
+    "ffn_zeroed_none": "没有负的预激活，所以 ReLU 不改变任何值。",
+    "ffn_undecided": "{cells} 的符号在精度上限内无法确定；它们保持为精确的 max(0, z)。",
+    "ffn_relu": "其余单元保持不变：{U}：",
+    "ffn_output": "映射回模型宽度，{F}：{U} 的每一行乘以 {W} 再加 {b}：",
     # final
-    "unembed_intro": "The final linear layer gives the logits {L}: each row of {Y} times {W} plus {b}:",
-    "unembed_softmax": "Each row's softmax gives the next-token probabilities, {P}:",
-    "block_output": "The output of the block is {Y}:",
+    "unembed_intro": "最后的线性层给出 logits {L}：{Y} 的每一行乘以 {W} 再加 {b}：",
+    "unembed_softmax": "每一行的 Softmax 给出下一个词元的概率，{P}：",
+    "block_output": "块的输出是 {Y}：",
     # claims: the stages by their entry symbols (registry.BLOCK)
-    "stage_p": "positional encodings",
-    "stage_e": "embeddings plus positions",
-    "stage_n": "normalised rows",
-    "stage_h": "attention output",
-    "stage_r": "residual sums",
-    "stage_z": "hidden pre-activations",
-    "stage_g": "gate",
-    "stage_u": "hidden activations",
-    "stage_f": "FFN output",
+    "stage_p": "位置编码",
+    "stage_e": "加上位置编码的嵌入",
+    "stage_n": "归一化后的行",
+    "stage_h": "注意力输出",
+    "stage_r": "残差和",
+    "stage_z": "隐藏层预激活",
+    "stage_g": "门控",
+    "stage_u": "隐藏层激活值",
+    "stage_f": "前馈网络输出",
     "stage_l": "logits",
-    "stage_P": "probabilities",
-    "stage_y": "output",
+    "stage_P": "概率",
+    "stage_y": "输出",
 }
