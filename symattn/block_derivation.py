@@ -247,21 +247,22 @@ def _norm_step(  # noqa: PLR0917 - one layer's norm: where it is and what it rea
     if name in layer.norms:
         for i, record in enumerate(layer.norms[name]):
             x = tuple(inputs.row(i))
+            # the row in closed form only when it is algebraic: the decimals of a row of sines or
+            # exponentials are what the mean and the variance are computed from by hand
+            algebraic = all(short(v) and not v.has(sympy.Function) for v in x)
             rows.append(
                 bs.NormRow(
                     index=i + 1,
                     x_decimals=tuple(_decimal(v, digits + GUARD) for v in x),
-                    # the row in closed form only when it is algebraic: the decimals of a row of sines or
-                    # exponentials are what the mean and the variance are computed from by hand
-                    x_exact=x if all(short(v) and not v.has(sympy.Function) for v in x) else None,
+                    x_exact=x if algebraic else None,
                     mean=record.mean,
                     mean_decimal=_decimal(record.mean, digits),
                     mean_operand=_decimal(record.mean, digits + GUARD),
-                    mean_exact=short(record.mean),
+                    mean_exact=algebraic and short(record.mean),
                     variance=record.variance,
                     variance_decimal=_decimal(record.variance, digits),
                     variance_operand=_decimal(record.variance, digits + GUARD),
-                    variance_exact=short(record.variance),
+                    variance_exact=algebraic and short(record.variance),
                     root_decimal=_decimal(record.root, digits),
                     root_operand=_decimal(record.root, digits + GUARD),
                     normalised_decimals=tuple(_decimal(v, digits) for v in record.normalised),
