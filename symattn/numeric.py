@@ -436,12 +436,14 @@ def _fixed_point_balls(
     30 bits in uint64 arrays): the product of one table entry exp(-c·a·2^(8k)/den) per
     8-bit digit a of g_ij, each table entry an integer within a known number of units
     (2^-P) below its true value (from arb balls).  A limb product drops the columns
-    below L - 2 and floors, so it is under TRUNCATION = 2 units below the exact product of
-    its inputs; a product of values in [0, 1] known to within a and b units below is known
-    to within a + b + 3 units below ((X + a)(Y + b) <= XY + a + b + 1 in units).  Gaps whose exponential is below 2^-(P+1) are
-    0.  The row sums T_i are exact integers (t_i is at most n_k·delta above), the
-    weights are the limb products E_ij · floor(2^2P / T_i), and the outputs are exact
-    fmpz_mat products of those integers with V; see _fixed_point_radii for the bounds.
+    below L - 2 and floors, so it is under TRUNCATION = 2 units below the exact product
+    of its inputs; a product of values in [0, 1] known to within a and b units below is
+    known to within a + b + 3 units below ((X + a)(Y + b) <= XY + a + b + 1 in units).
+    Gaps whose exponential is below 2^-(P+1) give 0.  The row sums T_i are exact
+    integers (t_i is at most n_k·delta above), the weights are the limb products
+    E_ij · floor(2^2P / T_i), and the outputs are exact fmpz_mat products of those
+    integers with V; see _fixed_point_radii for the bounds.  P = 30·ceil((prec - 8)/30)
+    (120 bits at prec = 128), and the balls are about 2^-105 wide at n = 512.
 
     Returns None when numpy is missing or the integers do not fit in int64 (then the
     arb dense method runs).  Only the speed depends on which runs: both give balls.
@@ -476,9 +478,9 @@ def _fixed_point_balls(
 
 
 def _fixed_exponentials(np, v, c: flint.arb, den: int, limbs: int):
-    """With rate = c/den, the exponentials exp(-rate·(m_i - v_ij)) as (limbs, n_r·n_k) fixed-point numbers of
-    P = 30·limbs bits, each at most ``delta`` units (2^-P) below its true value: (E, delta).
-    None when the cut-off gap does not fit in int64."""
+    """With rate = c/den, the exponentials exp(-rate·(m_i - v_ij)) as a (limbs, n_r·n_k)
+    array of fixed-point numbers of P = 30·limbs bits, each at most ``delta`` units
+    (2^-P) below its true value: (E, delta).  None when the cut-off gap reaches 2^62."""
     P = LIMB * limbs
     gaps = v.max(axis=1)[:, None] - v
     with _precision(P + 32):
@@ -510,10 +512,9 @@ def _fixed_exponentials(np, v, c: flint.arb, den: int, limbs: int):
     delta = 0
     for level, (table, error) in enumerate(zip(tables, errors, strict=True)):
         np.bitwise_and(np.right_shift(gaps, step * TABLE_BITS * level, out=digit), mask, out=digit)
+        # a digit always indexes its table, so mode="clip" changes nothing (and avoids a copy)
         if level == 0:
-            np.take(
-                table, digit, axis=1, out=E, mode="clip"
-            )  # a digit indexes its table: clip changes nothing
+            np.take(table, digit, axis=1, out=E, mode="clip")
             delta = error
         else:
             np.take(table, digit, axis=1, out=factor, mode="clip")
@@ -593,7 +594,7 @@ def _chunk_balls(
             weights = flint.arb_mat(chunks[0][0]) * flint.arb(2) ** -P + radius
     with _precision(prec):
         scale = flint.arb(2) ** -P / V_den
-        # radius spread·sum_j |V_jk| + row_i·max_j |V_jk| (units) as one product of an n_r × 2 and a 2 × d_v matrix
+        # radius spread·sum_j |V_jk| + row_i·max_j |V_jk| (units): one product, n_r × 2 by 2 × d_v
         factors = flint.arb_mat(n_r, 2, [x for row in rows for x in (1, row)])
         bounds = flint.arb_mat(
             2,
@@ -644,7 +645,7 @@ def _fixed_point_radii(
 
 
 def _to_limbs(np, values: Sequence[int], limbs: int):
-    """Non-negative integers below 2^(30·limbs) + 1 as a (limbs, len) uint64 array (the top limb may be 2^30)."""
+    """Integers in [0, 2^(30·limbs)] as a (limbs, len) uint64 array (the top limb may be 2^30)."""
     mask = (1 << LIMB) - 1
     rows = [[(value >> (LIMB * k)) & mask for value in values] for k in range(limbs - 1)]
     rows.append([value >> (LIMB * (limbs - 1)) for value in values])
