@@ -28,6 +28,7 @@ per-formula time limit needs the worker.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import gc
 import multiprocessing
 import multiprocessing.connection
@@ -47,7 +48,7 @@ from symattn.latexparse import Name, Num, parse_formula, tokenize
 from symattn.verify.find import Locator, ReadConfig, Span, find_math
 from symattn.verify.finding import Finding
 from symattn.verify.report import Report
-from symattn.verify.stated import Stated, stated_conventions
+from symattn.verify.stated import Stated, row_named, stated_conventions
 
 if TYPE_CHECKING:  # imported by the worker (SymPy), not by this process
     from symattn.verify.evaluate import DocumentState
@@ -156,6 +157,7 @@ def _run_span(state: DocumentState, span: Span, locator: Locator) -> None:
         state.new_scope(locator.position(span.source_offset(0))[0])
         return
     state.binary = "binary" in span.flags
+    state.row_hint = next((int(flag[4:]) for flag in span.flags if flag.startswith("row:")), None)
     if "bare" in span.flags:  # a number of the prose: tied to an earlier result, or left out
         if "complement" in span.flags:  # "另一个 = 0.2689": 1 − the weight just before
             for num in _numbers(span.text):
@@ -516,6 +518,23 @@ def _check(  # noqa: PLR0917 - the one path, called once
     return findings
 
 
+def _with_row_hint(span: Span, text: str) -> Span:
+    r"""The span, flagged ``row:N`` when its line names a row just before it ("row 2: mu
+    = …", "以第二行为例：$\mu = …$", "For $x_2$: $\mu = 1$"): which row a bare μ is of."""
+    if span.reader == "scope" or not span.text:
+        return span
+    start = span.source_offset(0)
+    line_start = text.rfind("\n", 0, start) + 1
+    if not text[line_start:start].strip(" \t$\\[") or text[line_start:start].lstrip().startswith("\\begin"):
+        line_start = (
+            text.rfind("\n", 0, max(line_start - 1, 0)) + 1
+        )  # a display on its own line: the line before
+    row = row_named(text[max(line_start, start - 160) : start])
+    if row is None:
+        return span
+    return dataclasses.replace(span, flags=span.flags | {f"row:{row}"})
+
+
 def _report(name: str, text: str, tex: bool, options: VerifyOptions) -> Report:
     """Find the math of one document and judge it: the one path from text to
     a :class:`Report` shared by :func:`verify_document` and :func:`verify_text`."""
@@ -533,7 +552,10 @@ def _report(name: str, text: str, tex: bool, options: VerifyOptions) -> Report:
         if worker is not None:
             worker.stop(kill=True)
         raise
-    findings = _check(spans, locator, options, worker, deadline, stated_conventions(text))
+    stated = stated_conventions(text)
+    if stated.norm:
+        spans = [_with_row_hint(span, text) for span in spans]
+    findings = _check(spans, locator, options, worker, deadline, stated)
     findings.sort(key=lambda f: (f.line, f.column))
     return Report(name, tuple(findings))
 

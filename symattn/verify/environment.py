@@ -321,6 +321,9 @@ class Environment:
 
     def _lookup(self, name: str) -> Val:
         name = self._resolve(name)
+        overridden = self._overridden(name)  # ε under "eps = 0" (sublayers.py)
+        if overridden is not None:
+            return overridden
         if name in self.env:
             binding = self.env[name]
             return Val(binding.a, binding.b, binding.deps, arith=binding.arith, rows=binding.rows)

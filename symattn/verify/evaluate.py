@@ -156,6 +156,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
         self.block_elements = None
         self.norm_rows = None
         self.pe_shape = None  # the shape of a printed PE matrix being read
+        self.row_hint = None  # the row the formula's line names ("row 2:", "第二行"), from the span's flags
 
     def _add(self, num: Num, **fields: Any) -> None:
         line, column = self.position(num.offset)
@@ -395,6 +396,8 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                 self.seen = seen
                 kind = "unverifiable" if isinstance(err, Unverifiable) else "bad-input"
                 self.unverified(literals(element), kind, str(err))
+                if self._statistic_survives(ref, index, chain, err):
+                    continue  # σ² = \frac{1}{3}\sum_j (x_j − μ)^2 ≈ 3.3739: the claim is still σ²'s
                 failure = failure or str(err)
                 ref = None
         self._fit_conventions(chain_start)

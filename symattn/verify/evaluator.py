@@ -164,6 +164,9 @@ class Evaluator:
                 sympy.root(arg.a, index.a), sympy.root(arg.b, index.b), arg.deps | index.deps, arith=False
             )
         if isinstance(node, Pow):
+            variance = self._variance(node)  # σ² (sublayers.py)
+            if variance is not None:
+                return variance
             base = self._value_of(node.base, record)
             tied = record and not isinstance(node.exponent, Num)  # the 2 of σ^2 restates nothing
             exponent = self._scalar(self._value_of(node.exponent, tied), "an exponent")

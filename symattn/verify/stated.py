@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Stated", "stated_conventions"]
+__all__ = ["Stated", "row_named", "stated_conventions"]
 
 
 @dataclass(frozen=True)
@@ -119,3 +119,33 @@ def stated_conventions(text: str) -> Stated:
         positions=positions,
         block=norm or positions or bool(_BLOCK.search(text)),
     )
+
+
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6}
+_CHINESE_DIGITS = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_ROW_NAMED = re.compile(
+    r"(?:\b(?:row|token)\s*#?\s*(\d{1,2})\b"
+    r"|\b(first|second|third|fourth|fifth|sixth)\s+(?:row|token)"
+    r"|第\s*([一二三四五六七八九]|\d{1,2})\s*(?:行|个)"
+    r"|\b(?:for|对于|对)\s*\$?\s*(?:\\(?:mathbf|boldsymbol|vec)\{x\}|\\vx|x)_\{?(\d{1,2})\}?)",
+    re.I,
+)
+
+
+def row_named(line: str) -> int | None:
+    """The row a line names last before a formula ("row 2:", "the second row", "第二行",
+    "For $x_2$:"), 1-based, or None.
+
+    >>> row_named("以第二行为例：")
+    2
+    """
+    found = None
+    for match in _ROW_NAMED.finditer(line):
+        digits, ordinal, chinese, subscript = match.groups()
+        if digits or subscript:
+            found = int(digits or subscript)
+        elif ordinal:
+            found = _ORDINALS[ordinal.lower()]
+        else:
+            found = _CHINESE_DIGITS.get(chinese) or int(chinese)
+    return found

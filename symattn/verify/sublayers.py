@@ -29,9 +29,10 @@ from sympy import ImmutableMatrix, Rational
 
 from symattn import block
 from symattn.errors import SymattnError
-from symattn.latexparse import Call, Node, Num
-from symattn.verify.claims import claim_fits
+from symattn.latexparse import Call, Name, Node, Num, Pow
+from symattn.verify.claims import claim_fits, larger_than
 from symattn.verify.finding import Finding
+from symattn.verify.shapes import names_in
 from symattn.verify.stated import Stated
 from symattn.verify.values import Binding, Unverifiable, Val, is_matrix
 
@@ -44,12 +45,18 @@ _LN_NAMES = {"layernorm", "ln", "layer_norm"}
 _EPS_NAMES = ("epsilon", "varepsilon", "eps", "\u03b5")
 _GAMMA, _BETA = ("gamma", "\u03b3"), ("beta", "\u03b2")
 _STAT = re.compile(r"(mu|sigma)(?:_\{?(\d{1,2})\}?)?$")
+#: x̂ (the normalised row, before γ and β): \hat{x}, \hat{\mathbf{x}}_1, x_hat, x_{hat}.
+_HAT = re.compile(r"(?:\\hat\{(?:\\mathbf\{x\}|\\boldsymbol\{x\}|x)\}|x_\{?hat\}?)(?:_\{?(\d{1,2})\}?)?$")
+#: x_i, row i of the rows being normalised, when the document never binds it.
+_X_ROW = re.compile(r"(?:x|\\mathbf\{x\})_\{(\d{1,2})\}$")
 _PE_CELL = re.compile(r"PE_\{?\(?\s*(\d{1,4})\s*,\s*(\d{1,4})\s*\)?\}?$")
 _PE_ROW = re.compile(r"PE_\{?\(?(\d{1,4})\)?\}?$")
 _PE_NAMES = {"PE", "pe", "P_{E}", "pos_{encoding}", "pos_{enc}", "positional_{encoding}"}
 _D_MODEL = ("d_{model}", "d_{\\text{model}}", "d_{\\mathrm{model}}", "d_model", "d", "D")
 _NOT_NORMALISED = re.compile(r"(W|b|gamma|beta|epsilon|eps|d|PE|A|weights)(_|\^|$)")
 #: Each convention a document may follow instead of the true one: the override it sets.
+#: Rows of larger closed forms (a layer's nested roots) are not tried as "another row".
+_SMALL_ROW_NODES = 200
 _ANOTHER_ROW = "another row"  # μ or σ of a row other than the one read as meant
 _OVERRIDES = {
     "concatenated layout": ("layout", "concatenated"),
@@ -73,8 +80,9 @@ class Sublayers:
     block_elements: list[tuple[Node, frozenset[str]]] | None = None
     norm_rows: tuple[str, Val, Any] | None = None  # the last matrix bound that a norm may apply to
     recent_rows: tuple[tuple[str, Val, Any], ...] = ()  # the last few, for "μ of the second row"
-    other_statistics: tuple[tuple[str, Any], ...] = ()  # the same statistic of their other rows
+    other_statistics: tuple[Any, ...] = ()  # (μ or σ, ddof, those rows): the same statistic of other rows
     pe_shape: tuple[int, int] | None = None
+    row_hint: int | None = None  # the row the formula's line names ("row 2:", "第二行"), set per span
     top_element: Node | None = None
 
     # --- the conventions in force ---------------------------------------------------------
@@ -125,6 +133,38 @@ class Sublayers:
 
     # --- names: μ, σ, PE ------------------------------------------------------------------
 
+    def _overridden(self, name: str) -> Val | None:
+        """A bound ε in a document about layer norm, read under "eps = 0" when that
+        convention is being tried (and noted as one the element depends on)."""
+        if name not in _EPS_NAMES or not self.stated.norm:
+            return None
+        if self.consulted is not None:
+            self.consulted.add("eps = 0")
+        if self.override is not None and "eps" in self.override:
+            return Val(self.override["eps"], self.override["eps"], arith=False)
+        return None
+
+    def _statistic_survives(self, ref: Val | None, index: int, chain: Any, err: Exception) -> bool:
+        """After ``μ`` or ``σ²`` (a statistic, fixed by the row), a side written in a form
+        the grammar does not read (``\\frac{1}{d}\\sum_j (x_j − μ)^2``) leaves the next
+        printed number a claim of the statistic, not of nothing."""
+        if ref is None or index == 0 or not self.block_elements:
+            return False
+        element, labels = self.block_elements[-1]
+        return (
+            element is chain.elements[index - 1]
+            and _ANOTHER_ROW in labels
+            and isinstance(err, Unverifiable)
+            and str(err).startswith("uses ")
+        )
+
+    def _chain_row(self, chain_names: set[str]) -> None:
+        """A chain that names one row x_i (``LayerNorm(x_2) = (x_2 − μ)/…``): its bare μ
+        and σ are that row's."""
+        rows = {m.group(1) for n in chain_names if (m := _X_ROW.match(n))}
+        if len(rows) == 1:
+            self.row_hint = int(rows.pop())
+
     def _block_name(self, name: str, *, used: bool = True) -> Val | None:
         """μ, σ (of the row being normalised), PE, PE_{(pos,i)} and, when ``used`` in a
         computation (not ``ε = 0.01``, which gives it), an unbound ε; None for other names."""
@@ -136,6 +176,14 @@ class Sublayers:
         stat = _STAT.match(name)
         if stat and self.stated.norm:
             return self._statistic(stat.group(1), int(stat.group(2)) if stat.group(2) else None)
+        hat = _HAT.match(name)
+        if hat and self.stated.norm:
+            row, _ = self._normalised_row(int(hat.group(1)) if hat.group(1) else None)
+            return self._norm(row, rms=False, plain=True)
+        x_row = _X_ROW.match(name)
+        if x_row and self.stated.norm and used and self.norm_rows is not None:
+            row, _ = self._normalised_row(int(x_row.group(1)), bound_only=False)
+            return row
         if not self.stated.positions:
             return None
         cell = _PE_CELL.match(name)
@@ -151,12 +199,21 @@ class Sublayers:
             return self._pe_matrix(rows, cols)
         return None
 
-    def _normalised_row(self, index: int | None) -> tuple[Val, list[Any] | None]:
+    def _normalised_row(self, index: int | None, *, bound_only: bool = True) -> tuple[Val, list[Any] | None]:
         """The row μ_i and σ_i speak of: x_i when bound, else row i of the last matrix
-        bound (the only row of a vector for a bare μ); with its cells' half-units
-        when it was printed rounded (None when not known)."""
-        if index is not None:
-            for name in (f"x_{{{index}}}", f"h_{{{index}}}", f"z_{{{index}}}"):
+        bound (the only row of a vector for a bare μ, or the row the line names: "row 2:",
+        "以第二行为例"); with its cells' half-units when it was printed rounded (None when
+        not known)."""
+        hint = self.row_hint
+        if (
+            index is None
+            and hint is not None
+            and self.norm_rows is not None
+            and (self.norm_rows[1].a.rows > 1 or any(n in self.env for n in _row_names(hint)))
+        ):
+            index = hint
+        if index is not None and bound_only:
+            for name in _row_names(index):
                 if name in self.env and is_matrix(self.env[name].a) and self.env[name].a.rows == 1:
                     binding = self.env[name]
                     half = binding.halfwidth[0] if isinstance(binding.halfwidth, list) else None
@@ -174,19 +231,29 @@ class Sublayers:
         row = Val(ImmutableMatrix(value.a.row(i)), ImmutableMatrix(value.b.row(i)), deps, arith=value.arith)
         return row, half
 
+    def _variance(self, node: Node) -> Val | None:
+        """``σ^2``, ``\\sigma_1^2`` in a document about layer norm: the variance itself
+        (not the square of a root, which SymPy would have to prove nonnegative)."""
+        if not (self.stated.norm and isinstance(node, Pow) and isinstance(node.base, Name)):
+            return None
+        stat = _STAT.match(node.base.name)
+        if not (
+            stat and stat.group(1) == "sigma" and isinstance(node.exponent, Num) and node.exponent.text == "2"
+        ):
+            return None
+        if node.base.name in self.env:
+            return None
+        return self._statistic("variance", int(stat.group(2)) if stat.group(2) else None)
+
     def _statistic(self, which: str, index: int | None) -> Val:
         row, _ = self._normalised_row(index)
-        ddof = self._convention("ddof", ("sample variance",)) if which == "sigma" else 0
-        if self.consulted is not None:
-            self.consulted.add(_ANOTHER_ROW)
+        ddof = self._convention("ddof", ("sample variance",)) if which != "mu" else 0
+        top = self.top_element
+        bare = isinstance(top, Name) or (isinstance(top, Pow) and isinstance(top.base, Name))
+        if self.consulted is not None and bare:
+            self.consulted.add(_ANOTHER_ROW)  # μ = 1.0979 alone may be another row's; √(σ² + ε) is this one's
         if self.override is None:
-            self.other_statistics = tuple(
-                (f"row {i + 1} of {name}", _row_statistic(which, ImmutableMatrix(world.row(i)), ddof))
-                for name, value, _ in self.recent_rows
-                for world in (value.a, value.b)
-                for i in range(world.rows)
-                if world.cols > ddof
-            )
+            self.other_statistics = (which, ddof, self.recent_rows)  # computed only when a number fits no row
         return Val(
             _row_statistic(which, row.a, ddof), _row_statistic(which, row.b, ddof), row.deps, arith=False
         )
@@ -251,6 +318,8 @@ class Sublayers:
         sinusoidal encoding of the printed shape."""
         self.block_elements = []
         self.pe_shape = None
+        if self.stated.norm:
+            self._chain_row(set(names) | {n for v in values for n in names_in(v)})
         if not self.stated.positions or not _PE_NAMES & set(names) or len(values) != 1:
             return
         rows = getattr(values[0], "rows", None)
@@ -315,20 +384,21 @@ class Sublayers:
                 return [value] * width
         return None
 
-    def _norm(self, arg: Val, *, rms: bool) -> Val:
+    def _norm(self, arg: Val, *, rms: bool, plain: bool = False) -> Val:
+        """LayerNorm (or RMSNorm) of ``arg``'s rows with the document's γ, β, ε;
+        ``plain``: x̂, before γ and β."""
         if not is_matrix(arg.a):
             raise Unverifiable("a layer norm of a single number")
         eps = self._convention("eps", ("eps = 0",))
         ddof = 0 if rms else self._convention("ddof", ("sample variance",))
-        self.norm_rows = ("the normalised rows", arg, None)
 
         def world(x: ImmutableMatrix, which: str) -> ImmutableMatrix:
-            gamma = self._param(_GAMMA, x.cols, which)
+            gamma = None if plain else self._param(_GAMMA, x.cols, which)
             if rms:
                 if eps == 0 and any(all(v == 0 for v in x.row(i)) for i in range(x.rows)):
                     raise Unverifiable("an RMSNorm of a zero row without ε")
                 return block.rms_norm(x, gamma, eps=eps if eps != 0 else Rational(1, 10**60))
-            beta = self._param(_BETA, x.cols, which)
+            beta = None if plain else self._param(_BETA, x.cols, which)
             result = block.layer_norm_under(x, gamma, beta, eps=eps, ddof=ddof)
             if result is None:
                 raise Unverifiable("a layer norm of a constant row without ε (0/0)")
@@ -448,7 +518,10 @@ class Sublayers:
         if not wrong or not elements:
             return
         element, labels = elements[-1]
-        if _ANOTHER_ROW in labels and self._another_row(wrong):
+        fresh = [
+            i for i in wrong if self.findings[i].kind != "carried"
+        ]  # carried: this row's, by the document
+        if _ANOTHER_ROW in labels and fresh == wrong and self._another_row(wrong):
             return
         labels = labels - {_ANOTHER_ROW}
         for label in sorted(labels, key=lambda lab: (not self._acceptable(lab), lab)):
@@ -484,8 +557,18 @@ class Sublayers:
     def _another_row(self, wrong: list[int]) -> bool:
         """μ or σ² that fits another row of a recent matrix ("the second row: μ ≈ 1.0979"):
         which row is meant is not certain, so the number is listed, not called wrong."""
-        for where, value in self.other_statistics:
-            if all(_fits(self.findings[i], value) or _fits(self.findings[i], value**2) for i in wrong):
+        if not self.other_statistics:
+            return False
+        which, ddof, recent = self.other_statistics
+        candidates = (
+            (f"row {i + 1} of {name}", _row_statistic(which, ImmutableMatrix(world.row(i)), ddof))
+            for name, value, _ in recent
+            for world in (value.a, value.b)
+            for i in range(world.rows)
+            if world.cols > ddof and not any(larger_than(v, _SMALL_ROW_NODES) for v in world.row(i))
+        )
+        for where, value in candidates:
+            if all(_fits(self.findings[i], value) for i in wrong):
                 for i in wrong:
                     self.findings[i] = dataclasses.replace(
                         self.findings[i],
@@ -509,8 +592,13 @@ class Sublayers:
             self.override, self.consulted = saved, consulted
 
 
+def _row_names(index: int) -> tuple[str, ...]:
+    """The names a document gives row ``index`` of what it normalises."""
+    return (f"x_{{{index}}}", "\\mathbf{x}_{" + str(index) + "}", f"h_{{{index}}}", f"z_{{{index}}}")
+
+
 def _row_statistic(which: str, x: ImmutableMatrix, ddof: int) -> Any:
-    """μ ("mu") or σ ("sigma", with ``ddof``) of the row ``x``, by symattn.block."""
+    """μ ("mu"), σ ("sigma") or σ² ("variance", with ``ddof``) of the row ``x``, by symattn.block."""
     if which == "mu":
         return block.layer_norm_rows(x, eps=1)[0].mean
     if ddof >= x.cols:
@@ -518,7 +606,8 @@ def _row_statistic(which: str, x: ImmutableMatrix, ddof: int) -> Any:
     norm = block.layer_norm_under(x, eps=0, ddof=ddof)
     if norm is None:
         return sympy.Integer(0)  # a constant row: σ = 0
-    return sympy.sqrt(norm[1][0].variance)
+    statistics = norm[1][0]
+    return statistics.variance if which == "variance" else statistics.root  # √σ², built structurally
 
 
 def _fits(finding: Finding, value: Any) -> bool:
