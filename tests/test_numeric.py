@@ -476,3 +476,23 @@ def test_small_ints_reads_every_entry_or_declines(rows, cols, bits, seed):
         assert bits >= 56
     else:
         assert read.shape == (rows, cols) and read.ravel().tolist() == values
+
+
+def test_fixed_point_method_at_its_default_sizes_prints_the_arb_digits():
+    # 384 tokens of small rationals: a spread-out softmax, 147,456 weights (paired table levels)
+    rng = random.Random(11)
+    n, d = 384, 16
+
+    def matrix(rows):
+        return flint.fmpq_mat(
+            rows, d, [flint.fmpq(rng.randint(-4, 4), rng.randint(1, 4)) for _ in range(rows * d)]
+        )
+
+    scores, V = exact_products(matrix(n), matrix(d), matrix(d), matrix(d))
+    from symattn.numeric import _row_balls
+
+    assert n * n >= numeric.PAIRED_ENTRIES
+    assert _row_balls(scores, sympy.Rational(1, 4), None, V, 128, method="dense").output_matrix is not None
+    fixed = attention_decimals(scores, sympy.Rational(1, 4), None, V, 30, method="dense")
+    with arb_dense():
+        assert attention_decimals(scores, sympy.Rational(1, 4), None, V, 30, method="dense") == fixed
