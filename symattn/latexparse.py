@@ -717,6 +717,10 @@ class _Parser:
             return Inf(token.offset)
         if text == r"\exp":
             return Call(token.offset, "exp", (self.call_argument(),))
+        if text in (r"\sin", r"\cos") and not self.at("_"):
+            trig = self.trig(token)
+            if trig is not None:
+                return trig
         if text in SCALAR_FUNCTIONS:
             return Unsupported(token.offset, f"{text} (read by latex2sympy2_extended)", scalar=True)
         if text == r"\log":
@@ -730,6 +734,29 @@ class _Parser:
         if kind == "char" and not text.isascii():
             return Name(token.offset, text)
         raise LatexParseError(f"unexpected {text!r}")
+
+    def trig(self, token: Token) -> Node | None:
+        """``\\sin(1)``, ``\\cos{\\left(\\frac{1}{100}\\right)}``, ``\\sin \\alpha_{(1,0)}``, ``\\sin 1``: a
+        call; None (left to latex2sympy2_extended) when a bare argument runs on (``\\sin 2x``)."""
+        start = self.pos
+        exponent = None
+        try:
+            if self.at("^"):  # \sin^{2}{\left(1 \right)}, as SymPy prints sin(1)**2
+                self.take()
+                exponent = _Parser(self.script_tokens()).whole()
+            delimited = self.at("(", "{")
+            if exponent is not None and not delimited:
+                raise LatexParseError("a power of a function needs its argument in brackets")
+            argument = self.call_argument()
+        except LatexParseError:
+            self.pos = start
+            return None
+        following = self.peek()
+        if not delimited and following is not None and self.starts_atom(following):
+            self.pos = start
+            return None
+        call = Call(token.offset, token.text[1:], (argument,))
+        return call if exponent is None else Pow(token.offset, call, exponent)
 
     def call_argument(self) -> Node:
         if self.at("("):

@@ -20,6 +20,7 @@ from sympy import ImmutableMatrix
 
 from symattn.errors import SymattnError
 from symattn.latexparse import (
+    Call,
     Chain,
     Matrix,
     Name,
@@ -73,6 +74,8 @@ class Environment:
         snapshot = {n: self.env.get(n) for n in used}
         binding = Binding(value.a, value.b, value.deps, value.arith, self.last_halfwidth)
         self.expressions[_shape_key(node)] = (snapshot, binding)
+        if isinstance(node, Call) and node.name.lower() == "concat":
+            self.last_concat = Val(value.a, value.b, value.deps, arith=value.arith)
         if isinstance(node, Sum) and not used & {"mu", "sigma"}:  # X + PE, a residual sum: μ_1's rows
             self._note_rows(["(sum)"], value)
 

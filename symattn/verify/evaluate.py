@@ -156,6 +156,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
         self.block_elements = None
         self.norm_rows = None
         self.pe_shape = None  # the shape of a printed PE matrix being read
+        self.last_concat = None  # the concatenation of the heads, as last printed
         self.row_hint = None  # the row the formula's line names ("row 2:", "第二行"), from the span's flags
 
     def _add(self, num: Num, **fields: Any) -> None:

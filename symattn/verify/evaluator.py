@@ -198,6 +198,14 @@ class Evaluator:
 
     def _call(self, node: Call, record: bool) -> Val:
         name = node.name.lower()
+        if (
+            name == "concat"
+            and len(node.args) == 1
+            and isinstance(node.args[0], Unsupported)
+            and self.last_concat is not None
+            and "ellipsis" in node.args[0].reason
+        ):
+            return self.last_concat  # Concat(\dots) W_O, after Concat(O^{(1)}, O^{(2)}) was printed
         args = [self._value_of(arg, record) for arg in node.args]
         deps = frozenset().union(*(arg.deps for arg in args))
         if name == "softmax" and len(args) == 1:
@@ -228,6 +236,10 @@ class Evaluator:
             return Val(
                 arg.a.applyfunc(bounded_exp), arg.b.applyfunc(bounded_exp), deps, arith=False, rows=arg.rows
             )
+        if name in ("sin", "cos") and len(args) == 1:  # exact: sin(1/100) stays sin(1/100)
+            arg = self._scalar(args[0], name)
+            function = sympy.sin if name == "sin" else sympy.cos
+            return Val(function(arg.a), function(arg.b), deps, arith=False)
         if name in ("exp", "np.exp") and len(args) == 1:
             arg = self._scalar(args[0], "exp")
             return Val(bounded_exp(arg.a), bounded_exp(arg.b), deps, arith=False)

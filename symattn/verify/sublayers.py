@@ -341,6 +341,8 @@ class Sublayers:
             if len(numbers) == 1:
                 return self._pe_row(int(numbers[0]))
             return None
+        if name in ("mha", "multihead") and args and is_matrix(args[0].a):
+            return self._attention_output(args[0])  # MHA(E), or MHA(N_1, M) across to the encoder
         if name == "max" and len(args) == 2:
             zero = [i for i, a in enumerate(args) if not is_matrix(a.b) and a.b == 0 and a.a == 0]
             if not zero:
@@ -359,6 +361,15 @@ class Sublayers:
             return self._activated(arg, activation, deps)
         if name == "ffn":
             return self._ffn(arg)
+        return None
+
+    def _attention_output(self, arg: Val) -> Val | None:
+        """``MHA(E)``: the multi-head output the document computed (``O = Concat(…) W_O``),
+        when it has the input's shape."""
+        for name in ("O", "MHA", "\\text{MultiHead}"):
+            binding = self.env.get(name)
+            if binding is not None and is_matrix(binding.a) and binding.a.shape == arg.a.shape:
+                return Val(binding.a, binding.b, binding.deps, arith=binding.arith, rows=binding.rows)
         return None
 
     def _matrix_of(self, value: Any) -> ImmutableMatrix:

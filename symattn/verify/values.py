@@ -18,6 +18,7 @@ from sympy import ImmutableMatrix
 from symattn import stages
 from symattn.errors import ShapeError, ValueTooLargeError
 from symattn.exact import enclose
+from symattn.limits import MAX_DOCUMENT_EXP_ARGUMENT
 from symattn.verify.claims import exact_text
 
 __all__ = [
@@ -38,8 +39,8 @@ __all__ = [
     "within",
 ]
 
-#: exp(x) is refused for |x| above this bound (e^{e^{e^{10}}}).
-MAX_EXP_ARGUMENT = 10_000
+#: exp(x) is refused for |x| above this bound (e^{e^{e^{10}}}); the value is symattn.limits'.
+MAX_EXP_ARGUMENT = MAX_DOCUMENT_EXP_ARGUMENT
 
 
 NEG_INF = -sympy.oo
