@@ -47,6 +47,7 @@ from symattn.limits import (  # the one table of limits (re-exported: exact.MAX_
     START_PREC,
     precisions,
 )
+from symattn.rounding import round_half_away  # the one rule; importable from here too
 
 __all__ = [
     "Claim",
@@ -569,16 +570,6 @@ def _endpoints(ball: flint.arb, places: int) -> tuple[Fraction, Fraction]:
     ``lower()``/``upper()`` would round at the context precision)."""
     mid, rad = _to_fraction(ball.mid()), _to_fraction(ball.rad())
     return (mid - rad) * 10**places, (mid + rad) * 10**places
-
-
-def round_half_away(value: Fraction) -> int:
-    """The integer nearest ``value``, halves away from zero (2.5 -> 3, -2.5 -> -3): the one rule.
-
-    >>> round_half_away(Fraction(5, 2)), round_half_away(Fraction(-5, 2)), round_half_away(Fraction(-7, 3))
-    (3, -3, -2)
-    """
-    units = math.floor(abs(value) + Fraction(1, 2))
-    return -units if value < 0 else units
 
 
 _round_half_away = round_half_away

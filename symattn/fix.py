@@ -29,9 +29,10 @@ import difflib
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from fractions import Fraction
 
+from symattn.rounding import round_half_away
 from symattn.verify.finding import Finding
 from symattn.verify.report import Report
 
@@ -141,12 +142,8 @@ def _rational(exact: str | None) -> Fraction | None:
 
 
 def _round_fraction(value: Fraction, places: int) -> Decimal:
-    scaled = value * 10**places
-    whole, rest = divmod(abs(scaled.numerator), scaled.denominator)
-    if 2 * rest >= scaled.denominator:  # half away from zero
-        whole += 1
-    result = Decimal(whole).scaleb(-places)
-    return -result if value < 0 else result
+    """``value`` at ``places`` places by symattn's one rule (``exact.round_half_away``)."""
+    return Decimal(round_half_away(value * 10**places)).scaleb(-places)
 
 
 def _rounded(finding: Finding, number_places: int) -> tuple[Decimal, int] | None:
@@ -165,20 +162,21 @@ def _rounded(finding: Finding, number_places: int) -> tuple[Decimal, int] | None
         if not re.fullmatch(r"50*", tail):
             break
         places += 1  # exactly a midpoint of the certified digits: one more place decides
-    return value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP), places
+    return _round_fraction(Fraction(value), places), places
 
 
 def corrected_literal(finding: Finding, extra_places: int = 0) -> str | None:
     """The literal that replaces ``finding.claimed``, in its style, or None.
 
-    An integer claims an exact value, so a wrong integer is replaced by an
-    integer only when the true value is one; otherwise by the certified
-    decimal.
+        An integer claims an exact value, so a wrong integer is replaced by an
+        integer only when the true value is one; otherwise by the certified
+        decimal.
 
-    >>> from symattn.verify.finding import Finding
-    >>> f = Finding(1, 1, "A", (3, 1), "0.3", "0.2483", None, "wrong", "wrong", None, "")
-    >>> corrected_literal(f), corrected_literal(f, extra_places=1)
-    ('0.2', '0.25')
+        >>> from symattn.rounding import round_half_away
+    from symattn.verify.finding import Finding
+        >>> f = Finding(1, 1, "A", (3, 1), "0.3", "0.2483", None, "wrong", "wrong", None, "")
+        >>> corrected_literal(f), corrected_literal(f, extra_places=1)
+        ('0.2', '0.25')
     """
     style = _style(finding.claimed)
     if style is None or finding.value is None:

@@ -5,9 +5,9 @@ Every certified decimal is found by raising an arb ball's precision from
 :data:`MAX_PREC`; :func:`precisions` is that schedule.  :mod:`symattn.exact`,
 :mod:`symattn.numeric`, :mod:`symattn.block` and :mod:`symattn.oracle` import
 these values from here (they were 2^15, 2^16 and 2^14 bits in three modules).
-The verifier keeps its own, smaller bound on exponentials of a document's
-printed numbers (``symattn.verify.values.MAX_EXP_ARGUMENT``): a document's
-exponent is checked before anything is evaluated.
+The verifier's smaller bound on exponentials of a document's printed numbers
+(:data:`MAX_DOCUMENT_EXP_ARGUMENT`) lives here too: a document's exponent is
+checked before anything is evaluated.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 __all__ = [
     "MAX_DECIMAL_EXPONENT",
+    "MAX_DOCUMENT_EXP_ARGUMENT",
     "MAX_EXP_ARGUMENT",
     "MAX_LITERAL_DIGITS",
     "MAX_MAGNITUDE_BITS",
@@ -36,6 +37,9 @@ MAX_PREC = 1 << 15
 RELU_PREC = 4096
 #: exp(x) with x above this bound is refused before it is evaluated.
 MAX_EXP_ARGUMENT = 2**64
+#: In a document read by ``symattn verify``, exp(x) of its printed numbers with |x| above this is refused
+#: (e^{e^{e^{10}}}): listed as unverifiable, never evaluated.
+MAX_DOCUMENT_EXP_ARGUMENT = 10_000
 #: A value whose magnitude exceeds 2**MAX_MAGNITUDE_BITS is not printed.
 MAX_MAGNITUDE_BITS = 3_000
 #: Largest exact integer power built from an input: |exponent| * log2|base| bits.
