@@ -26,7 +26,7 @@ from symattn.verify.stated import stated_conventions
 CORPUS = Path(__file__).parent / "block_corpus"
 DOCUMENTS = sorted(p for p in CORPUS.glob("*") if p.suffix in (".md", ".txt", ".tex") and p.stem != "README")
 #: Planted numbers found (with the convention they fit, where planted so) over the corpus.
-RECALL_FLOOR = 0.8
+RECALL_FLOOR = 1.0  # issue 11: every planted error is found
 
 _REPORTS: dict[Path, Report] = {}
 

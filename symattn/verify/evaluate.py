@@ -156,6 +156,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
         self.block_elements = None
         self.norm_rows = None
         self.pe_shape = None  # the shape of a printed PE matrix being read
+        self.claim_shape = None  # the shape of a printed ReLU table being read
         self.last_concat = None  # the concatenation of the heads, as last printed
         self.row_hint = None  # the row the formula's line names ("row 2:", "第二行"), from the span's flags
 
@@ -374,7 +375,12 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                     # = \frac{\sqrt{2}}{2}: a step of exact algebra; after a name, only a restatement
                     # that holds counts (S = 2·3 may define S anew)
                     verdict = self._judge_step(self.operands, value, ref, after_name=ref_is_name)
-                    if verdict is False:  # after a name it may be a new definition: both sides are tried
+                    restated = (
+                        self._restated_statistic(index, chain, value, ref) if verdict is False else None
+                    )
+                    if restated is not None:
+                        value = restated  # μ = 5.65 / 3: the row's mean by the document's numbers
+                    elif verdict is False:  # after a name it may be a new definition: both sides are tried
                         doubted = ref  # the next printed value may fit the side before this one
                         doubted_is_name = ref_is_name
                 elif (

@@ -29,12 +29,13 @@ from sympy import ImmutableMatrix, Rational
 
 from symattn import block
 from symattn.errors import SymattnError
-from symattn.latexparse import Call, Name, Node, Num, Pow
-from symattn.verify.claims import claim_fits, larger_than
+from symattn.exact import parse_claim
+from symattn.latexparse import Call, Div, Name, Node, Num, Pow
+from symattn.verify.claims import claim_fits, judge, larger_than
 from symattn.verify.finding import Finding
 from symattn.verify.shapes import names_in
 from symattn.verify.stated import Stated
-from symattn.verify.values import Binding, Unverifiable, Val, is_matrix
+from symattn.verify.values import Binding, Unverifiable, Val, equal, is_matrix
 
 __all__ = ["Sublayers"]
 
@@ -82,6 +83,7 @@ class Sublayers:
     recent_rows: tuple[tuple[str, Val, Any], ...] = ()  # the last few, for "μ of the second row"
     other_statistics: tuple[Any, ...] = ()  # (μ or σ, ddof, those rows): the same statistic of other rows
     pe_shape: tuple[int, int] | None = None
+    claim_shape: tuple[int, int] | None = None  # of ReLU = [printed]
     row_hint: int | None = None  # the row the formula's line names ("row 2:", "第二行"), set per span
     top_element: Node | None = None
 
@@ -158,6 +160,43 @@ class Sublayers:
             and str(err).startswith("uses ")
         )
 
+    def _restated_statistic(self, index: int, chain: Any, value: Val, ref: Val) -> Val | None:
+        """``μ = 5.65 / 3``: a step of printed numbers right by the document's own row
+        (world a) but not by the true one: the statistic written out, so what follows is
+        judged as the statistic (carried from the row's wrong numbers), not as the step."""
+        if index == 0 or not self.block_elements or not ref.deps:
+            return None
+        element, labels = self.block_elements[-1]
+        if element is not chain.elements[index - 1] or _ANOTHER_ROW not in labels:
+            return None
+        if value.deps or equal(value.a, value.b) is not True or equal(value.a, ref.a) is not True:
+            return None
+        step = chain.elements[index]
+        if isinstance(step, Div) and isinstance(step.num, Num) and isinstance(step.den, Num):
+            self._rejudge(
+                step.num, ref.b * parse_claim(step.den.text).value, ref.deps
+            )  # 5.65 is the row's sum
+        return Val(value.a, ref.b, ref.deps, arith=False)
+
+    def _rejudge(self, num: Num, true: Any, deps: frozenset) -> None:
+        """Judge again a number first listed as an operand, now that its truth is known."""
+        index = self.finding_index.get(self.position(num.offset))
+        if index is None or index >= len(self.findings) or self.findings[index].claimed != num.text:
+            return
+        try:
+            verdict = judge(num.text, parse_claim(num.text).value, true, deps)
+        except SymattnError:
+            return
+        self.findings[index] = dataclasses.replace(
+            self.findings[index],
+            status=verdict.status,
+            kind=verdict.kind,
+            value=verdict.value,
+            exact=verdict.exact,
+            carried_from=verdict.carried_from,
+            reason="the row's sum, by the document's numbers" if verdict.status != "ok" else "the row's sum",
+        )
+
     def _chain_row(self, chain_names: set[str]) -> None:
         """A chain that names one row x_i (``LayerNorm(x_2) = (x_2 − μ)/…``): its bare μ
         and σ are that row's."""
@@ -173,6 +212,8 @@ class Sublayers:
         ):  # ε unbound: the default (or 0, under that convention)
             eps = self._convention("eps", ("eps = 0",))
             return Val(eps, eps, arith=False)
+        if name == "ReLU" and not used and self.claim_shape is not None:
+            return self._relu_of_recent(self.claim_shape)
         stat = _STAT.match(name)
         if stat and self.stated.norm:
             return self._statistic(stat.group(1), int(stat.group(2)) if stat.group(2) else None)
@@ -318,6 +359,8 @@ class Sublayers:
         sinusoidal encoding of the printed shape."""
         self.block_elements = []
         self.pe_shape = None
+        rows = getattr(values[0], "rows", None) if len(values) == 1 else None
+        self.claim_shape = (len(rows), len(rows[0])) if rows and names == ["ReLU"] else None
         if self.stated.norm:
             self._chain_row(set(names) | {n for v in values for n in names_in(v)})
         if not self.stated.positions or not _PE_NAMES & set(names) or len(values) != 1:
@@ -361,6 +404,18 @@ class Sublayers:
             return self._activated(arg, activation, deps)
         if name == "ffn":
             return self._ffn(arg)
+        return None
+
+    def _relu_of_recent(self, shape: tuple[int, int]) -> Val | None:
+        """``ReLU = [printed]`` (a table after "ReLU(h) = max(0, h)"): the ReLU of the last
+        matrix of that shape the document computed (the hidden pre-activations), if any."""
+        for name in reversed(list(self.env)):
+            binding = self.env[name]
+            if _NOT_NORMALISED.match(name) or name in self.inputs:
+                continue
+            if is_matrix(binding.a) and binding.a.shape == shape:
+                arg = Val(binding.a, binding.b, binding.deps, arith=binding.arith, rows=binding.rows)
+                return self._activated(arg, "relu", binding.deps)
         return None
 
     def _attention_output(self, arg: Val) -> Val | None:

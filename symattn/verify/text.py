@@ -178,6 +178,15 @@ REASONS_ZH: tuple[tuple[str, str], ...] = (
     ),
     (r"the block is the side before, up to its factor", "该矩阵与前一边只差一个系数"),
     (r"the factor in front of the block", "矩阵前的系数"),
+    (r"these values match (.+)", "这些数值符合另一种约定：{0}"),
+    (r"right under (.+), which the document allows", "按文中允许的约定（{0}）成立"),
+    (r"ambiguous: of which row\? it fits (.+)", "不确定是哪一行：它符合 {0}"),
+    (r"the row's sum, by the document's numbers", "按文中数字，这一行的和"),
+    (r"the row's sum", "这一行的和"),
+    (r"μ and σ of which row\? \(no vector is given before them\)", "μ 和 σ 是哪一行的？（前面没有给出向量）"),
+    (r"μ and σ of which row of (.+)\?", "μ 和 σ 是 {0} 的哪一行？"),
+    (r"the width d_model of the positional encoding is not given", "没有给出位置编码的宽度 d_model"),
+    (r"FFN needs (.+), which the document does not give", "FFN 需要 {0}，文中没有给出"),
     (r"restates (.+)", "重述 {0}"),
     (r"by the document's numbers: (.+)", "按文中数字：{0}"),
     (r"compared with something that could not be checked \((.+)\)", "与无法核验的量比较（{0}）"),
@@ -247,6 +256,10 @@ def reason_text(reason: str, lang: str = "en", kind: str = "") -> str:
     """
     if lang != "zh" or not reason:
         return reason
+    for label, words in CONVENTION_TEXT["zh"].items():  # the convention in words, not its key
+        reason = reason.replace(f"match {label}", f"match {words}").replace(
+            f"under {label},", f"under {words},"
+        )
     translated = _translate(reason)
     if translated is not None:
         return translated

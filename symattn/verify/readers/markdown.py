@@ -150,6 +150,7 @@ class _Walker:
         self.locator = Locator(self.source)
         self.spans: list[Span] = []
         self.prose = ""  # the last paragraph, for naming a table or printout
+        self.prose_math = ""  # ... and its inline math
         self.prose_start = 0  # where that paragraph starts
         self.code = CodeContext()
 
@@ -225,11 +226,13 @@ class _Walker:
             ):
                 self.spans.extend(code_block_spans(found, token.info or "", self.code, self.prose))
         self.prose = ""
+        self.prose_math = ""
 
     def inline(self, token: Any, start: int, end: int) -> None:
         children = token.children or []
         text_runs: list[Span] = []
         group: list[Span] = []  # prose between math, code and links, emphasis included
+        maths: list[str] = []  # the paragraph's inline math, a table's name when its words give none
 
         def flush() -> None:
             if group and self.config.text:
@@ -258,6 +261,7 @@ class _Walker:
                 )
                 if found is not None and self.config.latex:
                     self.spans.append(Span(found.text, display, found.segments, "latex"))
+                maths.append(child.content)
             elif kind == "code_inline":
                 found = self.cursor.find(child.content, start, end, ("`",))
                 if found is not None and self.config.code:
@@ -279,6 +283,8 @@ class _Walker:
                     self.html_found(found)
         flush()
         text = "".join(run.text for run in text_runs)
+        if text.strip() or maths:
+            self.prose_math = " ".join(maths)
         if text.strip():
             self.prose_start = start
             if _SETUP.match(text):
@@ -370,7 +376,7 @@ class _Walker:
                 row.append(found if found is not None else Span("", False, ((0, start, True),)))
             index += 1
         if self.config.tables:
-            span = table_span(rows, self.prose)
+            span = table_span(rows, self.prose, self.prose_math)
             if span is not None:
                 self.spans.append(span)
         return index + 1

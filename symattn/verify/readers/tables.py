@@ -241,8 +241,13 @@ def _counts(body: list[list[Cell]], header: list[Cell]) -> bool:
     return first == [str(k + 1) for k in range(len(body))]
 
 
-def table_span(rows: list[list[Cell]], prose: str) -> Span | None:
-    """The claim a table makes, as a core-grammar span, or None."""
+#: A table after a formula of an activation ("$\\mathrm{ReLU}(h) = \\max(0, h)$:") holds its values.
+_ACTIVATION_MATH = re.compile(r"\\(?:mathrm|operatorname|text)\{ReLU\}|\\max\s*\(\s*0\s*,")
+
+
+def table_span(rows: list[list[Cell]], prose: str, math: str = "") -> Span | None:
+    """The claim a table makes, as a core-grammar span, or None (``math``: the inline
+    math of the paragraph before it, which names it when its words do not)."""
     if len(rows) < 2 or len({len(r) for r in rows}) != 1:
         return None
     header = rows[0]
@@ -272,6 +277,8 @@ def table_span(rows: list[list[Cell]], prose: str) -> Span | None:
     if name is None:
         lines = [line for line in prose.strip().splitlines() if line.strip()]
         name = phrase_name(lines[-1]) if lines else None
+    if name is None and _ACTIVATION_MATH.search(math):
+        name = "ReLU"  # the hidden units after the ReLU (sublayers.py: of the matrix of that shape before)
     if name is None:
         return None
     builder = Builder()
