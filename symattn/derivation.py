@@ -658,10 +658,22 @@ def _picture_svg(block):
     return svg.side_by_side(maps, title=block.caption)
 
 
+def _hidden(record: Any, name: str) -> bool:
+    """A closed form a block derivation shows only in decimals (``exact`` / ``NAME_exact`` False):
+    left out of the JSON too, since printing a layer's nested closed forms walks their trees."""
+    flag = getattr(record, "exact", True) if name == "value" else getattr(record, f"{name}_exact", True)
+    return flag is False
+
+
 def _jsonable(value: Any) -> Any:
     if is_dataclass(value):
         out = {"step": type(value).__name__}
-        out.update({f.name: _jsonable(getattr(value, f.name)) for f in fields(value)})
+        out.update(
+            {
+                f.name: None if _hidden(value, f.name) else _jsonable(getattr(value, f.name))
+                for f in fields(value)
+            }
+        )
         return out
     if isinstance(value, sympy.MatrixBase):
         return [[_jsonable(value[i, j]) for j in range(value.cols)] for i in range(value.rows)]
