@@ -24,6 +24,8 @@ DERIVATIONS = [p for p in DERIVATIONS if p.name != "README.md"]
 JUDGED_FLOOR = 0.95
 #: ... and in each derivation.
 JUDGED_FLOOR_EACH = 0.9
+#: A block derivation (issue 11: positions, norms, FFN, RoPE, GQA) in each file; measured 74–91%.
+JUDGED_FLOOR_BLOCK = 0.7
 #: Transformer-block derivations (symattn.block_derivation): verify is still learning the block's
 #: stages, so they must have no wrong number and nothing skipped, and their judged share is
 #: printed, not floored (nor counted in the floor over all derivations).
@@ -51,11 +53,13 @@ def test_a_derivation_has_no_wrong_number_and_nothing_skipped(
     counts = _counts(path)
     assert counts["wrong"] == 0
     assert counts["skipped"] == 0
+    assert counts["error"] == 0  # no formula of a derivation makes the verifier fail
     printed = sum(n for kind, n in counts.items() if kind != "input")
     if _is_block(path):
+        judged = counts["ok"] + counts["wrong"]
         with capsys.disabled():
-            judged = counts["ok"] + counts["wrong"]
             print(f"\n{path.name} (block): {judged}/{printed} printed numbers that are not inputs judged")
+        assert judged / printed >= JUDGED_FLOOR_BLOCK
         return
     assert (counts["ok"] + counts["wrong"]) / printed >= JUDGED_FLOOR_EACH
 

@@ -49,7 +49,13 @@ class Stated:
     block: bool = False
 
 
-_CONCATENATED = re.compile(r"concatenat|tensor2tensor|all (?:the )?sines|拼接|先.{0,6}sin.{0,10}再", re.I)
+#: The concatenated layout in words (not "the concatenation of the heads").
+_CONCATENATED = re.compile(
+    r"concatenated (?:layout|form|order|version|encoding)|concatenat\w*\s+(?:the\s+)?(?:sines?|cosines?|sin|cos)\b"
+    r"|(?:sines?|sin)\s+(?:first|then)|all (?:the )?sines|tensor2tensor|rotate_half|GPT-NeoX"
+    r"|先.{0,6}sin.{0,10}再|拼接(?:排列|方式|布局)|sin\s*和\s*cos\s*拼接",
+    re.I,
+)
 _INTERLEAVED = re.compile(r"interleav|交错|交替", re.I)
 #: The paper's formula, PE(pos, 2i+1) = cos(...), states the interleaved layout by itself.
 _PAPER_FORMULA = re.compile(r"2\s*i\s*\+\s*1")
@@ -76,7 +82,7 @@ _ERF = re.compile(r"\berf\b|\\Phi|Φ|\\operatorname\{erf\}|\\mathrm\{erf\}", re.
 _NORM = re.compile(
     r"layer ?norm|\bLN\b|RMS ?Norm|normali[sz]|层归一化|归一化|Add\s*(?:&|\\&|and)\s*Norm", re.I
 )
-_POSITIONS = re.compile(r"\bPE\b|PE_|PE\(|positional|position encoding|位置编码", re.I)
+_POSITIONS = re.compile(r"\bPE\b|PE_|PE\(|positional|position encoding|位置编码|RoPE|rotary|旋转位置", re.I)
 _BLOCK = re.compile(r"\bFFN\b|feed[- ]forward|ReLU|GELU|SiLU|residual|前馈|残差", re.I)
 _ACTIVATION = re.compile(r"FFN[^=\n]{0,40}=\s*\\?(max|relu|gelu|silu|swish)", re.I)
 

@@ -84,6 +84,7 @@ class Sublayers:
     other_statistics: tuple[Any, ...] = ()  # (μ or σ, ddof, those rows): the same statistic of other rows
     pe_shape: tuple[int, int] | None = None
     claim_shape: tuple[int, int] | None = None  # of ReLU = [printed]
+    last_concat: Val | None = None
     row_hint: int | None = None  # the row the formula's line names ("row 2:", "第二行"), set per span
     top_element: Node | None = None
 
@@ -395,6 +396,8 @@ class Sublayers:
         if len(args) != 1:
             return None
         arg = args[0]
+        if name == "rope" and is_matrix(arg.a):
+            return self._rope(arg)
         if name in _LN_NAMES or name == "rmsnorm":
             return self._norm(arg, rms=name == "rmsnorm")
         if name in ("relu", "gelu", "silu", "swish"):
@@ -405,6 +408,19 @@ class Sublayers:
         if name == "ffn":
             return self._ffn(arg)
         return None
+
+    def _rope(self, arg: Val) -> Val:
+        """``RoPE(Q)``: each pair of columns of row m rotated by m·θ_i (symattn.block.rope),
+        with the document's base, first position and pairing."""
+        layout = self._convention("layout", ("concatenated layout", "interleaved layout"))
+        start = self._convention("start", ("positions from 1", "positions from 0"))
+        base = self.stated.base or 10000
+        try:
+            a = block.rope(arg.a, base=base, start=start, layout=layout)
+            b = block.rope(arg.b, base=base, start=start, layout=layout)
+        except SymattnError as err:
+            raise Unverifiable(str(err)) from None
+        return Val(a, b, arg.deps, arith=False, rows=arg.rows)
 
     def _relu_of_recent(self, shape: tuple[int, int]) -> Val | None:
         """``ReLU = [printed]`` (a table after "ReLU(h) = max(0, h)"): the ReLU of the last
@@ -425,6 +441,9 @@ class Sublayers:
             binding = self.env.get(name)
             if binding is not None and is_matrix(binding.a) and binding.a.shape == arg.a.shape:
                 return Val(binding.a, binding.b, binding.deps, arith=binding.arith, rows=binding.rows)
+        concat = self.last_concat  # no W_O: the heads' concatenation is the output
+        if concat is not None and is_matrix(concat.a) and concat.a.shape == arg.a.shape:
+            return concat
         return None
 
     def _matrix_of(self, value: Any) -> ImmutableMatrix:

@@ -19,7 +19,7 @@ from symattn import stages
 from symattn.errors import ShapeError, ValueTooLargeError
 from symattn.exact import enclose
 from symattn.limits import MAX_DOCUMENT_EXP_ARGUMENT
-from symattn.verify.claims import exact_text
+from symattn.verify.claims import exact_text, larger_than
 
 __all__ = [
     "MAX_EXP_ARGUMENT",
@@ -132,16 +132,23 @@ def equal(x: Any, y: Any) -> bool | None:
         ball = enclose(difference, 128)
         if not ball.contains(0):
             return False
-    elif sympy.count_ops(difference) > MAX_ZERO_TEST_OPS:
-        return None  # expanding a large symbolic difference could take any time
+    if larger_than(difference, 4 * MAX_ZERO_TEST_OPS):
+        return None  # expanding a large difference (a layer's nested roots) could take any time
     # with symbols (X = [[a, 0], [0, b]]) only a proof of equality counts: unequal
     # forms may still agree on the domain the author has in mind
-    if sympy.expand(difference) == 0:
+    try:
+        expanded = sympy.expand(difference)
+    except (ValueError, TypeError):  # Max(0, h) of an undecided ReLU sign: "not comparable"
+        return None
+    if expanded == 0:
         return True
     if sympy.count_ops(difference) <= MAX_ZERO_TEST_OPS:  # small: over one denominator, structurally
-        numerator, _ = sympy.fraction(sympy.together(difference))
-        if sympy.expand(numerator) == 0:
-            return True
+        try:
+            numerator, _ = sympy.fraction(sympy.together(difference))
+            if sympy.expand(numerator) == 0:
+                return True
+        except (ValueError, TypeError):
+            return None
     return None
 
 
