@@ -585,6 +585,139 @@ blk = _add(
 _add(vary(blk, "blk_F24", "blk with FFN(Z)[2,4] = 1.1559 (true 1.1059)", sets={"F": {(2, 4): "1.1559"}}))
 
 
+# --- the held-out set (h_* documents): inputs no earlier document uses --------------------
+
+# hpe: 3 positions, d_model 4, X + PE, LayerNorm with eps 1e-6 (a NumPy walkthrough)
+_add(
+    Case(
+        "hpe",
+        "3 positions (0, 1, 2), d_model 4: PE, X + PE, LayerNorm(X + PE) with eps 1e-6",
+        {"X": [["0.3", "-0.1", "0.5", "0.2"], ["-0.4", "0.6", "0.1", "-0.2"], ["0.2", "0.2", "-0.3", "0.7"]]},
+        [
+            ("PE", "pe", {"n": 3, "d": 4}),
+            ("XP", "add", {"a": "X", "b": "PE"}),
+            ("LN", "ln", {"src": "XP", "eps": "1e-6"}),
+        ],
+    )
+)
+
+# hgelu: 2 tokens, d_model 4, d_ff 3, GELU (erf form); X + FFN(X), LayerNorm with gamma, beta (eps 1e-5)
+_add(
+    Case(
+        "hgelu",
+        "FFN with GELU (erf), d_model 4, d_ff 3; Add & Norm with gamma, beta",
+        {
+            "X": [["0.5", "-1", "1.5", "0"], ["2", "0.5", "-0.5", "1"]],
+            "W1": [["0.5", "-1", "1"], ["1", "0.5", "0"], ["0", "1", "-0.5"], ["-1", "0", "0.5"]],
+            "b1": [["0.1", "0", "-0.2"]],
+            "W2": [["1", "0", "-0.5", "0.5"], ["0", "-1", "1", "0"], ["0.5", "0.5", "0", "-1"]],
+            "b2": [["0", "0.1", "0", "-0.1"]],
+            "g": [["1", "0.5", "1", "2"]],
+            "b": [["0", "0", "0.2", "0"]],
+        },
+        [
+            ("F", "ffn", {"src": "X", "W1": "W1", "b1": "b1", "W2": "W2", "b2": "b2", "act": "gelu"}),
+            ("R", "add", {"a": "X", "b": "F"}),
+            ("N", "ln", {"src": "R", "gamma": "g", "beta": "b", "eps": "1e-5"}),
+        ],
+    )
+)
+
+# hrms: pre-norm: RMSNorm (gamma, eps 1e-6), FFN with ReLU and no biases (d_ff 3), X + FFN(RMSNorm(X)),
+# then a LayerNorm of the result (eps 1e-5)
+_add(
+    Case(
+        "hrms",
+        "3 tokens, d_model 4: RMSNorm, FFN (ReLU, no biases), residual, LayerNorm",
+        {
+            "X": [["1", "-2", "0.5", "1.5"], ["0", "1", "-1", "2"], ["2", "2", "0", "-1"]],
+            "g": [["1.5", "1", "1", "0.5"]],
+            "W1": [["1", "0", "-1"], ["0.5", "1", "0"], ["0", "-1", "1"], ["1", "0.5", "0.5"]],
+            "W2": [["0.5", "-1", "0", "1"], ["1", "0", "0.5", "-0.5"], ["0", "1", "-1", "0.5"]],
+        },
+        [
+            ("RMS", "rms", {"src": "X", "gamma": "g", "eps": "1e-6"}),
+            ("F", "ffn", {"src": "RMS", "W1": "W1", "W2": "W2", "act": "relu"}),
+            ("R", "add", {"a": "X", "b": "F"}),
+            ("N", "ln", {"src": "R", "eps": "1e-5"}),
+        ],
+    )
+)
+
+# hpe1: 4 positions, d_model 4, X + PE; the blog's table counts positions from 1
+hpe1 = _add(
+    Case(
+        "hpe1",
+        "4 positions (0..3), d_model 4: PE, X + PE",
+        {
+            "X": [
+                ["0.1", "0.1", "0.1", "0.1"],
+                ["0", "0.5", "0", "0.5"],
+                ["-0.2", "0", "0.2", "0"],
+                ["1", "0", "0", "-1"],
+            ]
+        },
+        [("PE", "pe", {"n": 4, "d": 4}), ("XP", "add", {"a": "X", "b": "PE"})],
+    )
+)
+_add(
+    vary(
+        hpe1,
+        "hpe1_from1",
+        "hpe1 with positions counted from 1",
+        fits="positions from 1",
+        change={"PE": {"start": 1}},
+    )
+)
+
+# hln5: LayerNorm of 3 rows of d_model 5 with gamma and beta, eps 1e-5; the study note's sample variance
+hln5 = _add(
+    Case(
+        "hln5",
+        "LayerNorm of 3 rows, d_model 5, gamma, beta, eps 1e-5",
+        {
+            "X": [["1.2", "0.4", "2", "0.8", "1.6"], [3, 1, 2, 6, 4], ["0.5", "-0.5", "1", "2", "0.3"]],
+            "g": [["1", "2", "1", "0.5", "1"]],
+            "b": [["0", "0", "0.1", "0", "-0.1"]],
+        },
+        [("LN", "ln", {"src": "X", "gamma": "g", "beta": "b", "eps": "1e-5"})],
+    )
+)
+_add(
+    vary(
+        hln5,
+        "hln5_sample",
+        "hln5 with the sample variance (÷ (d − 1))",
+        fits="sample variance",
+        change={"LN": {"variance": "sample"}},
+    )
+)
+
+# hffn: 2 tokens, d_model 4, d_ff 3, ReLU, Add & Norm (eps 1e-5)
+hffn = _add(
+    Case(
+        "hffn",
+        "FFN with ReLU (d_model 4, d_ff 3), Add & Norm (eps 1e-5)",
+        {
+            "X": [["1", "0", "-1", "0.5"], ["0.5", "1.5", "0", "-1"]],
+            "W1": [["0.5", "1", "-0.5"], ["-1", "0.5", "1"], ["0", "-1", "0.5"], ["1", "0.5", "1"]],
+            "b1": [["0.2", "-0.1", "0.1"]],
+            "W2": [["1", "-0.5", "0", "0.5"], ["0.5", "0", "1", "-1"], ["0", "1", "-0.5", "0.5"]],
+            "b2": [["0.1", "0", "-0.1", "0"]],
+        },
+        [
+            ("F", "ffn", {"src": "X", "W1": "W1", "b1": "b1", "W2": "W2", "b2": "b2", "act": "relu"}),
+            ("R", "add", {"a": "X", "b": "F"}),
+            ("N", "ln", {"src": "R", "eps": "1e-5"}),
+        ],
+    )
+)
+
+# the hidden pre-activation h[1,2] = 1*1 + 0*0.5 + (-1)(-1) + 0.5*0.5 - 0.1 = 2.15 printed 2.45 (one digit);
+# ReLU, the FFN output row 1, X + FFN(X) row 1 and its LayerNorm computed from it
+_add(vary(hffn, "hffn_h12", "hffn with F_H[1,2] = 2.45 (true 2.15)", sets={"F_H": {(1, 2): "2.45"}}))
+
+
 def S(case: str) -> dict:
     return CASES[case].stages
 
@@ -597,6 +730,7 @@ def _scalars() -> dict[str, Value]:
     x["one"] = F(1)
     x["zero"] = F(0)
     x["sqrt_2_pi"] = mpmath.sqrt(2 / mpmath.pi)
+    x["inv_sqrt_2"] = 1 / mpmath.sqrt(2)
     return x
 
 
