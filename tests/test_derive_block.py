@@ -142,17 +142,17 @@ def encoder_sinusoidal():
 
 
 def decoder_cross():
-    X = mat([[2, 0], [1, 1]])
-    M = mat([[1, 0], [0, 1]])
-    identity = [[1, 0], [0, 1]]
+    X = mat([[2, 0, 0], [1, 1, 0]])
+    M = mat([[1, 0, 0], [0, 1, 1]])
+    identity = [[1, 0, 0], [0, 1, 0], [0, 0, 1]]
     _, O1, _, _ = attention(X, X, identity, identity, identity, causal=True)
     R1 = add(X, O1)
     N1 = layer_norm(R1)
     _, O2, _, _ = attention(N1, M, identity, identity, identity)
     R2 = add(N1, O2)
     N2 = layer_norm(R2)
-    Z = bias(mul(N2, mat([[1, -1, 0], [0, 1, 1]])), [0, 0, Fraction(-1, 2)])
-    F = mul(relu(Z), mat([[1, 0], [0, 1], [1, -1]]))
+    Z = bias(mul(N2, mat([[1, -1, 0], [0, 1, 1], [1, 0, -1]])), [0, 0, Fraction(-1, 2)])
+    F = mul(relu(Z), mat([[1, 0, 0], [0, 1, 0], [1, -1, 1]]))
     return {"R1": R1, "N1": N1, "R2": R2, "Z": Z, "Y": layer_norm(add(N2, F))}
 
 
@@ -273,25 +273,25 @@ def test_layer_norm_means_and_variances(lang, fmt):
     assert output == [[rounded(v) for v in row] for row in model["Y"]]
 
 
+def _tex(x: Fraction) -> str:
+    return str(x) if x.denominator == 1 else rf"\frac{{{x.numerator}}}{{{x.denominator}}}"
+
+
 def test_layer_norm_of_rational_rows_is_exact():
     """The decoder's first residual is rational: μ and σ² are written as exact sums."""
-    X = [[Fraction(2), Fraction(0)], [Fraction(1), Fraction(1)]]
+    X = [[Fraction(2), Fraction(0), Fraction(0)], [Fraction(1), Fraction(1), Fraction(0)]]
     # causal self-attention with identity projections: token 1 sees itself; token 2's two scores
     # are equal (x_2·x_1 = x_2·x_2 = 2), so it averages the two values
-    heads = [X[0], [(X[0][j] + X[1][j]) / 2 for j in range(2)]]
+    heads = [X[0], [(X[0][j] + X[1][j]) / 2 for j in range(3)]]
     R = [[x + o for x, o in zip(rx, ro, strict=True)] for rx, ro in zip(X, heads, strict=True)]
     doc = section(text("decoder_cross"), "N1")
     for i, row in enumerate(R, start=1):
-        mu = sum(row) / 2
-        var = sum((x - mu) ** 2 for x in row) / 2
-        shown = " + ".join(
-            str(x) if x.denominator == 1 else rf"\frac{{{x.numerator}}}{{{x.denominator}}}" for x in row
-        )
-        assert rf"\mu_{{{i}}} & = \frac{{{shown}}}{{2}} = {mu}" in doc
-        variance = str(var) if var.denominator == 1 else rf"\frac{{{var.numerator}}}{{{var.denominator}}}"
-        assert re.search(
-            rf"\\sigma_\{{{i}\}}\^\{{2\}} & = \\frac\{{[^\n]*?\}}\{{2\}} = {re.escape(variance)}", doc
-        )
+        mu = sum(row) / 3
+        var = sum((x - mu) ** 2 for x in row) / 3
+        shown = " + ".join(_tex(x) for x in row)
+        assert rf"\mu_{{{i}}} & = \frac{{{shown}}}{{3}} = {_tex(mu)}" in doc
+        deviations = " + ".join(rf"\left({_tex(x)} - {_tex(mu)}\right)^2" for x in row)
+        assert rf"\sigma_{{{i}}}^{{2}} & = \frac{{{deviations}}}{{3}} = {_tex(var)}" in doc
     model = decoder_cross()
     assert [[float(v) for v in row] for row in model["R1"]] == [[float(v) for v in row] for row in R]
 

@@ -217,7 +217,6 @@ def _positional(step: bs.PositionalStep, ctx: _Context) -> list[Block]:
     for pos, angles in by_pos.items():
         out.append(fill(T["positional_position"], pos=pos, row=pos - start + 1))
         lines = []
-        r = pos - start + 1
         for a in angles:
             argument = rf"\frac{{{pos}}}{{{base}^{{{2 * a.i}/{d}}}}}"
             angle_pieces = [("=", entry(a.angle))]
@@ -349,6 +348,8 @@ def _attention(step: bs.AttentionPart, ctx: _Context) -> list[Block]:
         "self_attention": "attention_self",
         "cross_attention": "attention_cross",
     }[step.stage]
+    if step.source == "X" and step.stage != "cross_attention":  # the layer's input is the attention's X
+        key += "_x"
     lead = fill(T[key], source=Math(step.source), X=Math("X"), M=Math("X_{kv}"))
     count = fill(T["attention_heads" if step.heads > 1 else "attention_one_head"], n=step.heads)
     out: list[Block] = [Paragraph((*lead.parts, Text(T["sentence_gap"]), *count.parts))]

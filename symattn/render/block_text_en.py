@@ -95,6 +95,8 @@ TEXT: dict[str, str] = {
     "attention_intro": (
         "Multi-head self-attention reads {source}: in the attention steps below, the input {X} is {source}."
     ),
+    "attention_intro_x": "Multi-head self-attention reads the layer's input {X}.",
+    "attention_self_x": "Masked self-attention reads the layer's input {X}.",
     "attention_heads": "It has {n} heads.",
     "attention_one_head": "It has one head.",
     "attention_self": (

@@ -65,6 +65,8 @@ TEXT: dict[str, str] = {
     "norm_matrix": "所有行，{N}：",
     # attention
     "attention_intro": "多头自注意力读取 {source}：下面注意力各步中的输入 {X} 就是 {source}。",
+    "attention_intro_x": "多头自注意力读取这一层的输入 {X}。",
+    "attention_self_x": "带掩码的自注意力读取这一层的输入 {X}。",
     "attention_heads": "它有 {n} 个头。",
     "attention_one_head": "它有一个头。",
     "attention_self": "带掩码的自注意力读取 {source}：下面注意力各步中的输入 {X} 就是 {source}。",
