@@ -259,6 +259,7 @@ def _norm_step(  # noqa: PLR0917 - one layer's norm: where it is and what it rea
                     mean_decimal=_decimal(record.mean, digits),
                     mean_operand=_decimal(record.mean, digits + GUARD),
                     mean_exact=algebraic and short(record.mean),
+                    centred_operands=tuple(_decimal(v, digits + GUARD) for v in record.centred),
                     variance=record.variance,
                     variance_decimal=_decimal(record.variance, digits),
                     variance_operand=_decimal(record.variance, digits + GUARD),

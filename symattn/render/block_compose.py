@@ -273,7 +273,12 @@ def _norm_lines(step: bs.NormStep, row: bs.NormRow, eps: str) -> list[tuple[str,
         mean_pieces.append((r"\approx", row.mean_decimal))
     deviations = [f"{x} - {_paren(mean)}" for x in xs]
     squares = [rf"\left({dev}\right)^2" for dev in deviations]
-    variance_pieces = [("=", rf"\frac{{{_sum(squares)}}}{{{d}}}")]
+    written = rf"\frac{{{_sum(squares)}}}{{{d}}}"
+    if row.x_exact is None and width(written) > PAGE_WIDTH - width(r"\sigma_{1}^{2} = "):
+        # too wide for the page: the deviations x_j - μ already subtracted (with guard digits)
+        centred = _sum([rf"\left({c}\right)^2" for c in row.centred_operands])
+        written = rf"\frac{{{centred}}}{{{d}}}"
+    variance_pieces = [("=", written)]
     if row.variance_exact:
         variance_pieces.append(("=", entry(row.variance)))
     if not (row.variance_exact and row.variance.is_Integer):
