@@ -473,3 +473,31 @@ def test_derive_a_block_spec_from_the_command_line(tmp_path, capsys, lang, fmt):
         assert steps[0]["step"] == "BlockSetup" and any(s["step"] == "RopeStep" for s in attention["steps"])
     else:
         assert ("RoPE" in written) and (r"\documentclass{ctexart}" in written) == (fmt == "tex")
+
+
+# --- every stage kind renders: KaTeX and LaTeX -------------------------------------------------------
+
+SPECS = ROOT / "tests" / "specs"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_block_stage_renders_in_katex_and_latex(tmp_path, lang):
+    """tests/specs/block_decoder.toml has what the four examples do not: learned positions, two
+    layers (names N^{[k]}_j), pre-norm, GELU, RMSNorm, SwiGLU and GQA after a norm (heads given in
+    decimals); block_encoder.toml has claims."""
+    from test_render_katex import run_katex
+    from test_render_tex import compile_tex
+
+    from symattn.derivation import derive
+
+    for name in ("block_decoder", "block_encoder"):
+        derivation = derive(SPECS / f"{name}.toml", lang=lang)
+        doc = tmp_path / f"{name}.{lang}.md"
+        doc.write_text(derivation.to_markdown(), encoding="utf-8")
+        code, report = run_katex([doc])
+        assert (code, report["errors"]) == (0, [])
+        code, log = compile_tex(derivation.to_latex(standalone=True), lang, tmp_path)
+        assert "Undefined control sequence" not in log
+        assert code == 0, log[-2000:]
+    markdown = doc.read_text(encoding="utf-8")
+    assert "p_{24}" in markdown and "0.9999" in markdown  # the claimed PE(1, 3), cut instead of rounded
