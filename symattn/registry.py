@@ -13,10 +13,13 @@ stage names iterates these tables instead of spelling the names again:
 * :mod:`symattn.block`: the names of a layer's stages in order
   (:func:`layer_stage_names`), checked against what the layer builds.
 
-The renderers (``symattn/render``) and the verifier's conventions still keep
-their own tables; they can read ``symbol``, ``prose`` and :func:`split_head`
-from here (see docs/architecture.md).  Adding a stage then touches one
-declaration plus its prose.
+* :mod:`symattn.render.compose` and :mod:`symattn.render.block_compose`: a
+  claimed entry's symbol and each section's prose key (``symbol``, ``prose``).
+
+The verifier's conventions still keep their own tables; they can read
+``symbol``, ``prose`` and :func:`split_head` from here (see
+docs/architecture.md).  Adding a stage then touches one declaration plus its
+prose.
 """
 
 from __future__ import annotations

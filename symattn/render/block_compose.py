@@ -14,6 +14,7 @@ from types import ModuleType
 
 import sympy
 
+from symattn import registry
 from symattn.render import block_steps as bs
 from symattn.render import block_text_en, block_text_zh, compose
 from symattn.render import steps as st
@@ -549,19 +550,19 @@ def _section(step: object, T: dict[str, str], many: bool) -> str:
     if isinstance(step, bs.BlockSetup):
         return T["section_block_setup"]
     if isinstance(step, bs.PositionalStep):
-        return T["section_positional"]
+        return T[registry.stage("positional", registry.BLOCK).prose]
     if isinstance(step, bs.UnembedStep):
         return T["section_unembed"]
     if isinstance(step, bs.OutputStep):
         return T["section_block_output"]
     if isinstance(step, bs.NormStep):
-        title = T["section_norm"].format(N=f"N{step.number}")
+        title = T[registry.stage(f"norm_{step.number}", registry.BLOCK).prose].format(N=f"N{step.number}")
     elif isinstance(step, bs.AttentionPart):
         title = T[f"section_{step.stage}"]
     elif isinstance(step, bs.ResidualStep):
-        title = T["section_residual"].format(R=f"R{step.number}")
+        title = T[registry.stage(f"residual_{step.number}", registry.BLOCK).prose].format(R=f"R{step.number}")
     else:
-        title = T["section_ffn"]
+        title = T[registry.stage("ffn", registry.BLOCK).prose]
     layer = getattr(step, "layer", 1)
     return T["section_layer"].format(k=layer, title=title) if many else title
 

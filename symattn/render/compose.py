@@ -13,6 +13,7 @@ from types import ModuleType
 
 import sympy
 
+from symattn import registry
 from symattn.render import steps as st
 from symattn.render import text_en, text_zh
 from symattn.render.blocks import (
@@ -904,15 +905,10 @@ def _value_length_sentences(step, row: st.ImportanceRow, ctx: _Context, names, l
     return out
 
 
+#: The entry symbol of each claimable stage (a_ij of the weights), from its declaration.
 _SYMBOLS = {
-    "weights": "a",
-    "output": "o",
-    "scores": "s",
-    "scaled": r"\tilde{s}",
-    "Q": "q",
-    "K": "k",
-    "V": "v",
-    "concat": "c",
+    **{d.name: d.symbol for d in registry.ATTENTION if d.claimable},
+    "concat": registry.stage("concat", registry.MULTIHEAD).symbol,
 }
 
 
@@ -1082,18 +1078,24 @@ _RENDER: dict[type, Callable[[object, _Context], list[Block]]] = {
     st.OutputProjection: _output_projection,
 }
 
+#: The stage each step writes out; its section's prose key is that stage's declaration's.
+_STAGE_OF_STEP = {
+    st.Setup: registry.stage("X"),
+    st.Projection: registry.stage("Q"),
+    st.Scores: registry.stage("scores"),
+    st.Softmax: registry.stage("weights"),
+    st.Output: registry.stage("output"),
+    st.Concat: registry.stage("concat", registry.MULTIHEAD),
+    st.OutputProjection: registry.stage("output", registry.MULTIHEAD),
+}
+
 _SECTION = {
-    st.Setup: "section_setup",
-    st.Projection: "section_projections",
-    st.Scores: "section_scores",
-    st.Softmax: "section_softmax",
-    st.Output: "section_output",
+    **{step: declaration.prose for step, declaration in _STAGE_OF_STEP.items()},
+    # steps that explain or check the stages rather than compute one
     st.Analysis: "section_analysis",
     st.Importance: "section_importance",
     st.ClaimTable: "section_claims",
     st.Recomputed: "section_claims",
-    st.Concat: "section_concat",
-    st.OutputProjection: "section_projection_o",
 }
 
 
