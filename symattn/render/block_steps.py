@@ -122,7 +122,7 @@ class NormRow:
     mean_decimal: str
     mean_operand: str
     mean_exact: bool
-    centred_operands: tuple[str, ...]  # x_j - μ with guard digits, for a variance too wide to write as x_j - μ
+    centred_operands: tuple[str, ...]  # x_j − μ with guard digits (a variance too wide to write out)
     variance: sympy.Expr
     variance_decimal: str
     variance_operand: str
