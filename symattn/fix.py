@@ -172,8 +172,7 @@ def corrected_literal(finding: Finding, extra_places: int = 0) -> str | None:
         integer only when the true value is one; otherwise by the certified
         decimal.
 
-        >>> from symattn.rounding import round_half_away
-    from symattn.verify.finding import Finding
+        >>> from symattn.verify.finding import Finding
         >>> f = Finding(1, 1, "A", (3, 1), "0.3", "0.2483", None, "wrong", "wrong", None, "")
         >>> corrected_literal(f), corrected_literal(f, extra_places=1)
         ('0.2', '0.25')
