@@ -27,6 +27,8 @@ CORPUS = Path(__file__).parent / "block_corpus"
 DOCUMENTS = sorted(p for p in CORPUS.glob("*") if p.suffix in (".md", ".txt", ".tex") and p.stem != "README")
 #: Planted numbers found (with the convention they fit, where planted so) over the corpus.
 RECALL_FLOOR = 1.0  # issue 11: every planted error is found
+#: ... and on the held-out documents (h_*), measured 68 of 78 (87%).
+HELD_OUT_FLOOR = 0.85
 
 _REPORTS: dict[Path, Report] = {}
 
@@ -90,15 +92,22 @@ def test_a_found_convention_is_named(doc: Path) -> None:
 
 
 def test_recall_is_measured() -> None:
-    total = found = 0
+    """Recall on the documents verify was built against (every planted error found) and on
+    the held-out ones (``h_*``, written afterwards by someone else: 23 of 78 before the
+    verifier was taught from them)."""
+    counts = {True: [0, 0], False: [0, 0]}  # held out -> [found, total]
     for doc in DOCUMENTS:
         report = _report(doc)
+        held_out = doc.name.startswith("h_")
         for planted in _expect(doc).get("finding", []):
-            total += 1
-            found += _found(report, planted)
+            counts[held_out][1] += 1
+            counts[held_out][0] += _found(report, planted)
+    (found, total), (held_found, held_total) = counts[False], counts[True]
     print(f"\nblock corpus recall: {found}/{total} planted numbers found (with their convention)")
-    assert total > 50
+    print(f"held-out block documents: {held_found}/{held_total}")
+    assert total > 50 and held_total > 50
     assert found / total >= RECALL_FLOOR
+    assert held_found / held_total >= HELD_OUT_FLOOR
 
 
 # --- single rules, true values from mpmath ------------------------------------------------
@@ -233,3 +242,19 @@ def test_stated_conventions_are_read_from_the_words() -> None:
     assert stated_conventions("PE(pos, 2i+1) = cos(...)").layout == "interleaved"
     assert stated_conventions("concatenated, as in tensor2tensor; PE(pos, 2i+1)").layout == "concatenated"
     assert stated_conventions("softmax(QK^T) V").block is False
+
+
+def test_a_mu_that_is_another_quantity_is_not_called_wrong() -> None:
+    x = [1, 2, 3, 6]
+    mu = mpmath.mpf(sum(x)) / 4
+    var = sum((v - mu) ** 2 for v in x) / 4
+    text = (
+        f"We apply layer norm to $x = [1, 2, 3, 6]$: $\\mu = {mpmath.nstr(mu, 3)}$ and "
+        f"$\\sigma^2 = {mpmath.nstr(var, 3)}$.\n\n"
+        "Training uses SGD with momentum $\\mu = 0.9$ and learning rate $\\eta = 0.01$.\n\n"
+        f"A slip: $\\mu = {mpmath.nstr(mu + mpmath.mpf('0.1'), 3)}$ for the same row.\n"
+    )
+    report = verify_text(text)
+    assert [(f.line, f.claimed) for f in report.wrong] == [(5, "3.1")]
+    momentum = next(f for f in report.findings if f.claimed == "0.9")
+    assert (momentum.status, momentum.kind) == ("unverified", "ambiguous")

@@ -48,7 +48,7 @@ from symattn.latexparse import Name, Num, parse_formula, tokenize
 from symattn.verify.find import Locator, ReadConfig, Span, find_math
 from symattn.verify.finding import Finding
 from symattn.verify.report import Report
-from symattn.verify.stated import Stated, row_named, stated_conventions
+from symattn.verify.stated import Stated, row_name, row_named, stated_conventions
 
 if TYPE_CHECKING:  # imported by the worker (SymPy), not by this process
     from symattn.verify.evaluate import DocumentState
@@ -158,6 +158,7 @@ def _run_span(state: DocumentState, span: Span, locator: Locator) -> None:
         return
     state.binary = "binary" in span.flags
     state.row_hint = next((int(flag[4:]) for flag in span.flags if flag.startswith("row:")), None)
+    state.row_name_hint = next((flag[8:] for flag in span.flags if flag.startswith("rowname:")), None)
     if "bare" in span.flags:  # a number of the prose: tied to an earlier result, or left out
         if "complement" in span.flags:  # "另一个 = 0.2689": 1 − the weight just before
             for num in _numbers(span.text):
@@ -529,10 +530,10 @@ def _with_row_hint(span: Span, text: str) -> Span:
         line_start = (
             text.rfind("\n", 0, max(line_start - 1, 0)) + 1
         )  # a display on its own line: the line before
-    row = row_named(text[max(line_start, start - 160) : start])
-    if row is None:
-        return span
-    return dataclasses.replace(span, flags=span.flags | {f"row:{row}"})
+    before = text[max(line_start, start - 160) : start]
+    row, name = row_named(before), row_name(before)
+    flags = ({f"row:{row}"} if row is not None else set()) | ({f"rowname:{name}"} if name else set())
+    return dataclasses.replace(span, flags=span.flags | flags) if flags else span
 
 
 def _report(name: str, text: str, tex: bool, options: VerifyOptions) -> Report:

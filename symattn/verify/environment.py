@@ -324,6 +324,7 @@ class Environment:
 
     def _lookup(self, name: str) -> Val:
         name = self._resolve(name)
+        self._drop_stale_statistic(name)  # μ of the token before (sublayers.py)
         overridden = self._overridden(name)  # ε under "eps = 0" (sublayers.py)
         if overridden is not None:
             return overridden

@@ -57,6 +57,7 @@ from symattn.verify.shapes import (
     is_claim_shape,
     is_literal,
     literals_of,
+    names_in,
     wants_scalar_reader,
 )
 from symattn.verify.shapes import (
@@ -92,6 +93,10 @@ from symattn.verify.world import (
 )
 
 __all__ = ["DocumentState"]
+
+
+#: Relations that say a printed value is rounded ("R_1 ≈ [0.7975, …]").
+_APPROX = ("\\approx", "≈")
 
 
 class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator):
@@ -158,6 +163,11 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
         self.pe_shape = None  # the shape of a printed PE matrix being read
         self.claim_shape = None  # the shape of a printed ReLU table being read
         self.last_concat = None  # the concatenation of the heads, as last printed
+        self.statistic_of = {}  # each printed μ, σ: the rows it was of
+        self.approximate_inputs: set[str] = set()  # names given (or computed) from numbers printed ≈
+        self.ref_approximate = False  # the element being judged against uses one of them
+        self.families = {}  # h = x W_1 + b_1 with x a token's vector: h -> (x, the formula)
+        self.row_name_hint = None  # the vector the formula's line names ("对 r1：")
         self.row_hint = None  # the row the formula's line names ("row 2:", "第二行"), from the span's flags
 
     def _add(self, num: Num, **fields: Any) -> None:
@@ -217,6 +227,17 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                         carried_from=carried_line(deps) if deps else None,
                     )
                     reason = "right by the document's rounded numbers, off in truth"
+            if verdict.status == "wrong" and self.ref_approximate and not arith and ball is None:
+                # LN(R_1) with R_1 given as ≈ [0.7975, …]: world (b) is itself rounded; a stage of the
+                # block (no interval evaluation) cannot tell a slip from that rounding
+                self._add(
+                    num,
+                    cell=cell,
+                    status="unverified",
+                    kind="undecided",
+                    reason="computed from numbers the document gives only rounded (≈): the difference may be their rounding",
+                )
+                return True
             if verdict.status == "wrong" and self.binary and within_float_rounding(num.text, b):
                 verdict = dataclasses.replace(verdict, status="ok", kind="float-rounding", carried_from=None)
                 reason = "within float32 rounding of the true value"
@@ -342,6 +363,8 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
         last_is_claim = False
         failure: str | None = None
         chain_start = len(self.findings)
+        chain_approximate = False  # it gives or uses numbers printed only rounded (≈), as inputs
+        self.ref_approximate = False
         exact_ref = (
             ref is not None
         )  # the element before is exact (a computation, or integers), not a rounding
@@ -364,8 +387,13 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                     )
                 else:
                     self._begin_block_element()
+                    if not is_claim_shape(element):  # computed from numbers given only rounded (≈)?
+                        self.ref_approximate = bool(names_in(element) & self.approximate_inputs)
+                        chain_approximate = chain_approximate or self.ref_approximate
                     value, is_claim = self._element(element, ref, bool(names))
                     self._end_block_element(element)
+                    if self.defined_by_input and index > 0 and chain.relations[index - 1] in _APPROX:
+                        chain_approximate = True  # R_1 ≈ [0.7975, …] as an input: world (b) is rounded
                 doubted = None
                 if value is None:
                     continue
@@ -418,19 +446,31 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                 and chain not in self.deferred
             ):
                 self.deferred.append(chain)  # "Q = K = V = X" written before X is given
+            if names and not literals_of(chain):
+                self._note_family(chain, failure)  # h = x W_1 + b_1: h_1 is x_1 W_1 + b_1 (sublayers.py)
         if last is not None and failure is None:
             self._bind(names, last, last_is_claim and not computed, chain)
+            if chain_approximate:
+                self.approximate_inputs.update(names)
+            else:
+                self.approximate_inputs.difference_update(names)
             if not names and last_is_claim and not is_claim_shape(chain.elements[0]):
                 self._bind_expression(chain.elements[0], last)
                 if head_value is not None and _is_row(last.a) and _is_row(head_value.b):
                     self.printed_rows.append((head_value.b, last))  # q_2 Kᵀ/√d_k = [0, 0.5477, 1.1547]
             self._retry_deferred()
-        elif failure is not None and names and isinstance(chain.elements[0], Name):
+        elif (
+            failure is not None
+            and names
+            and isinstance(chain.elements[0], Name)
+            and chain.elements[0].name not in self.families  # h = x W_1 + b_1 defines h_1, h_2, ...
+        ):
             self._forget([chain.elements[0].name])  # a definition that cannot be followed: no stale value
 
     def _element(self, element: Node, ref: Val | None, defines: bool) -> tuple[Val | None, bool]:
         """Evaluate or judge one chain element; returns (value, is_claim)."""
         if isinstance(element, Name):
+            self._drop_stale_statistic(element.name)  # μ of the token before (sublayers.py)
             if element.name in self.env:
                 binding = self.env[element.name]
                 return Val(binding.a, binding.b, binding.deps, arith=binding.arith, rows=binding.rows), False

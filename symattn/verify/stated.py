@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Stated", "row_named", "stated_conventions"]
+__all__ = ["Stated", "row_name", "row_named", "stated_conventions"]
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,12 @@ _START = (
         re.I,
     ),
     re.compile(r"\b([01])[- ](?:based|indexed)\b", re.I),
+    re.compile(r"\b(zero|one)[- ](?:based|indexed)\b", re.I),
+    re.compile(
+        r"first (?:token|word|position)\s+(?:has|is at|is|gets|sits at)\s+\$?\s*(?:pos(?:ition)?\s*=?\s*)?([01])\b",
+        re.I,
+    ),
+    re.compile(r"第一个\s*(?:token|词)?\s*的?\s*(?:pos|位置)\s*(?:=|是|为)\s*([01])\b", re.I),
 )
 _BASE = re.compile(r"(\d{2,7})\s*\^\s*\{?\s*\(?\s*2\s*\\?,?\s*i\s*/")
 _SAMPLE = re.compile(
@@ -87,11 +93,17 @@ _BLOCK = re.compile(r"\bFFN\b|feed[- ]forward|ReLU|GELU|SiLU|residual|前馈|残
 _ACTIVATION = re.compile(r"FFN[^=\n]{0,40}=\s*\\?(max|relu|gelu|silu|swish)", re.I)
 
 
+_FIRST = {"zero": "0", "one": "1"}
+
+
 def _start(text: str) -> int | None:
     """The first position: "from 0" and "0-based" say it outright; a list ("pos = 0, 1")
     only when nothing says it outright.  Both 0 and 1 stated: not decided by prose."""
     for patterns in (_START[1:], _START[:1]):
-        found = {int(m.group(1)) for pattern in patterns for m in pattern.finditer(text)}
+        found = {
+            _FIRST.get(m.group(1).lower(), m.group(1)) for pattern in patterns for m in pattern.finditer(text)
+        }
+        found = {int(v) for v in found}
         if found:
             return found.pop() if len(found) == 1 else None
     return None
@@ -154,4 +166,25 @@ def row_named(line: str) -> int | None:
             found = _ORDINALS[ordinal.lower()]
         else:
             found = _CHINESE_DIGITS.get(chinese) or int(chinese)
+    return found
+
+
+_ROW_NAME = re.compile(
+    r"(?:\b(?:for|of)|对于|对)\s*\$?\s*(?:\\(?:mathbf|boldsymbol|vec)\{([a-z])\}|\\v([a-z])|\b([a-z]))_?\{?(\d{1,2})\}?(?![\w.])",
+    re.I,
+)
+
+
+def row_name(line: str) -> str | None:
+    """The vector a line names last before a formula ("对 r1：", "For $x_2$:"), written as
+    the core grammar names it (``r_{1}``), or None.
+
+    >>> row_name("    对 r1：")
+    'r_{1}'
+    """
+    found = None
+    for match in _ROW_NAME.finditer(line):
+        bold, macro, plain, digits = match.groups()
+        letter = bold or macro or plain
+        found = f"\\mathbf{{{letter}}}_{{{digits}}}" if bold or macro else f"{letter}_{{{digits}}}"
     return found

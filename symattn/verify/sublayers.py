@@ -45,7 +45,9 @@ DEFAULT_EPS = Rational(1, 100000)
 _LN_NAMES = {"layernorm", "ln", "layer_norm"}
 _EPS_NAMES = ("epsilon", "varepsilon", "eps", "\u03b5")
 _GAMMA, _BETA = ("gamma", "\u03b3"), ("beta", "\u03b2")
-_STAT = re.compile(r"(mu|sigma)(?:_\{?(\d{1,2})\}?)?$")
+_STAT = re.compile(r"(mu|sigma|mean|var|variance|std)(?:_\{?(\d{1,2})\}?)?$")
+#: The statistics under their spelt-out names (``mean = 2.925 / 4``, ``var = 3.5729``).
+_STAT_WORDS = {"mean": "mu", "var": "variance", "variance": "variance", "std": "sigma"}
 #: x̂ (the normalised row, before γ and β): \hat{x}, \hat{\mathbf{x}}_1, x_hat, x_{hat}.
 _HAT = re.compile(r"(?:\\hat\{(?:\\mathbf\{x\}|\\boldsymbol\{x\}|x)\}|x_\{?hat\}?)(?:_\{?(\d{1,2})\}?)?$")
 #: x_i, row i of the rows being normalised, when the document never binds it.
@@ -58,7 +60,11 @@ _NOT_NORMALISED = re.compile(r"(W|b|gamma|beta|epsilon|eps|d|PE|A|weights)(_|\^|
 #: Each convention a document may follow instead of the true one: the override it sets.
 #: Rows of larger closed forms (a layer's nested roots) are not tried as "another row".
 _SMALL_ROW_NODES = 200
-_ANOTHER_ROW = "another row"  # μ or σ of a row other than the one read as meant
+#: A printed number after a step that is not equal to the side before (evaluate.py): it may
+#: follow the step's convention (σ² = 14.8 / 4 = 3.7 for d = 5 is the sample variance).
+_DOUBTED = "fits the side before it, which is not exactly equal"
+_ANOTHER_ROW = "another row"
+_ANOTHER_ROW_IN = "another row, in a formula"  # √(σ² + ε) of a row other than the one read as meant  # μ or σ of a row other than the one read as meant
 _OVERRIDES = {
     "concatenated layout": ("layout", "concatenated"),
     "interleaved layout": ("layout", "interleaved"),
@@ -68,6 +74,7 @@ _OVERRIDES = {
     "population variance": ("ddof", 0),
     "eps = 0": ("eps", sympy.Integer(0)),
     "tanh GELU": ("gelu", "gelu_tanh"),
+    "without gamma and beta": ("affine", False),
     "erf GELU": ("gelu", "gelu"),
 }
 
@@ -85,6 +92,7 @@ class Sublayers:
     pe_shape: tuple[int, int] | None = None
     claim_shape: tuple[int, int] | None = None  # of ReLU = [printed]
     last_concat: Val | None = None
+    row_name_hint: str | None = None  # the vector the formula's line names ("对 r1：")
     row_hint: int | None = None  # the row the formula's line names ("row 2:", "第二行"), set per span
     top_element: Node | None = None
 
@@ -108,6 +116,8 @@ class Sublayers:
             return "gelu_tanh" if stated.gelu == "tanh" else "gelu"
         if key == "eps":
             return self._bound_eps()
+        if key == "affine":
+            return True
         raise KeyError(key)  # pragma: no cover - the keys are _OVERRIDES' own
 
     def _acceptable(self, label: str) -> bool:
@@ -125,7 +135,7 @@ class Sublayers:
             return stated.gelu is None or (stated.gelu == "tanh") == (value == "gelu_tanh")
         if key == "eps":
             return self._eps_binding() is None
-        return False
+        return key == "affine"  # a γ, β bound for another norm (an RMSNorm's gain) may not be this one's
 
     def _eps_binding(self) -> Binding | None:
         return next((self.env[n] for n in _EPS_NAMES if n in self.env and not is_matrix(self.env[n].a)), None)
@@ -135,6 +145,43 @@ class Sublayers:
         return DEFAULT_EPS if binding is None else binding.b
 
     # --- names: μ, σ, PE ------------------------------------------------------------------
+
+    def _note_family(self, chain: Any, failure: str) -> None:
+        """``h = x W_1 + b_1`` (or ``r = x + FFN(x)``) where x names no matrix but x_1, x_2
+        are the tokens' vectors: a formula for each h_i (``h1 = [...]`` is x_1 W_1 + b_1)."""
+        match = re.match(r"([a-z]) is not defined", failure)
+        if not self.stated.block or match is None or len(chain.elements) != 2:
+            return
+        head, formula = chain.elements
+        variable = match.group(1)
+        if isinstance(head, Name) and "_" not in head.name and variable in names_in(formula):
+            self.families[head.name] = (variable, formula)
+
+    def _family_member(self, name: str) -> Val | None:
+        """``h_{1}`` of a family ``h = x W_1 + b_1``: the formula with x := x_1."""
+        match = re.fullmatch(r"([A-Za-z])_\{(\d{1,2})\}", name)
+        if match is None or match.group(1) not in self.families:
+            return None
+        variable, formula = self.families[match.group(1)]
+        member = f"{variable}_{{{match.group(2)}}}"
+        if member not in self.env or variable in self.env:
+            return None
+        self.env[variable] = self.env[member]
+        try:
+            return self._value_of(formula, record=False)  # type: ignore[attr-defined]
+        except (Unverifiable, SymattnError):
+            return None
+        finally:
+            self.env.pop(variable, None)
+
+    def _drop_stale_statistic(self, name: str) -> None:
+        """``μ = 3.2`` printed for token 2 is not token 3's μ: a printed statistic is
+        forgotten once the rows it was of are no longer the ones being normalised."""
+        if name in self.env and name in self.statistic_of and self.stated.norm:
+            current = self.norm_rows[1] if self.norm_rows else None
+            if self.statistic_of[name] is not current:
+                del self.statistic_of[name]
+                self.env.pop(name, None)
 
     def _overridden(self, name: str) -> Val | None:
         """A bound ε in a document about layer norm, read under "eps = 0" when that
@@ -208,6 +255,9 @@ class Sublayers:
     def _block_name(self, name: str, *, used: bool = True) -> Val | None:
         """μ, σ (of the row being normalised), PE, PE_{(pos,i)} and, when ``used`` in a
         computation (not ``ε = 0.01``, which gives it), an unbound ε; None for other names."""
+        member = self._family_member(name) if self.families else None
+        if member is not None:
+            return member
         if (
             name in _EPS_NAMES and self.stated.norm and used
         ):  # ε unbound: the default (or 0, under that convention)
@@ -217,7 +267,8 @@ class Sublayers:
             return self._relu_of_recent(self.claim_shape)
         stat = _STAT.match(name)
         if stat and self.stated.norm:
-            return self._statistic(stat.group(1), int(stat.group(2)) if stat.group(2) else None)
+            which = _STAT_WORDS.get(stat.group(1), stat.group(1))
+            return self._statistic(which, int(stat.group(2)) if stat.group(2) else None)
         hat = _HAT.match(name)
         if hat and self.stated.norm:
             row, _ = self._normalised_row(int(hat.group(1)) if hat.group(1) else None)
@@ -246,6 +297,14 @@ class Sublayers:
         bound (the only row of a vector for a bare μ, or the row the line names: "row 2:",
         "以第二行为例"); with its cells' half-units when it was printed rounded (None when
         not known)."""
+        if self.override is not None and "row" in self.override:
+            return self.override["row"], None  # another row, tried for a number that fits no convention
+        named = self.row_name_hint
+        if index is None and named is not None and named in self.env:
+            binding = self.env[named]
+            if is_matrix(binding.a) and binding.a.rows == 1:
+                half = binding.halfwidth[0] if isinstance(binding.halfwidth, list) else None
+                return Val(binding.a, binding.b, binding.deps, arith=binding.arith), half
         hint = self.row_hint
         if (
             index is None
@@ -292,8 +351,8 @@ class Sublayers:
         ddof = self._convention("ddof", ("sample variance",)) if which != "mu" else 0
         top = self.top_element
         bare = isinstance(top, Name) or (isinstance(top, Pow) and isinstance(top.base, Name))
-        if self.consulted is not None and bare:
-            self.consulted.add(_ANOTHER_ROW)  # μ = 1.0979 alone may be another row's; √(σ² + ε) is this one's
+        if self.consulted is not None:  # μ = 1.0979 alone, or √(σ² + ε), may be another row's
+            self.consulted.add(_ANOTHER_ROW if bare else _ANOTHER_ROW_IN)
         if self.override is None:
             self.other_statistics = (which, ddof, self.recent_rows)  # computed only when a number fits no row
         return Val(
@@ -301,22 +360,25 @@ class Sublayers:
         )
 
     def _statistic_ball(self, name: str) -> tuple[Any, Any] | None:
-        """μ or σ by the document's numbers with its half-unit, when the row was printed
-        rounded: |Δμ| ≤ Σ h_j / d and |Δσ| ≤ ‖Δx‖/√(d − ddof) ≤ Σ h_j (σ is a norm of the
-        centred row, and centring does not lengthen Δx), for the interval check of balls.py."""
+        """μ by the document's numbers with its half-unit, when the row was printed rounded
+        (|Δμ| ≤ Σ h_j / d), for the interval check of balls.py; σ and σ² get none (a bound
+        such as |Δσ| ≤ Σ h_j is too loose: a wrong variance would pass as rounding)."""
         stat = _STAT.match(name)
         if not (stat and self.stated.norm):
             return None
         try:
             row, half = self._normalised_row(int(stat.group(2)) if stat.group(2) else None)
-            ddof = self._convention("ddof", ()) if stat.group(1) == "sigma" else 0
-            value = _row_statistic(stat.group(1), row.a, ddof)
+            which = _STAT_WORDS.get(stat.group(1), stat.group(1))
+            ddof = self._convention("ddof", ()) if which != "mu" else 0
+            value = _row_statistic(which, row.a, ddof)
         except (Unverifiable, SymattnError):
             return None
         if not half or any(h is None for h in half):
             return value, None
         total = sum(half, sympy.Integer(0))
-        return value, total / row.a.cols if stat.group(1) == "mu" else total
+        if which != "mu":  # σ, σ²: a bound as loose as Σ h_j would let a wrong variance pass; none
+            return value, None
+        return value, total / row.a.cols
 
     def _d_model(self) -> int:
         for name in _D_MODEL:
@@ -476,6 +538,8 @@ class Sublayers:
             raise Unverifiable("a layer norm of a single number")
         eps = self._convention("eps", ("eps = 0",))
         ddof = 0 if rms else self._convention("ddof", ("sample variance",))
+        if any(n in self.env for n in _GAMMA + _BETA):
+            plain = plain or not self._convention("affine", ("without gamma and beta",))
 
         def world(x: ImmutableMatrix, which: str) -> ImmutableMatrix:
             gamma = None if plain else self._param(_GAMMA, x.cols, which)
@@ -555,7 +619,12 @@ class Sublayers:
     # --- the rows a norm applies to ----------------------------------------------------------
 
     def _note_rows(self, names: list[str], value: Val) -> None:
-        """Remember the last matrix or vector bound that μ and σ may speak of."""
+        """Remember the last matrix or vector bound that μ and σ may speak of (and which
+        row a printed μ or σ was of)."""
+        if self.stated.norm:
+            for name in names:
+                if _STAT.match(name):
+                    self.statistic_of[name] = self.norm_rows[1] if self.norm_rows else None
         if not is_matrix(value.a) or not names:
             return
         name = names[0]
@@ -577,7 +646,11 @@ class Sublayers:
     def _under(self, label: str, element: Node) -> Val | None:
         """The value of ``element`` under convention ``label`` (None if it cannot be read)."""
         key, value = _OVERRIDES[label]
-        saved, self.override = self.override, {key: value}
+        return self._under_override({key: value}, element)
+
+    def _under_override(self, override: dict[str, Any], element: Node) -> Val | None:
+        """The value of ``element`` with ``override`` in force (None if it cannot be read)."""
+        saved, self.override = self.override, override
         saved_findings, saved_seen, saved_operands = len(self.findings), set(self.seen), self.operands
         saved_top, self.top_element = self.top_element, element  # read afresh, not as printed before
         try:
@@ -598,7 +671,8 @@ class Sublayers:
         wrong = [
             i
             for i in range(start, len(self.findings))
-            if self.findings[i].status == "wrong" and self.findings[i].kind in ("wrong", "slip", "carried")
+            if (self.findings[i].status == "wrong" and self.findings[i].kind in ("wrong", "slip", "carried"))
+            or self.findings[i].reason.startswith(_DOUBTED)
         ]
         if not wrong or not elements:
             return
@@ -608,12 +682,16 @@ class Sublayers:
         ]  # carried: this row's, by the document
         if _ANOTHER_ROW in labels and fresh == wrong and self._another_row(wrong):
             return
-        labels = labels - {_ANOTHER_ROW}
+        if _ANOTHER_ROW_IN in labels and fresh == wrong and self._another_row_in(element, wrong):
+            return
+        labels = labels - {_ANOTHER_ROW, _ANOTHER_ROW_IN}
         for label in sorted(labels, key=lambda lab: (not self._acceptable(lab), lab)):
             if self._override_is_truth(label):
                 continue
             value = self._under(label, element)
-            if value is None or not all(_fits(self.findings[i], value.a) for i in wrong):
+            if value is None or not all(  # by the document's rounded numbers, or by the exact ones
+                _fits(self.findings[i], value.a) or _fits(self.findings[i], value.b) for i in wrong
+            ):
                 continue
             acceptable = self._acceptable(label)
             if acceptable and any(self.findings[i].kind == "carried" for i in wrong):
@@ -629,15 +707,64 @@ class Sublayers:
                     )
                 elif found.kind == "carried":  # from an earlier number of the same convention: both said
                     self.findings[i] = dataclasses.replace(found, fits=label)
-                else:
+                else:  # a printed step of the other convention (σ² = 14.8 / 4 for d = 5) included
                     self.findings[i] = dataclasses.replace(
                         found,
+                        status="wrong",
                         kind="convention",
                         fits=label,
                         carried_from=None,
                         reason=f"these values match {label}",
                     )
             return
+        if _ANOTHER_ROW in elements[-1][1]:
+            self._far_statistics(fresh)
+
+    def _another_row_in(self, element: Node, wrong: list[int]) -> bool:
+        """A formula of μ and σ (``√(σ² + ε)``) whose numbers fit another recent row: which
+        row is meant is not certain, so they are listed, not called wrong."""
+        for name, value, _ in self.recent_rows:
+            for world in (value.a, value.b):
+                for i in range(world.rows):
+                    if any(larger_than(v, _SMALL_ROW_NODES) for v in world.row(i)):
+                        continue
+                    row = ImmutableMatrix(world.row(i))
+                    other = self._under_override({"row": Val(row, row)}, element)
+                    if other is None or not all(_fits(self.findings[k], other.b) for k in wrong):
+                        continue
+                    for k in wrong:
+                        self.findings[k] = dataclasses.replace(
+                            self.findings[k],
+                            status="unverified",
+                            kind="ambiguous",
+                            value=None,
+                            exact=None,
+                            carried_from=None,
+                            reason=f"ambiguous: of which row? it fits row {i + 1} of {name}",
+                        )
+                    return True
+        return False
+
+    def _far_statistics(self, wrong: list[int]) -> None:
+        """A bare μ or σ² far from the row's (off by more than half of it, and by more
+        than 1/2): more likely another quantity the author also calls μ (a learning
+        rate, a prior) than a slip, so it is listed, not called wrong."""
+        for i in wrong:
+            found = self.findings[i]
+            try:
+                claimed, true = Rational(parse_claim(found.claimed).value), Rational(found.value or "")
+            except (SymattnError, TypeError, ValueError):
+                continue
+            if abs(claimed - true) > max(abs(true), 1) / 2:
+                self.findings[i] = dataclasses.replace(
+                    found,
+                    status="unverified",
+                    kind="ambiguous",
+                    value=None,
+                    exact=None,
+                    carried_from=None,
+                    reason=f"ambiguous: far from the statistic of the row before it ({found.value})",
+                )
 
     def _another_row(self, wrong: list[int]) -> bool:
         """μ or σ² that fits another row of a recent matrix ("the second row: μ ≈ 1.0979"):

@@ -181,6 +181,10 @@ REASONS_ZH: tuple[tuple[str, str], ...] = (
     (r"these values match (.+)", "这些数值符合另一种约定：{0}"),
     (r"right under (.+), which the document allows", "按文中允许的约定（{0}）成立"),
     (r"ambiguous: of which row\? it fits (.+)", "不确定是哪一行：它符合 {0}"),
+    (
+        r"ambiguous: far from the statistic of the row before it \((.+)\)",
+        "不确定：与前一行的统计量（{0}）相差太远，可能是另一个量",
+    ),
     (r"the row's sum, by the document's numbers", "按文中数字，这一行的和"),
     (r"the row's sum", "这一行的和"),
     (r"μ and σ of which row\? \(no vector is given before them\)", "μ 和 σ 是哪一行的？（前面没有给出向量）"),

@@ -331,8 +331,10 @@ def _numbers_span(piece: Span, rows: list[list[tuple[int, int]]], *, scalar: boo
                 builder.put(" & ", piece.source_offset(lo))
             number = piece.text[lo:hi]
             builder.copy_span(piece, lo + number.startswith("+"), hi)
-            if number.endswith("."):  # NumPy prints 1.0 as "1."
-                builder.put("0", piece.source_offset(hi - 1))
+            if number.endswith("."):  # NumPy and PyTorch print 1.0 as "1." when every entry is integral
+                builder.put(
+                    "0000", piece.source_offset(hi - 1)
+                )  # at their 4 (PyTorch) or 8 places: not ±0.05
     if not scalar:
         builder.put(r"\end{bmatrix}", piece.source_offset(rows[-1][-1][1] - 1))
     return builder.build(True, "code", frozenset({"binary"}))

@@ -284,7 +284,7 @@ class _Walker:
         flush()
         text = "".join(run.text for run in text_runs)
         if text.strip() or maths:
-            self.prose_math = " ".join(maths)
+            self.prose_math = "\n".join(maths)
         if text.strip():
             self.prose_start = start
             if _SETUP.match(text):

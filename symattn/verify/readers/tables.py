@@ -225,6 +225,20 @@ def _total_row(out: Builder, body: list[list[Cell]], column: int | None, exps: l
 _POSITION_HEADER = re.compile(r"(?:pos(?:ition)?s?|位置|m|t)$", re.I)
 
 
+_SUM_OF_NAMES = re.compile(
+    r"\s*[A-Za-z](?:_\{?\w+\}?)?(?:\s*[+-]\s*(?:\\mathrm\{)?[A-Za-z]{1,3}\}?(?:_\{?\w+\}?)?)+\s*"
+)
+
+
+def _named_by_math(math: str) -> str | None:
+    """The last inline math of the sentence before a table, when it is a sum of names
+    (``X + PE``, ``H + FFN``) and no equation: what the table's cells are."""
+    pieces = [p for p in math.splitlines() if p.strip()]
+    if not pieces or not _SUM_OF_NAMES.fullmatch(pieces[-1]) or "=" in pieces[-1]:
+        return None
+    return pieces[-1].strip()
+
+
 def _dimension_header(header: list[Cell]) -> bool:
     """``pos | 0 | 1 | 2 | 3``: positions down, dimensions 0 … d − 1 across (a header)."""
     texts = [c.text.strip().strip("*`") for c in header]
@@ -279,11 +293,22 @@ def table_span(rows: list[list[Cell]], prose: str, math: str = "") -> Span | Non
         name = phrase_name(lines[-1]) if lines else None
     if name is None and _ACTIVATION_MATH.search(math):
         name = "ReLU"  # the hidden units after the ReLU (sublayers.py: of the matrix of that shape before)
-    if name is None:
+    if (
+        name is None
+        and header
+        and _POSITION_HEADER.match(header[0].text.strip().strip("*`"))
+        and any(re.search(r"\b(?:sin|cos|dim)\b", c.text, re.I) for c in header[1:])
+    ):
+        name = "PE"  # pos | dim 0 (sin) | dim 1 (cos) | …: the positional encoding
+    expression = None
+    if name is None and prose.rstrip().endswith((":", "：")):
+        expression = _named_by_math(math)  # "and the sum $X + PE$, which … sees:"
+    if name is None and expression is None:
         return None
     builder = Builder()
     first = cells[0][0]
-    builder.put(_name_text(name) + r" = \begin{bmatrix}", first.source_offset(0))
+    left = expression if expression is not None else _name_text(name)  # type: ignore[arg-type]
+    builder.put(left + r" = \begin{bmatrix}", first.source_offset(0))
     for r, row in enumerate(cells):
         if r:
             builder.put(r" \\ ", row[0].source_offset(0))

@@ -430,10 +430,16 @@ def _is_prose_word(word: str, text: str, end: int, *, at_start: bool) -> bool:
         return lower in _NOT_NAMES
     if word.isupper() and len(word) <= 3:
         return False
+    rest = text[end : end + 12].lstrip(" \t")  # "mean     = 2.925 / 4": aligned columns
+    if lower in _STATISTIC_WORDS and rest[:1] in tuple("=+-*/()≈"):
+        return False  # sqrt(var + eps): a statistic named in a formula
     if at_start:
-        rest = text[end : end + 3].lstrip()
         return not (rest.startswith("=") or rest.startswith("≈"))
     return True
+
+
+#: Statistics spelt out, names in a formula (``sqrt(var + eps)``), words in prose ("the mean of").
+_STATISTIC_WORDS = {"mean", "var", "variance", "std"}
 
 
 def _unwrap(text: str, start: int, end: int) -> tuple[int, int]:
@@ -467,7 +473,19 @@ def _worth_reading(text: str) -> bool:
     sides = [s.strip() for s in _RELATION.split(text)]
     if any(side.lower() in FUNCTIONS or side.lower() in _KEEP_WORDS for side in sides[1:]):
         return False  # "step 3 = softmax": a word, not a value (but "Output = AV" names the output)
-    return len(sides) >= 2 and all(sides) and any(c.isdigit() for c in text)
+    if len(sides) < 2 or not all(sides):
+        return False
+    return any(c.isdigit() for c in text) or _definition(sides)
+
+
+#: ``r = x + FFN(x)``, ``h = relu(z)``: a definition of a short name by a formula of names
+#: and block functions, read although it holds no digit (later ``r1 = [...]`` is its instance).
+_DEFINED = re.compile(r"[A-Za-z]{1,2}")
+_FORMULA_OF_NAMES = re.compile(r"(?:[A-Za-z_]\w*\s*\(|[A-Za-z]\w*\s*[-+*@·×]\s*[A-Za-z])")
+
+
+def _definition(sides: list[str]) -> bool:
+    return len(sides) == 2 and bool(_DEFINED.fullmatch(sides[0])) and bool(_FORMULA_OF_NAMES.search(sides[1]))
 
 
 #: A number on its own in prose that may restate a result rounded: 0.67, 1.11, 85%.
