@@ -168,14 +168,14 @@ def _rounded(finding: Finding, number_places: int) -> tuple[Decimal, int] | None
 def corrected_literal(finding: Finding, extra_places: int = 0) -> str | None:
     """The literal that replaces ``finding.claimed``, in its style, or None.
 
-        An integer claims an exact value, so a wrong integer is replaced by an
-        integer only when the true value is one; otherwise by the certified
-        decimal.
+    An integer claims an exact value, so a wrong integer is replaced by an
+    integer only when the true value is one; otherwise by the certified
+    decimal.
 
-        >>> from symattn.verify.finding import Finding
-        >>> f = Finding(1, 1, "A", (3, 1), "0.3", "0.2483", None, "wrong", "wrong", None, "")
-        >>> corrected_literal(f), corrected_literal(f, extra_places=1)
-        ('0.2', '0.25')
+    >>> from symattn.verify.finding import Finding
+    >>> f = Finding(1, 1, "A", (3, 1), "0.3", "0.2483", None, "wrong", "wrong", None, "")
+    >>> corrected_literal(f), corrected_literal(f, extra_places=1)
+    ('0.2', '0.25')
     """
     style = _style(finding.claimed)
     if style is None or finding.value is None:
