@@ -732,16 +732,7 @@ class Sublayers:
                     other = self._under_override({"row": Val(row, row)}, element)
                     if other is None or not all(_fits(self.findings[k], other.b) for k in wrong):
                         continue
-                    for k in wrong:
-                        self.findings[k] = dataclasses.replace(
-                            self.findings[k],
-                            status="unverified",
-                            kind="ambiguous",
-                            value=None,
-                            exact=None,
-                            carried_from=None,
-                            reason=f"ambiguous: of which row? it fits row {i + 1} of {name}",
-                        )
+                    self._list_ambiguous(wrong, f"of which row? it fits row {i + 1} of {name}")
                     return True
         return False
 
@@ -756,15 +747,20 @@ class Sublayers:
             except (SymattnError, TypeError, ValueError):
                 continue
             if abs(claimed - true) > max(abs(true), 1) / 2:
-                self.findings[i] = dataclasses.replace(
-                    found,
-                    status="unverified",
-                    kind="ambiguous",
-                    value=None,
-                    exact=None,
-                    carried_from=None,
-                    reason=f"ambiguous: far from the statistic of the row before it ({found.value})",
-                )
+                self._list_ambiguous([i], f"far from the statistic of the row before it ({found.value})")
+
+    def _list_ambiguous(self, indices: list[int], why: str) -> None:
+        """Take back the verdicts of findings ``indices``: listed as ambiguous, with ``why``."""
+        for i in indices:
+            self.findings[i] = dataclasses.replace(
+                self.findings[i],
+                status="unverified",
+                kind="ambiguous",
+                value=None,
+                exact=None,
+                carried_from=None,
+                reason=f"ambiguous: {why}",
+            )
 
     def _another_row(self, wrong: list[int]) -> bool:
         """μ or σ² that fits another row of a recent matrix ("the second row: μ ≈ 1.0979"):
@@ -781,16 +777,7 @@ class Sublayers:
         )
         for where, value in candidates:
             if all(_fits(self.findings[i], value) for i in wrong):
-                for i in wrong:
-                    self.findings[i] = dataclasses.replace(
-                        self.findings[i],
-                        status="unverified",
-                        kind="ambiguous",
-                        value=None,
-                        exact=None,
-                        carried_from=None,
-                        reason=f"ambiguous: of which row? it fits {where}",
-                    )
+                self._list_ambiguous(wrong, f"of which row? it fits {where}")
                 return True
         return False
 
