@@ -532,8 +532,22 @@ def _with_row_hint(span: Span, text: str) -> Span:
         )  # a display on its own line: the line before
     before = text[max(line_start, start - 160) : start]
     row, name = row_named(before), row_name(before)
+    here = text.rfind("\n", 0, start) + 1
+    at_line_start = not text[here:start].strip()
+    for _ in range(_HINT_LINES if at_line_start else 0):  # "LayerNorm of r1" heads the lines below it
+        if row is not None or name is not None or here == 0:
+            break
+        above = text.rfind("\n", 0, here - 1) + 1
+        line = text[above : here - 1]
+        if not line.strip():
+            break
+        row, name, here = row_named(line), row_name(line), above
     flags = ({f"row:{row}"} if row is not None else set()) | ({f"rowname:{name}"} if name else set())
     return dataclasses.replace(span, flags=span.flags | flags) if flags else span
+
+
+#: How many lines above a formula (to a blank line) may name the row it is of.
+_HINT_LINES = 6
 
 
 def _report(name: str, text: str, tex: bool, options: VerifyOptions) -> Report:

@@ -449,11 +449,11 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
             if names and not literals_of(chain):
                 self._note_family(chain, failure)  # h = x W_1 + b_1: h_1 is x_1 W_1 + b_1 (sublayers.py)
         if last is not None and failure is None:
-            self._bind(names, last, last_is_claim and not computed, chain)
             if chain_approximate:
                 self.approximate_inputs.update(names)
             else:
                 self.approximate_inputs.difference_update(names)
+            self._bind(names, last, last_is_claim and not computed, chain)
             if not names and last_is_claim and not is_claim_shape(chain.elements[0]):
                 self._bind_expression(chain.elements[0], last)
                 if head_value is not None and _is_row(last.a) and _is_row(head_value.b):
@@ -517,7 +517,9 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
         try:
             self.untied_rounded = False
             value = self.evaluate(element)
-            ball = ball_of(element, _BallLookup(self, element))
+            ball = self._variance_ball(element)  # σ² of a row printed rounded (sublayers.py)
+            if ball is None:
+                ball = ball_of(element, _BallLookup(self, element))
             return dataclasses.replace(value, ball=ball, truth=not self.untied_rounded), False
         except Unverifiable:
             if not wants_scalar_reader(element):

@@ -24,12 +24,13 @@ import dataclasses
 import re
 from typing import Any
 
+import flint
 import sympy
 from sympy import ImmutableMatrix, Rational
 
 from symattn import block
 from symattn.errors import SymattnError
-from symattn.exact import parse_claim
+from symattn.exact import enclose, parse_claim
 from symattn.latexparse import Call, Div, Name, Node, Num, Pow
 from symattn.verify.claims import claim_fits, judge, larger_than
 from symattn.verify.finding import Finding
@@ -63,6 +64,8 @@ _SMALL_ROW_NODES = 200
 #: A printed number after a step that is not equal to the side before (evaluate.py): it may
 #: follow the step's convention (σ² = 14.8 / 4 = 3.7 for d = 5 is the sample variance).
 _DOUBTED = "fits the side before it, which is not exactly equal"
+#: A given row with a cell of 4 places or more (half-unit ≤ 5·10^-5) restates computed values, rounded.
+_RESTATED_HALF = Rational(1, 20000)
 _ANOTHER_ROW = "another row"
 _ANOTHER_ROW_IN = "another row, in a formula"  # √(σ² + ε) of a row other than the one read as meant  # μ or σ of a row other than the one read as meant
 _OVERRIDES = {
@@ -292,6 +295,17 @@ class Sublayers:
             return self._pe_matrix(rows, cols)
         return None
 
+    def _half_units(self, name: str, halfwidth: Any) -> Any:
+        """A row's half-units for interval checks: none for an input the document gives
+        exactly (``x = [1.2, 0.4, 2]``: decimal text is exact), its printed ones for a row it
+        computed, gives only rounded (``≈``) or restates with 4 places or more."""
+        if not isinstance(halfwidth, list):
+            return None
+        given = name in self.inputs and name not in self.approximate_inputs
+        if given and not any(h and h <= _RESTATED_HALF for row in halfwidth for h in row):
+            return None  # x = [1.2, 0.4, 2]: typed by hand, exact; [0.8415, 1.0403, …]: a result restated
+        return halfwidth
+
     def _normalised_row(self, index: int | None, *, bound_only: bool = True) -> tuple[Val, list[Any] | None]:
         """The row μ_i and σ_i speak of: x_i when bound, else row i of the last matrix
         bound (the only row of a vector for a bare μ, or the row the line names: "row 2:",
@@ -303,8 +317,8 @@ class Sublayers:
         if index is None and named is not None and named in self.env:
             binding = self.env[named]
             if is_matrix(binding.a) and binding.a.rows == 1:
-                half = binding.halfwidth[0] if isinstance(binding.halfwidth, list) else None
-                return Val(binding.a, binding.b, binding.deps, arith=binding.arith), half
+                half = self._half_units(named, binding.halfwidth)
+                return Val(binding.a, binding.b, binding.deps, arith=binding.arith), half[0] if half else None
         hint = self.row_hint
         if (
             index is None
@@ -317,8 +331,10 @@ class Sublayers:
             for name in _row_names(index):
                 if name in self.env and is_matrix(self.env[name].a) and self.env[name].a.rows == 1:
                     binding = self.env[name]
-                    half = binding.halfwidth[0] if isinstance(binding.halfwidth, list) else None
-                    return Val(binding.a, binding.b, binding.deps, arith=binding.arith), half
+                    half = self._half_units(name, binding.halfwidth)
+                    return Val(binding.a, binding.b, binding.deps, arith=binding.arith), half[
+                        0
+                    ] if half else None
         if self.norm_rows is None:
             raise Unverifiable("μ and σ of which row? (no vector is given before them)")
         name, value, halves = self.norm_rows
@@ -346,6 +362,22 @@ class Sublayers:
             return None
         return self._statistic("variance", int(stat.group(2)) if stat.group(2) else None)
 
+    def _variance_ball(self, node: Node) -> Any:
+        """``σ^2`` of a row printed rounded: its interval from the variance's own bound (the
+        square of σ's interval would be twice as wide), or None."""
+        if not (isinstance(node, Pow) and isinstance(node.base, Name) and self.stated.norm):
+            return None
+        stat = _STAT.match(node.base.name)
+        if not (
+            stat and stat.group(1) == "sigma" and isinstance(node.exponent, Num) and node.exponent.text == "2"
+        ):
+            return None
+        found = self._statistic_ball("variance" + node.base.name[len("sigma") :])
+        if found is None or found[1] is None:
+            return None
+        value, wide = found
+        return enclose(value, 128) + flint.arb(0, flint.arb(flint.fmpq(int(wide.p), int(wide.q))))
+
     def _statistic(self, which: str, index: int | None) -> Val:
         row, _ = self._normalised_row(index)
         ddof = self._convention("ddof", ("sample variance",)) if which != "mu" else 0
@@ -360,9 +392,10 @@ class Sublayers:
         )
 
     def _statistic_ball(self, name: str) -> tuple[Any, Any] | None:
-        """μ by the document's numbers with its half-unit, when the row was printed rounded
-        (|Δμ| ≤ Σ h_j / d), for the interval check of balls.py; σ and σ² get none (a bound
-        such as |Δσ| ≤ Σ h_j is too loose: a wrong variance would pass as rounding)."""
+        """μ, σ or σ² by the document's numbers with a rigorous half-width, when the row was
+        printed rounded (half-units h_j), for the interval check of balls.py: |Δμ| ≤ Σ h_j / d,
+        and for σ² the Cauchy–Schwarz bound below (tight: a loose one such as Σ h_j would let a
+        wrong variance pass as rounding)."""
         stat = _STAT.match(name)
         if not (stat and self.stated.norm):
             return None
@@ -376,9 +409,24 @@ class Sublayers:
         if not half or any(h is None for h in half):
             return value, None
         total = sum(half, sympy.Integer(0))
-        if which != "mu":  # σ, σ²: a bound as loose as Σ h_j would let a wrong variance pass; none
+        if which == "mu":
+            return value, total / row.a.cols
+        if not all(getattr(v, "is_Rational", False) for v in row.a):
             return value, None
-        return value, total / row.a.cols
+        # σ²(x + Δ) − σ²(x) = (2/m) c·Δ + (1/m) ‖Δ'‖² with c the centred row, Δ' the centred Δ and
+        # m = d − ddof: |Δσ²| ≤ (2/m)·√(‖c‖²·Σh²) + Σh²/m (Cauchy–Schwarz; centring shortens Δ)
+        mean = sum(row.a, sympy.Integer(0)) / row.a.cols
+        spread = sum(((v - mean) ** 2 for v in row.a), sympy.Integer(0))
+        squares = sum((h**2 for h in half), sympy.Integer(0))
+        m = row.a.cols - ddof
+        wide = 2 * _sqrt_upper(spread * squares) / m + squares / m
+        if which == "variance":
+            return value, wide
+        variance = _row_statistic("variance", row.a, ddof)
+        if variance <= wide:
+            return value, None  # σ near 0: no useful interval
+        # |√a − √b| = |a − b|/(√a + √b) ≤ wide / √(σ² − wide)
+        return value, wide / _sqrt_lower(variance - wide)
 
     def _d_model(self) -> int:
         for name in _D_MODEL:
@@ -630,7 +678,11 @@ class Sublayers:
         name = names[0]
         if _NOT_NORMALISED.match(name):
             return
-        self.norm_rows = (name, value, self.last_halfwidth)  # with its cells' half-units
+        self.norm_rows = (
+            name,
+            value,
+            self._half_units(name, self.last_halfwidth),
+        )  # with its cells' half-units
         self.recent_rows = (self.norm_rows, *self.recent_rows[:2])
 
     # --- other conventions ----------------------------------------------------------------
@@ -789,6 +841,23 @@ class Sublayers:
             return self._convention(key, ()) == value
         finally:
             self.override, self.consulted = saved, consulted
+
+
+def _sqrt_bounds(value: Any) -> tuple[Any, Any]:
+    """Rational lower and upper bounds of √value (value a nonnegative rational), from an arb ball."""
+    ball = flint.arb(flint.fmpq(int(value.p), int(value.q))).sqrt()
+    mid, rad = ball.mid().man_exp(), ball.rad().man_exp()
+    centre = Rational(mid[0]) * Rational(2) ** mid[1]
+    radius = Rational(rad[0]) * Rational(2) ** rad[1]
+    return max(centre - radius, sympy.Integer(0)), centre + radius
+
+
+def _sqrt_upper(value: Any) -> Any:
+    return _sqrt_bounds(value)[1]
+
+
+def _sqrt_lower(value: Any) -> Any:
+    return _sqrt_bounds(value)[0]
 
 
 def _row_names(index: int) -> tuple[str, ...]:
