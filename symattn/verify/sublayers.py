@@ -161,8 +161,11 @@ class Sublayers:
             self.families[head.name] = (variable, formula)
 
     def _family_member(self, name: str) -> Val | None:
-        """``h_{1}`` of a family ``h = x W_1 + b_1``: the formula with x := x_1."""
-        match = re.fullmatch(r"([A-Za-z])_\{(\d{1,2})\}", name)
+        """``h_{1}`` of a family ``h = x W_1 + b_1``: the formula with x := x_1; the family's
+        own name, unbound, is its members stacked (``out = [[…], […]]`` for x_1, x_2)."""
+        if name in self.families and name not in self.env:
+            return self._family_stacked(name)
+        match = re.fullmatch(r"([A-Za-z]{1,3})_\{(\d{1,2})\}", name)
         if match is None or match.group(1) not in self.families:
             return None
         variable, formula = self.families[match.group(1)]
@@ -176,6 +179,27 @@ class Sublayers:
             return None
         finally:
             self.env.pop(variable, None)
+
+    def _family_stacked(self, name: str) -> Val | None:
+        """The rows h_1, h_2, … of a family, one per bound x_1, x_2, … (at least two)."""
+        variable = self.families[name][0]
+        members = []
+        for i in range(1, 65):
+            if f"{variable}_{{{i}}}" not in self.env:
+                break
+            member = self._family_member(f"{name}_{{{i}}}")
+            if member is None or not is_matrix(member.a) or member.a.rows != 1:
+                return None
+            members.append(member)
+        if len(members) < 2 or len({m.a.cols for m in members}) != 1:
+            return None
+        return Val(
+            ImmutableMatrix([list(m.a) for m in members]),
+            ImmutableMatrix([list(m.b) for m in members]),
+            frozenset().union(*(m.deps for m in members)),
+            arith=False,
+            rows=tuple(m.deps for m in members),
+        )
 
     def _drop_stale_statistic(self, name: str) -> None:
         """``μ = 3.2`` printed for token 2 is not token 3's μ: a printed statistic is

@@ -480,7 +480,7 @@ def _worth_reading(text: str) -> bool:
 
 #: ``r = x + FFN(x)``, ``h = relu(z)``: a definition of a short name by a formula of names
 #: and block functions, read although it holds no digit (later ``r1 = [...]`` is its instance).
-_DEFINED = re.compile(r"[A-Za-z]{1,2}")
+_DEFINED = re.compile(r"[A-Za-z]{1,3}")
 _FORMULA_OF_NAMES = re.compile(r"(?:[A-Za-z_]\w*\s*\(|[A-Za-z]\w*\s*[-+*@·×]\s*[A-Za-z])")
 
 
