@@ -258,3 +258,9 @@ def test_a_mu_that_is_another_quantity_is_not_called_wrong() -> None:
     assert [(f.line, f.claimed) for f in report.wrong] == [(5, "3.1")]
     momentum = next(f for f in report.findings if f.claimed == "0.9")
     assert (momentum.status, momentum.kind) == ("unverified", "ambiguous")
+
+
+def test_a_huge_d_model_is_listed_not_evaluated() -> None:
+    report = verify_text("Positional encoding with $d_{model} = 1000000$: $PE_{(1,2)} = 0.0100$.\n")
+    pe = next(f for f in report.findings if f.claimed == "0.0100")
+    assert (pe.status, pe.kind) == ("unverified", "unverifiable") and "wider than" in pe.reason

@@ -40,6 +40,8 @@ from symattn.verify.values import Binding, Unverifiable, Val, equal, is_matrix
 
 __all__ = ["Sublayers"]
 
+#: The widest positional encoding a document's PE(pos, i) is evaluated for (a row is d sines and cosines).
+MAX_PE_WIDTH = 4096
 #: ε when the document binds none: PyTorch's default (ε = 0 is accepted too).
 DEFAULT_EPS = Rational(1, 100000)
 
@@ -456,6 +458,8 @@ class Sublayers:
         for name in _D_MODEL:
             binding = self.env.get(name)
             if binding is not None and getattr(binding.b, "is_Integer", False) and binding.b > 0:
+                if binding.b > MAX_PE_WIDTH:  # a row of PE is d exact sines and cosines
+                    raise Unverifiable(f"d_model = {binding.b} is wider than {MAX_PE_WIDTH} (not evaluated)")
                 return int(binding.b)
         raise Unverifiable("the width d_model of the positional encoding is not given")
 
