@@ -24,14 +24,14 @@ import dataclasses
 import re
 from typing import Any
 
-import flint
 import sympy
 from sympy import ImmutableMatrix, Rational
 
 from symattn import block
 from symattn.errors import SymattnError
-from symattn.exact import enclose, parse_claim
+from symattn.exact import _endpoints, enclose, parse_claim
 from symattn.latexparse import Call, Div, Name, Node, Num, Pow
+from symattn.verify.balls import _widen
 from symattn.verify.claims import claim_fits, judge, larger_than
 from symattn.verify.finding import Finding
 from symattn.verify.shapes import names_in
@@ -402,7 +402,7 @@ class Sublayers:
         if found is None or found[1] is None:
             return None
         value, wide = found
-        return enclose(value, 128) + flint.arb(0, flint.arb(flint.fmpq(int(wide.p), int(wide.q))))
+        return _widen(enclose(value, 128), wide)
 
     def _statistic(self, which: str, index: int | None) -> Val:
         row, _ = self._normalised_row(index)
@@ -445,14 +445,14 @@ class Sublayers:
         spread = sum(((v - mean) ** 2 for v in row.a), sympy.Integer(0))
         squares = sum((h**2 for h in half), sympy.Integer(0))
         m = row.a.cols - ddof
-        wide = 2 * _sqrt_upper(spread * squares) / m + squares / m
+        wide = 2 * _sqrt_bounds(spread * squares)[1] / m + squares / m
         if which == "variance":
             return value, wide
         variance = _row_statistic("variance", row.a, ddof)
         if variance <= wide:
             return value, None  # σ near 0: no useful interval
         # |√a − √b| = |a − b|/(√a + √b) ≤ wide / √(σ² − wide)
-        return value, wide / _sqrt_lower(variance - wide)
+        return value, wide / _sqrt_bounds(variance - wide)[0]
 
     def _d_model(self) -> int:
         for name in _D_MODEL:
@@ -872,20 +872,12 @@ class Sublayers:
 
 
 def _sqrt_bounds(value: Any) -> tuple[Any, Any]:
-    """Rational lower and upper bounds of √value (value a nonnegative rational), from an arb ball."""
-    ball = flint.arb(flint.fmpq(int(value.p), int(value.q))).sqrt()
-    mid, rad = ball.mid().man_exp(), ball.rad().man_exp()
-    centre = Rational(mid[0]) * Rational(2) ** mid[1]
-    radius = Rational(rad[0]) * Rational(2) ** rad[1]
-    return max(centre - radius, sympy.Integer(0)), centre + radius
-
-
-def _sqrt_upper(value: Any) -> Any:
-    return _sqrt_bounds(value)[1]
-
-
-def _sqrt_lower(value: Any) -> Any:
-    return _sqrt_bounds(value)[0]
+    """Rational lower and upper bounds of √value (value a nonnegative rational): the exact
+    endpoints of its arb ball."""
+    low, high = _endpoints(enclose(sympy.sqrt(value), 128), 0)
+    return max(Rational(low.numerator, low.denominator), sympy.Integer(0)), Rational(
+        high.numerator, high.denominator
+    )
 
 
 def _row_names(index: int) -> tuple[str, ...]:
@@ -896,7 +888,7 @@ def _row_names(index: int) -> tuple[str, ...]:
 def _row_statistic(which: str, x: ImmutableMatrix, ddof: int) -> Any:
     """μ ("mu"), σ ("sigma") or σ² ("variance", with ``ddof``) of the row ``x``, by symattn.block."""
     if which == "mu":
-        return block.layer_norm_rows(x, eps=1)[0].mean
+        return block.layer_norm_rows(x, eps=1)[0].mean  # the mean does not depend on ε
     if ddof >= x.cols:
         raise Unverifiable("the sample variance of one number")
     norm = block.layer_norm_under(x, eps=0, ddof=ddof)
