@@ -537,7 +537,7 @@ class _Parser:
             sign = self.take()
         first = self.term()
         if sign is not None and sign.text == "-":
-            first = _negate(first, sign.offset)
+            first = _negate_product(first, sign.offset)
         terms.append(first)
         while self.at("+", "-"):
             op = self.take()
@@ -837,6 +837,18 @@ class _Parser:
         if rows and not rows[-1]:
             rows.pop()
         return Matrix(begin.offset, tuple(tuple(row) for row in rows))
+
+
+def _negate_product(node: Node, offset: int) -> Node:
+    """A leading minus.  Of ``-1.1437 × 2`` it is the printed number's sign (``-1.1437``,
+    found at the column of its sign, as a matrix cell's is), not the product's."""
+    if (
+        isinstance(node, Mul)
+        and isinstance(node.factors[0], Num)
+        and not node.factors[0].text.startswith("-")
+    ):
+        return Mul(offset, (Num(offset, "-" + node.factors[0].text), *node.factors[1:]))
+    return _negate(node, offset)
 
 
 def _negate(node: Node, offset: int) -> Node:

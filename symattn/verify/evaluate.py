@@ -150,6 +150,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
         self.head_factors: tuple[Node, list[Val]] | None = None  # the factors of the last product element
         self.untied_rounded = False
         self.top_element: Node | None = None  # the chain element being read (never its own claimed value)
+        self.element_before: Node | None = None  # the element before it in its chain
         self.results: dict[str, Val] = {}  # printed results by their text, for operands that restate them
         self.output_rows = True  # o_1 in this chain may be row 1 of (weights)·V
         self.last_scalar: tuple[int, Val] | None = None  # the last scalar result printed, and its formula
@@ -381,6 +382,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                     raise Unverifiable(f"compared with something that could not be checked ({failure})")
                 self.element_text = chain.texts[index] if index < len(chain.texts) else ""
                 self.top_element = element
+                self.element_before = chain.elements[index - 1] if index else None
                 if doubted is not None and is_claim_shape(element):
                     value, is_claim = self._after_doubted_step(
                         element, doubted, ref, bool(names), redefines=doubted_is_name
@@ -554,6 +556,10 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
             )
             if not ok and earlier is not None:
                 self._carry_restated(mark, earlier)
+            if ok and earlier is not None and cell is None:
+                solved = self._solved_operand(node, earlier, mark)  # prose.py
+                if solved is not None:
+                    return solved
             result = Val(printed, b, ref.deps | self._source(node, ok, printed, b))
             if distinctive:
                 self.results[node.text] = result  # type: ignore[union-attr]

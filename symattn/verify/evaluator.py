@@ -154,7 +154,8 @@ class Evaluator:
                 rows=rows_joined(num.rows, den.deps),
             )
         if isinstance(node, Sqrt):
-            arg = self._scalar(self._value_of(node.arg, record), "a square root")
+            tied = self._root_of_variance(node.arg) if record else None  # √3.70001 after σ² = 3.7
+            arg = tied or self._scalar(self._value_of(node.arg, record), "a square root")
             index = self._scalar(self._value_of(node.index, record), "a root") if node.index else Val(2, 2)
             if node.index is None and isinstance(node.arg, Name) and getattr(arg.b, "is_Integer", False):
                 printed = self._claimed_expression(Sqrt(0, Num(0, str(arg.b)), None))

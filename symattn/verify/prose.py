@@ -16,6 +16,7 @@ from typing import Any
 from symattn.errors import SymattnError
 from symattn.exact import parse_claim
 from symattn.latexparse import (
+    Mul,
     Node,
     Num,
 )
@@ -58,7 +59,22 @@ class Prose:
         self.subject = ""
         if cell is not None and self._prose_cell(num, cell):
             return
+        if self._quoted_restatement(num):
+            return
         self._rounded_restatement(num, prose=True)
+
+    def _quoted_restatement(self, num: Num) -> bool:
+        """A number of the prose written exactly as one printed before with three places or
+        more (``only give 0.725?`` after ``LN(x) ≈ [..., 0.725, ...]``): the same number, so
+        carried when that one is off, in this section (a fix of the printed one would leave it
+        stale)."""
+        places = parse_claim(num.text).places or 0
+        earlier = self.printed.get(num.text) if places >= 3 else None
+        if earlier is None or earlier is _AMBIGUOUS or claim_fits(num.text, earlier.b):
+            return False
+        if any(line < self.scope_line for line, is_wrong in earlier.deps if is_wrong):
+            return False  # off before the latest heading: perhaps another example's number
+        return self._carried_restatement(num, num.text, earlier)
 
     def bare_list(self, nums: list[Num]) -> None:
         """Numbers the prose lists together ("分别约为 1.11、0.69 和 0.67"): when they are,
@@ -225,7 +241,7 @@ class Prose:
         return self._carried_restatement(num, text, earlier)
 
     def _carried_restatement(self, num: Num, text: str, earlier: Val) -> bool:
-        """``num`` restates ``text`` (printed before), rounded, and that number was
+        """``num`` restates ``text`` (printed before), or its rounding, and that number was
         computed from a wrong one: carried from the earliest (False when none is)."""
         wrong = [line for line, is_wrong in earlier.deps if is_wrong]
         if not wrong:
@@ -236,9 +252,50 @@ class Prose:
             kind="carried",
             carried_from=min(wrong),
             exact=exact_text(earlier.b),
-            reason=f"restates {text}, rounded",
+            reason=f"restates {text}, rounded" if text != num.text else f"restates {text}, printed before",
         )
         return True
+
+    def _solved_operand(self, num: Num, earlier: Val, mark: int) -> Val | None:
+        """``-1.1437 × 2 ≈ -2.2874`` where -2.2874 was printed before and is off (its truth is
+        -2.5574): the step holds by its own numbers, so what is off is its one rounded
+        operand.  When the step is that operand times exact numbers (integers), the operand's
+        truth is the earlier truth divided by them: both are judged as restatements of the
+        earlier number's quantity (carried from where it went wrong).  None otherwise."""
+        step = self.element_before
+        wrong = [line for line, is_wrong in earlier.deps if is_wrong]
+        if not wrong or not isinstance(step, Mul) or claim_fits(num.text, earlier.b):
+            return None
+        factors = step.factors
+        if not all(isinstance(f, Num) for f in factors):
+            return None
+        rounded = [f for f in factors if "." in f.text]  # type: ignore[union-attr]
+        exact = [f for f in factors if "." not in f.text]  # type: ignore[union-attr]
+        if len(rounded) != 1 or not exact:
+            return None
+        divisor = 1
+        for factor in exact:
+            divisor *= parse_claim(factor.text).value  # type: ignore[union-attr]
+        if divisor == 0:
+            return None
+        operand = rounded[0]
+        index = self.finding_index.get(self.position(operand.offset))
+        if index is None or index >= mark or self.findings[index].claimed != operand.text:  # type: ignore[union-attr]
+            return None
+        line, column = self.position(num.offset)
+        del self.findings[mark:]
+        self.seen.discard(num.offset)
+        self.seen.discard((line, column))
+        self.findings[index] = dataclasses.replace(
+            self.findings[index],
+            status="wrong",
+            kind="carried",
+            carried_from=min(wrong),
+            exact=exact_text(earlier.b / divisor),
+            reason=f"times {divisor} it gives {num.text}, printed before: that number is off",
+        )
+        self._restated(num, earlier.deps, earlier.b)
+        return Val(parse_claim(num.text).value, earlier.b, earlier.deps)
 
     def _restated(self, num: Num, deps: frozenset[tuple[int, bool]], true: Any) -> None:
         """A number written again as it was printed before: ok, or carried from the

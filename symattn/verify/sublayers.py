@@ -255,6 +255,24 @@ class Sublayers:
             )  # 5.65 is the row's sum
         return Val(value.a, ref.b, ref.deps, arith=False)
 
+    def _root_of_variance(self, node: Node) -> Val | None:
+        """``σ² = 14.8 / 4 = 3.7``, then ``\\sqrt{3.70001}``: in a document about layer norm, a
+        number under a root that is the scalar printed just before plus ε (or that scalar
+        again) is σ² + ε written out, judged with that scalar's truth (carried when it was
+        off); None otherwise."""
+        if not (self.stated.norm and isinstance(node, Num) and self.last_scalar is not None):
+            return None
+        index, last = self.last_scalar
+        if self.formula_index - index > 2 or not last.deps or is_matrix(last.a):
+            return None
+        value = parse_claim(node.text).value
+        eps = self._bound_eps()
+        for added in (eps, 0):
+            if equal(value, last.a + added) is True:
+                self._restated(node, last.deps, last.b + added)
+                return Val(value, last.b + added, last.deps, arith=False)
+        return None
+
     def _rejudge(self, num: Num, true: Any, deps: frozenset) -> None:
         """Judge again a number first listed as an operand, now that its truth is known."""
         index = self.finding_index.get(self.position(num.offset))
@@ -796,9 +814,21 @@ class Sublayers:
                         carried_from=None,
                         reason=f"these values match {label}",
                     )
+                    self._last_scalar_off(found, element)
             return
         if _ANOTHER_ROW in elements[-1][1]:
             self._far_statistics(fresh)
+
+    def _last_scalar_off(self, found: Finding, element: Node) -> None:
+        """The scalar just printed (``σ² = 14.8 / 4 = 3.7``) follows another convention: what
+        restates it next (``\\sqrt{3.70001}``) restates an off number, with the stated one's truth."""
+        if self.last_scalar is None or self.last_scalar[0] != self.formula_index:
+            return
+        index, last = self.last_scalar
+        truth = self._under_override({}, element)
+        if truth is None or is_matrix(truth.b) or equal(parse_claim(found.claimed).value, last.a) is not True:
+            return
+        self.last_scalar = (index, Val(last.a, truth.b, last.deps | {(found.line, True)}, arith=False))
 
     def _another_row_in(self, element: Node, wrong: list[int]) -> bool:
         """A formula of μ and σ (``√(σ² + ε)``) whose numbers fit another recent row: which

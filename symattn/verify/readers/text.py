@@ -488,8 +488,8 @@ def _definition(sides: list[str]) -> bool:
     return len(sides) == 2 and bool(_DEFINED.fullmatch(sides[0])) and bool(_FORMULA_OF_NAMES.search(sides[1]))
 
 
-#: A number on its own in prose that may restate a result rounded: 0.67, 1.11, 85%.
-_BARE = re.compile(r"(?<![\w.^_])(?:\d+\.\d{2,}(?![\w%^]|\.\w)|\d+(?:\.\d+)?%)")
+#: A number on its own in prose that may restate a result rounded: 0.67, 1.11, -2.18, 85%.
+_BARE = re.compile(r"(?<![\w.^_])(?:-?\d+\.\d{2,}(?![\w%^]|\.\w)|\d+(?:\.\d+)?%)")  # "ends at -2.18"
 
 
 def _bare_spans(
