@@ -15,11 +15,13 @@ stage names iterates these tables instead of spelling the names again:
 
 * :mod:`symattn.render.compose` and :mod:`symattn.render.block_compose`: a
   claimed entry's symbol and each section's prose key (``symbol``, ``prose``).
+* :mod:`symattn.verify`: the names a document gives a stage (``read_as``: the
+  names whose bare printed numbers claim it by convention, ``A = [...]`` the
+  weights; ``aliases``: every name a printout or table may use, PE and pe
+  the positional encoding).
 
-The verifier's conventions still keep their own tables; they can read
-``symbol``, ``prose`` and :func:`split_head` from here (see
-docs/architecture.md).  Adding a stage then touches one declaration plus its
-prose.
+Adding a stage then touches one declaration plus its prose (and, for a new
+kind of step, the renderer's function for it).
 """
 
 from __future__ import annotations
@@ -63,6 +65,10 @@ class StageDef:
             block stages are computed in order by :mod:`symattn.block`, which
             names them with :func:`layer_stage_names`.
         cross: "only" (exists only in cross-attention) or "" (always).
+        read_as: names that, bound to bare printed numbers in a document, are
+            read as this stage by convention (``A = [...]`` claims the weights).
+        aliases: every name a document, a printout or a table may give it
+            (verify reads "attention weights" as the bound ``A``).
     """
 
     name: str
@@ -74,6 +80,8 @@ class StageDef:
     prose: str = ""
     compute: Callable[[Any], Any] | None = None
     cross: str = ""
+    read_as: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
 
 
 def _stages():
@@ -117,7 +125,7 @@ _INPUT = {"claimable": False, "shown": False, "prose": "section_setup"}
 
 #: The stages of one attention head, in order.
 ATTENTION: tuple[StageDef, ...] = (
-    StageDef("X", "x", "X", **_INPUT),
+    StageDef("X", "x", "X", aliases=("X", "x", "inputs", "embeddings", "emb"), **_INPUT),
     StageDef("X_kv", "x", r"X_{kv}", cross="only", **_INPUT),
     StageDef("W_Q", "w", "W_Q", **_INPUT),
     StageDef("W_K", "w", "W_K", **_INPUT),
@@ -125,9 +133,24 @@ ATTENTION: tuple[StageDef, ...] = (
     StageDef("Q", "q", "Q = X W_Q", ("X", "W_Q"), prose="section_projections", compute=_q),
     StageDef("K", "k", "K = {source} W_K", ("X", "W_K"), prose="section_projections", compute=_k),
     StageDef("V", "v", "V = {source} W_V", ("X", "W_V"), prose="section_projections", compute=_v),
-    StageDef("scores", "s", r"S = Q K^{\top}", ("Q", "K"), prose="section_scores", compute=_scores),
     StageDef(
-        "scaled", r"\tilde{s}", r"\tilde{S} = {scale}", ("scores",), prose="section_scores", compute=_scaled
+        "scores",
+        "s",
+        r"S = Q K^{\top}",
+        ("Q", "K"),
+        prose="section_scores",
+        compute=_scores,
+        read_as=("scores", "attn_scores", "attention_scores"),
+        aliases=("scores", "attn_scores", "attention_scores", "S", "logits"),
+    ),
+    StageDef(
+        "scaled",
+        r"\tilde{s}",
+        r"\tilde{S} = {scale}",
+        ("scores",),
+        prose="section_scores",
+        compute=_scaled,
+        aliases=("scaled", "scaled_scores", "scaled_attention_logits", "scores_scaled", "\\tilde{S}"),
     ),
     StageDef(
         "weights",
@@ -136,8 +159,18 @@ ATTENTION: tuple[StageDef, ...] = (
         ("scaled",),
         prose="section_softmax",
         compute=_weights,
+        read_as=("A", "weights", "attn_weights", "attention_weights", "p_attn", "attn"),
+        aliases=("weights", "attn_weights", "attention_weights", "p_attn", "attn", "A", "alpha", "P"),
     ),
-    StageDef("output", "o", "O = A V", ("weights", "V"), prose="section_output", compute=_output),
+    StageDef(
+        "output",
+        "o",
+        "O = A V",
+        ("weights", "V"),
+        prose="section_output",
+        compute=_output,
+        aliases=("output", "out", "Output", "attn_output", "attention_output", "context", "O", "Z"),
+    ),
 )
 
 #: The stages a multi-head block adds after its heads ("headN.STAGE" are the heads' own).
@@ -148,12 +181,13 @@ MULTIHEAD: tuple[StageDef, ...] = (
 
 #: The stages of the transformer block (symattn.block); "{k}" numbers a family.
 BLOCK: tuple[StageDef, ...] = (
-    StageDef("X", "x", "X", **_INPUT),
+    StageDef("X", "x", "X", aliases=("X", "x", "inputs", "embeddings", "emb"), **_INPUT),
     StageDef(
         "positional",
         "p",
         r"PE_{(pos, 2i)} = \sin(pos / b^{2i/d}),\ PE_{(pos, 2i+1)} = \cos(pos / b^{2i/d})",
         prose="section_positional",
+        aliases=("PE", "pe", "P_{E}", "pos_{encoding}", "pos_{enc}", "positional_{encoding}"),
     ),
     StageDef("embedded", "e", "E = X + PE", ("X", "positional"), prose="section_positional"),
     StageDef(

@@ -716,3 +716,15 @@ def test_the_root_of_a_one_entry_dot_product_is_a_number() -> None:
     )
     got = [(f.line, f.claimed, f.status) for f in verify_text(text).findings if f.status != "unverified"]
     assert got == [(3, "4", "ok"), (5, "4", "wrong")]  # √(4·4) = 4, √(3·3) = 3
+
+
+def test_verify_reads_stage_names_from_the_declarations() -> None:
+    """A name added to a stage's declaration is read by verify: its conventions and aliases
+    are the registry's, not a table of their own."""
+    from symattn import registry
+    from symattn.verify import sublayers, world
+
+    assert world._WEIGHT_NAMES == registry.stage("weights").read_as
+    assert world._SCORE_NAMES == registry.stage("scores").read_as
+    assert world._ALIASES == {d.name: d.aliases for d in registry.ATTENTION if d.aliases}
+    assert sublayers._PE_NAMES == set(registry.stage("positional", registry.BLOCK).aliases)

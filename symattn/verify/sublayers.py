@@ -27,7 +27,7 @@ from typing import Any
 import sympy
 from sympy import ImmutableMatrix, Rational
 
-from symattn import block
+from symattn import block, registry
 from symattn.errors import SymattnError
 from symattn.exact import _endpoints, enclose, parse_claim
 from symattn.latexparse import Call, Div, Name, Node, Num, Pow
@@ -57,7 +57,7 @@ _HAT = re.compile(r"(?:\\hat\{(?:\\mathbf\{x\}|\\boldsymbol\{x\}|x)\}|x_\{?hat\}
 _X_ROW = re.compile(r"(?:x|\\mathbf\{x\})_\{(\d{1,2})\}$")
 _PE_CELL = re.compile(r"PE_\{?\(?\s*(\d{1,4})\s*,\s*(\d{1,4})\s*\)?\}?$")
 _PE_ROW = re.compile(r"PE_\{?\(?(\d{1,4})\)?\}?$")
-_PE_NAMES = {"PE", "pe", "P_{E}", "pos_{encoding}", "pos_{enc}", "positional_{encoding}"}
+_PE_NAMES = frozenset(registry.stage("positional", registry.BLOCK).aliases)  # its declaration
 _D_MODEL = ("d_{model}", "d_{\\text{model}}", "d_{\\mathrm{model}}", "d_model", "d", "D")
 _NOT_NORMALISED = re.compile(r"(W|b|gamma|beta|epsilon|eps|d|PE|A|weights)(_|\^|$)")
 #: Each convention a document may follow instead of the true one: the override it sets.

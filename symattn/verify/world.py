@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import sympy
 
+from symattn import registry
 from symattn.exact import parse_claim
 from symattn.latexparse import (
     Call,
@@ -44,11 +45,11 @@ _IDENTITY = ("I", "\\mathbf{I}", "\\mathrm{I}")
 _SIZED_IDENTITY = re.compile(r"^I_\{(\d{1,2})\}$")
 #: Names read as attention weights softmax(QKᵀ/√d_k) when printed as numbers
 #: and never defined otherwise (see docs/verify.md, "Conventions").
-_WEIGHT_NAMES = ("A", "weights", "attn_weights", "attention_weights", "p_attn", "attn")
+_WEIGHT_NAMES = registry.stage("weights").read_as
 #: Names of an additive mask a document may leave undefined (read as causal when it prints the pattern).
 _MASK_NAMES = ("M", "\\text{mask}", "M_{causal}", "\\text{Mask}")
 #: Names read as the scores QKᵀ when printed as numbers and never defined otherwise.
-_SCORE_NAMES = ("scores", "attn_scores", "attention_scores")
+_SCORE_NAMES = registry.stage("scores").read_as
 #: A letter an input matrix may hold as a symbol: ``X = [[a, 0], [0, b]]`` (not e, Euler's number).
 _SYMBOL_NAME = re.compile(
     r"^(?:[a-df-zA-Z]|\\(?:alpha|beta|gamma|delta|theta|lambda|mu|sigma|tau|phi|omega))$"
@@ -67,13 +68,7 @@ _SOFTMAX_QKT = Call(0, "softmax", (Div(0, _QKT, Sqrt(0, Name(0, "d_{k}"), None))
 #: What a document may call a quantity another part of it names otherwise:
 #: a printout or table named "attention weights" means the bound ``A`` or
 #: ``attn_weights``; ``W_q``, ``Wq`` and ``W_{query}`` mean ``W_{Q}``.
-_ALIASES = {
-    "weights": ("weights", "attn_weights", "attention_weights", "p_attn", "attn", "A", "alpha", "P"),
-    "scores": ("scores", "attn_scores", "attention_scores", "S", "logits"),
-    "scaled": ("scaled", "scaled_scores", "scaled_attention_logits", "scores_scaled", "\\tilde{S}"),
-    "output": ("output", "out", "Output", "attn_output", "attention_output", "context", "O", "Z"),
-    "X": ("X", "x", "inputs", "embeddings", "emb"),
-}
+_ALIASES = {d.name: d.aliases for d in registry.ATTENTION if d.aliases}  # from the declarations
 _W_SUBSCRIPTS = {"q": "Q", "query": "Q", "k": "K", "key": "K", "v": "V", "value": "V", "o": "O", "out": "O"}
 
 
