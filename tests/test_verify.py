@@ -724,7 +724,7 @@ def test_verify_reads_stage_names_from_the_declarations() -> None:
     from symattn import registry
     from symattn.verify import sublayers, world
 
-    assert world._WEIGHT_NAMES == registry.stage("weights").read_as
-    assert world._SCORE_NAMES == registry.stage("scores").read_as
-    assert world._ALIASES == {d.name: d.aliases for d in registry.ATTENTION if d.aliases}
-    assert sublayers._PE_NAMES == set(registry.stage("positional", registry.BLOCK).aliases)
+    assert registry.stage("weights").read_as == world._WEIGHT_NAMES
+    assert registry.stage("scores").read_as == world._SCORE_NAMES
+    assert {d.name: d.aliases for d in registry.ATTENTION if d.aliases} == world._ALIASES
+    assert set(registry.stage("positional", registry.BLOCK).aliases) == sublayers._PE_NAMES
