@@ -245,11 +245,12 @@ def layer_norm(X, gamma, beta, *, eps: Value, variance: str, apply) -> dict:
 
 
 def rms_norm(X, gamma, *, eps: Value, apply) -> dict:
-    """RMSNorm per row: squares, their mean, √(mean + ε), x / √(mean + ε) · γ."""
+    """RMSNorm per row: squares, their sum, their mean, √(mean + ε), x / √(mean + ε) · γ."""
     d = len(X[0])
     out: dict = {}
     out["sq"] = apply("sq", [[mul(x, x) for x in row] for row in X])
-    out["ms"] = apply("ms", [[div(add(*row), F(d))] for row in out["sq"]])
+    out["ssq"] = apply("ssq", [[add(*row)] for row in out["sq"]])
+    out["ms"] = apply("ms", [[div(t[0], F(d))] for t in out["ssq"]])
     out["rms"] = apply("rms", [[sqrt(add(m[0], eps))] for m in out["ms"]])
     g = gamma[0] if gamma else [F(1)] * d
     out[""] = apply(
@@ -306,7 +307,8 @@ class Case:
     """A worked example: inputs by name and steps ``(NAME, op, params)`` computed in order.
 
     ops: ``pe`` (n, d, base, start, layout), ``add`` (a, b), ``ln`` (src, gamma, beta, eps,
-    variance), ``rms`` (src, gamma, eps), ``ffn`` (src, W1, b1, W2, b2, act).  A step's
+    variance), ``rms`` (src, gamma, eps), ``ffn`` (src, W1, b1, W2, b2, act), ``act`` (src, act:
+    an activation applied entrywise).  A step's
     sub-stages are named ``NAME_sub`` (``LN_mu``, ``F_H``); its result is ``NAME``.
     """
 
@@ -354,6 +356,8 @@ def compute(case: Case) -> dict:
                 variance=p.get("variance", "population"),
                 apply=apply,
             )
+        elif op == "act":
+            parts = {"": apply("", [[ACTS[p["act"]](h) for h in row] for row in s[p["src"]]])}
         elif op == "rms":
             parts = rms_norm(s[p["src"]], get(p.get("gamma")), eps=F(p.get("eps", "1e-5")), apply=apply)
         elif op == "ffn":
@@ -716,6 +720,103 @@ hffn = _add(
 # the hidden pre-activation h[1,2] = 1*1 + 0*0.5 + (-1)(-1) + 0.5*0.5 - 0.1 = 2.15 printed 2.45 (one digit);
 # ReLU, the FFN output row 1, X + FFN(X) row 1 and its LayerNorm computed from it
 _add(vary(hffn, "hffn_h12", "hffn with F_H[1,2] = 2.45 (true 2.15)", sets={"F_H": {(1, 2): "2.45"}}))
+
+
+# --- the second held-out set (h_2_* documents): inputs no earlier document uses -------------
+
+# h2pe: 3 positions (0, 1, 2), d_model 4: PE, X + PE, LayerNorm (eps 1e-5); a blog walkthrough
+h2pe = _add(
+    Case(
+        "h2pe",
+        "3 positions (0, 1, 2), d_model 4: PE, X + PE, LayerNorm(X + PE) with eps 1e-5",
+        {"X": [["0.1", "0.3", "-0.2", "0.4"], ["0.5", "-0.1", "0.2", "0"], ["-0.5", "0.8", "0.3", "-0.4"]]},
+        [
+            ("PE", "pe", {"n": 3, "d": 4}),
+            ("XP", "add", {"a": "X", "b": "PE"}),
+            ("LN", "ln", {"src": "XP", "eps": "1e-5"}),
+        ],
+    )
+)
+# X + PE [2,2] = -0.1 + cos(1) = 0.4403 printed 0.6403 (one digit: +0.1 for -0.1); row 2's LayerNorm from it
+_add(vary(h2pe, "h2pe_xp22", "h2pe with XP[2,2] = 0.6403 (true 0.4403)", sets={"XP": {(2, 2): "0.6403"}}))
+# row 3 (sigma^2 = 0.0109) normalised without eps
+_add(vary(h2pe, "h2pe_eps0", "h2pe computed without eps", fits="eps = 0", change={"LN": {"eps": "0"}}))
+
+# h2ffn: 2 tokens, d_model 3, d_ff 4, ReLU; x + FFN(x) and a post-norm LayerNorm (eps 1e-5); a .tex handout
+h2ffn = _add(
+    Case(
+        "h2ffn",
+        "FFN with ReLU (d_model 3, d_ff 4), Add & Norm (eps 1e-5)",
+        {
+            "X": [["0.5", "-1", "1.5"], ["1", "0.5", "-0.5"]],
+            "W1": [
+                ["0.2", "-0.5", "1", "0.3"],
+                ["0.4", "0.1", "-0.3", "0.5"],
+                ["-0.1", "0.6", "0.2", "-0.2"],
+            ],
+            "b1": [["0.1", "0", "-0.1", "0.05"]],
+            "W2": [
+                ["0.5", "-0.3", "0.2"],
+                ["0.1", "0.4", "-0.6"],
+                ["-0.2", "0.3", "0.5"],
+                ["0.6", "-0.1", "0.2"],
+            ],
+            "b2": [["0.05", "0", "-0.1"]],
+        },
+        [
+            ("F", "ffn", {"src": "X", "W1": "W1", "b1": "b1", "W2": "W2", "b2": "b2", "act": "relu"}),
+            ("R", "add", {"a": "X", "b": "F"}),
+            ("N", "ln", {"src": "R", "eps": "1e-5"}),
+        ],
+    )
+)
+# h[1,2] = 0.5(-0.5) + (-1)(0.1) + 1.5(0.6) + 0 = 0.55 printed -0.55 (the sign lost); ReLU zeroes it, and
+# FFN(x_1), x_1 + FFN(x_1) and its LayerNorm are computed from it
+_add(vary(h2ffn, "h2ffn_h12", "h2ffn with F_H[1,2] = -0.55 (true 0.55)", sets={"F_H": {(1, 2): "-0.55"}}))
+
+# h2rms: RMSNorm of 2 tokens, d_model 4, gamma, eps 1e-6; the mean and variance of the same rows (the note
+# compares with LayerNorm); GELU's tanh approximation of a small vector v, and its erf form for comparison
+h2rms = _add(
+    Case(
+        "h2rms",
+        "RMSNorm (gamma, eps 1e-6) of 2 tokens, d_model 4; GELU (tanh approximation) of v",
+        {
+            "X": [["1.2", "-0.8", "0.5", "-0.82"], ["0.3", "1.1", "-0.6", "0.9"]],
+            "g": [["1", "0.5", "2", "1.5"]],
+            "v": [["1", "-0.5", "2", "0.3"]],
+        },
+        [
+            ("RMS", "rms", {"src": "X", "gamma": "g", "eps": "1e-6"}),
+            ("M", "ln", {"src": "X", "eps": "1e-6"}),
+            ("G", "act", {"src": "v", "act": "gelu_tanh"}),
+            ("G_erf", "act", {"src": "v", "act": "gelu"}),
+        ],
+    )
+)
+# token 1's mean of squares 0.7506 printed 0.7502: the mean subtracted first (0.7506 - 0.02^2, its variance);
+# its RMS and RMSNorm row computed from it
+_add(
+    vary(
+        h2rms,
+        "h2rms_ms",
+        "h2rms with RMS_ms[1] = 0.7502 (true 0.7506: the variance, mean subtracted)",
+        sets={"RMS_ms": {(1, 1): "0.7502"}},
+    )
+)
+
+# h2pe1: 3 positions counted from 1 (stated), d_model 4: PE, X + PE, LayerNorm (eps 1e-5, PyTorch's default)
+_add(
+    Case(
+        "h2pe1",
+        "3 positions (1, 2, 3: the document counts from 1), d_model 4: PE, X + PE, LayerNorm with eps 1e-5",
+        {"X": [["0.2", "-0.4", "0.1", "0.3"], ["-0.5", "0.1", "0.4", "-0.2"], ["0.3", "0.6", "-0.1", "0"]]},
+        [
+            ("PE", "pe", {"n": 3, "d": 4, "start": 1}),
+            ("XP", "add", {"a": "X", "b": "PE"}),
+            ("LN", "ln", {"src": "XP", "eps": "1e-5"}),
+        ],
+    )
+)
 
 
 def S(case: str) -> dict:
