@@ -39,6 +39,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 import flint
 
@@ -80,21 +81,43 @@ class IntegerScores:
     """Exact scores as integers over one common denominator: scores = numer / den.
 
     Both python-flint products and this module work fastest on integer
-    matrices; :func:`exact_products` builds this form directly.
+    matrices; :func:`exact_products` builds this form directly.  Given as
+    None, ``numer`` is the product ``left * right.transpose()``, computed on
+    first use (the fixed-point dense method never needs it: it recomputes the
+    scores from the factors in numpy).
     """
 
-    numer: flint.fmpz_mat
+    given_numer: flint.fmpz_mat | None
     den: int
     # when set, numer == left * right.transpose() (small factors: the dense method
     # recomputes the scores from them in numpy, faster than reading numer's entries)
     left: flint.fmpz_mat | None = None
     right: flint.fmpz_mat | None = None
 
+    def __post_init__(self) -> None:
+        if self.given_numer is None and (self.left is None or self.right is None):
+            raise ValueError("IntegerScores needs numer or both factors")
+
+    @property
+    def numer(self) -> flint.fmpz_mat:
+        if self.given_numer is None:  # frozen: the product is cached in place, once
+            object.__setattr__(self, "given_numer", self.left * self.right.transpose())
+        return self.given_numer
+
     def nrows(self) -> int:
-        return self.numer.nrows()
+        return self.numer.nrows() if self.given_numer is not None else self.left.nrows()
 
     def ncols(self) -> int:
-        return self.numer.ncols()
+        return self.numer.ncols() if self.given_numer is not None else self.right.nrows()
+
+    def numer_rows(self, indices: Sequence[int]) -> flint.fmpz_mat:
+        """The rows ``indices`` of numer (from the factors when numer is not computed yet)."""
+        if self.given_numer is None:
+            return flint.fmpz_mat([[self.left[i, k] for k in range(self.left.ncols())] for i in indices]) * (
+                self.right.transpose()
+            )
+        numer = self.given_numer
+        return flint.fmpz_mat([[numer[i, j] for j in range(numer.ncols())] for i in indices])
 
     def __getitem__(self, index: tuple[int, int]) -> flint.fmpq:
         return flint.fmpq(self.numer[index], self.den)
@@ -142,21 +165,23 @@ def exact_products(
                 f"{right_name} has {counted(right.nrows(), 'row')} but {left_name} has {counted(left.ncols(), 'column')} "
                 f"({left_name} is {left.nrows()}×{left.ncols()}, {right_name} is {right.nrows()}×{right.ncols()})"
             )
-    (x, dx), (s, ds), (q, dq), (k, dk), (v, dv) = (m.numer_denom() for m in (X, source, W_Q, W_K, W_V))
+    (x, dx), (q, dq), (k, dk), (v, dv) = (m.numer_denom() for m in (X, W_Q, W_K, W_V))
+    s, ds = (x, dx) if X_kv is None else X_kv.numer_denom()
     if W_Q.ncols() != W_K.ncols():
         raise ShapeError(
             f"W_Q has {counted(W_Q.ncols(), 'column')} but W_K has {W_K.ncols()}; queries and keys need the same d_k"
         )
     left, right = x * q, s * k
-    scores = IntegerScores(left * right.transpose(), int(dx * dq * ds * dk), left, right)
+    scores = IntegerScores(None, int(dx * dq * ds * dk), left, right)  # numer: left·rightᵀ on first use
     return scores, flint.fmpq_mat(s * v) / (ds * dv)
 
 
-def _split(scores: Scores) -> tuple[flint.fmpz_mat, int]:
+def _integer_form(scores: Scores) -> IntegerScores:
+    """The scores as :class:`IntegerScores` (an fmpq_mat is split into numer / den)."""
     if isinstance(scores, IntegerScores):
-        return scores.numer, scores.den
+        return scores
     numer, den = scores.numer_denom()
-    return numer, int(den)
+    return IntegerScores(numer, int(den))
 
 
 @dataclass(frozen=True)
@@ -286,7 +311,8 @@ def _row_balls(
     _check_shapes(scores, keep, V)
     n_q = scores.nrows()
     rows = tuple(range(n_q)) if rows is None else tuple(rows)
-    numer, den = _split(scores)
+    integers = _integer_form(scores)  # its numer is computed only if a method below reads it
+    den = integers.den
     with _precision(prec):
         c = _factor_ball(factor, prec + 32)
         if not c > 0:
@@ -298,20 +324,21 @@ def _row_balls(
         bar = _Progress(len(rows), progress and n_q >= 256)
         if method not in METHODS:
             raise InputError(f"unknown method {method!r} (expected one of {', '.join(METHODS)})")
-        if method == "dense" or (method == "auto" and _mostly_evaluated(numer, keep, rows, cutoff)):
+        if method == "dense" or (method == "auto" and _mostly_evaluated(integers, keep, rows, cutoff)):
             fixed = None
             if keep is None:
-                factors = (scores.left, scores.right) if isinstance(scores, IntegerScores) else (None, None)
-                fixed = _fixed_point_balls(numer, factors, V, rows, c=c, den=den, prec=prec, skipped=skipped)
+                fixed = _fixed_point_balls(integers, V, rows, c=c, den=den, prec=prec, skipped=skipped)
             if fixed is not None:
                 bar.update(len(rows))
                 bar.close()
                 return fixed
-            balls = _dense_balls(numer, keep, V, rows, rate=rate, skipped=skipped, bar=bar)
+            balls = _dense_balls(integers.numer, keep, V, rows, rate=rate, skipped=skipped, bar=bar)
             if method == "dense" or all(ball.is_finite() for row in balls.output for ball in row):
                 return balls
             # a row far from the sample overflowed the shifted exponentials: fall back to sparse
-        return _sparse_balls(numer, keep, V, rows, rate=rate, cutoff=cutoff, skipped=skipped, bar=bar)
+        return _sparse_balls(
+            integers.numer, keep, V, rows, rate=rate, cutoff=cutoff, skipped=skipped, bar=bar
+        )
 
 
 def _sparse_balls(
@@ -386,15 +413,17 @@ def _kept(keep: Sequence[Sequence[bool]] | None, i: int, n_k: int) -> list[int]:
 
 
 def _mostly_evaluated(
-    numer: flint.fmpz_mat, keep: Sequence[Sequence[bool]] | None, rows: Sequence[int], cutoff: int
+    scores: IntegerScores, keep: Sequence[Sequence[bool]] | None, rows: Sequence[int], cutoff: int
 ) -> bool:
     """Whether, on a sample of up to 16 rows, over DENSE_SHARE of the kept
     entries are within the cut-off (so few exponentials could be skipped).
     Only the speed depends on this guess, never the result."""
-    n_k = numer.ncols()
+    n_k = scores.ncols()
     evaluated = kept_total = 0
-    for i in rows[:: max(1, len(rows) // 16)]:
-        row = [int(numer[i, j]) for j in range(n_k)]
+    sample = rows[:: max(1, len(rows) // 16)]
+    sampled = scores.numer_rows(sample)
+    for index, i in enumerate(sample):
+        row = [int(sampled[index, j]) for j in range(n_k)]
         kept = _kept(keep, i, n_k)
         top = max(row[j] for j in kept)
         evaluated += sum(1 for j in kept if top - row[j] <= cutoff)
@@ -411,16 +440,20 @@ def _numpy():  # numpy is optional (the `oracle` and `test` extras); without it 
 
 
 LIMB = 30  # bits per limb of a fixed-point number in the fixed-point dense method
+MAX_LIMBS = 15  # a limb product's column of L products of limbs <= 2^30, plus a carry, stays below 2^64
 TABLE_BITS = 8  # bits of an integer gap per table level (256 exponentials per level)
 # below this many weights the arb dense method is faster (measured: 128² arb 25 ms, fixed 31 ms;
 # 256² arb 107 ms, fixed 63 ms); from PAIRED_ENTRIES on, two table levels are merged into one
 FIXED_MIN_ENTRIES = 1 << 15
 PAIRED_ENTRIES = 1 << 17
+EXACT_BITS = 53  # float64 holds every integer of magnitude <= 2^53 exactly
+FLOAT_MAX_P = 960  # the weights' float pieces reach 2^-P: within float64's normal range up to here
+MAX_PIECES = 6  # the BLAS products split V's numerators into at most this many pieces
+OUTPUT_DIGIT = 31  # bits per digit when the BLAS products are summed into exact integers
 
 
 def _fixed_point_balls(
-    numer: flint.fmpz_mat,
-    factors: tuple[flint.fmpz_mat | None, flint.fmpz_mat | None],
+    scores: IntegerScores,
     V: flint.fmpq_mat,
     rows: Sequence[int],
     *,
@@ -441,19 +474,27 @@ def _fixed_point_balls(
     known to within a + b + 3 units below ((X + a)(Y + b) <= XY + a + b + 1 in units).
     Gaps whose exponential is below 2^-(P+1) give 0.  The row sums T_i are exact
     integers (t_i is at most n_k·delta above), the weights are the limb products
-    E_ij · floor(2^2P / T_i), and the outputs are exact fmpz_mat products of those
-    integers with V; see _fixed_point_radii for the bounds.  P = 30·ceil((prec - 8)/30)
-    (120 bits at prec = 128), and the balls are about 2^-105 wide at n = 512.
+    Z_ij = E_ij · floor(2^2P / T_i) / 2^P, and the output numerators sum_j Z_ij V_jk are
+    exact integers; see _fixed_point_radii for the bounds.  P = 30·ceil((prec - 8)/30)
+    (120 bits at prec = 128).
+
+    The weights enter python-flint as a few float64 pieces each (_float_weights) and the
+    output numerators come from float64 BLAS products of limb pieces (_blas_numerators);
+    when these do not apply (V's numerators too wide, too many keys, P too large) the
+    weights enter as fmpz_mats of 60-bit chunks and W·V is an fmpz_mat product
+    (_limb_chunks, _chunk_balls).
 
     Returns None when numpy is missing or the integers do not fit in int64 (then the
     arb dense method runs).  Only the speed depends on which runs: both give balls.
     """
     np = _numpy()
-    n_r, n_k = len(rows), numer.ncols()
+    n_r, n_k = len(rows), scores.ncols()
     if np is None or not rows or n_r * n_k < FIXED_MIN_ENTRIES:
         return None
     limbs = max(2, -(-(prec - 8) // LIMB))
-    v = _integer_scores(np, numer, factors, rows)
+    if limbs > MAX_LIMBS:
+        return None
+    v = _integer_scores(np, scores, rows)
     if v is None:
         return None
     exponentials = _fixed_exponentials(np, v, c, den, limbs)
@@ -461,8 +502,11 @@ def _fixed_point_balls(
         return None
     E, delta = exponentials
     W, totals = _fixed_weights(np, E, n_r, n_k)
-    chunks = _limb_chunks(np, W, n_r, n_k)
-    weights, output = _chunk_balls(chunks, V, totals, delta=delta, limbs=limbs, prec=prec)
+    radii = _fixed_point_radii(V, n_k, totals, delta, limbs)
+    balls = _float_balls(np, W, radii, n_r=n_r, n_k=n_k, limbs=limbs, prec=prec)
+    if balls is None:
+        balls = _chunk_balls(_limb_chunks(np, W, n_r, n_k), radii, limbs=limbs, prec=prec)
+    weights, output = balls
     none = frozenset()
     return RowBalls(
         tuple(rows),
@@ -525,13 +569,213 @@ def _fixed_exponentials(np, v, c: flint.arb, den: int, limbs: int):
 
 
 def _fixed_weights(np, E, n_r: int, n_k: int):
-    """The fixed-point weights E_ij · floor(2^2P / T_i) / 2^P, and the exact row sums T_i."""
+    """The fixed-point weights Z_ij = E_ij · floor(2^2P / T_i) / 2^P (limb products, as a
+    (limbs, n_r·n_k) array), and the exact row sums T_i."""
     limbs = E.shape[0]
     P = LIMB * limbs
     sums = E.reshape(limbs, n_r, n_k).sum(axis=2)  # exact: n_k * 2^30 < 2^64
     totals = [sum(int(sums[k, i]) << (LIMB * k) for k in range(limbs)) for i in range(n_r)]
     inverse = [(1 << (2 * P)) // total for total in totals]  # total >= 2^P: the largest score gives 1
-    return _fixed_mul(np, E, np.repeat(_to_limbs(np, inverse, limbs), n_k, axis=1)), totals
+    # each row's reciprocal is broadcast over the row (no n² copy of it)
+    inverse_limbs = _to_limbs(np, inverse, limbs).reshape(limbs, n_r, 1)
+    W = _fixed_mul(np, E.reshape(limbs, n_r, n_k), inverse_limbs)
+    return W.reshape(limbs, n_r * n_k), totals
+
+
+class _Radii(NamedTuple):
+    """The bounds of _fixed_point_radii (units of 2^-P) and V's exact integer form."""
+
+    spread: int  # |w_ij - Z_ij| <= spread + rows[i]
+    rows: list[int]
+    sums: list[int]  # per column of V's numerators, sum_j |V_jk|
+    peaks: list[int]  # per column, max_j |V_jk|
+    V_numer: flint.fmpz_mat
+    V_den: int
+    V_small: object  # V_numer as an int64 numpy array, or None when an entry may reach 2^62
+
+
+def _float_balls(np, W, radii: _Radii, *, n_r: int, n_k: int, limbs: int, prec: int):
+    """The weights and outputs from the fixed-point weights Z, through float64: the weights'
+    arb_mat from a few float pieces per weight (_float_weights), the output numerators
+    sum_j Z_ij V_jk from float64 BLAS products of limb pieces (_blas_numerators).
+
+    Returns (weights, output) as arb_mats, or None when V's numerators are too wide or
+    the keys too many for exact BLAS products, or P too large for float64 pieces.
+    """
+    P = LIMB * limbs
+    if radii.V_small is None or P > FLOAT_MAX_P:
+        return None
+    numerators = _blas_numerators(np, W, radii.V_small, n_r=n_r, n_k=n_k)
+    if numerators is None:
+        return None
+    weights = _float_weights(np, W, n_r, n_k, largest=radii.spread + max(radii.rows))
+    high, low, shift = numerators
+    with _precision(prec):
+        # floor(N / 2^shift) = high·2^62 + low, exactly, in C
+        exact = flint.fmpz_mat(high.tolist()) * (1 << 62) + flint.fmpz_mat(low.tolist())
+    return weights, _output_balls(
+        exact, radii, n_r=n_r, limbs=limbs, prec=prec, shift=shift, slack=1 << shift
+    )
+
+
+def _output_balls(
+    numerators: flint.fmpz_mat,
+    radii: _Radii,
+    *,
+    n_r: int,
+    limbs: int,
+    prec: int,
+    shift: int = 0,
+    slack: int = 0,
+) -> flint.arb_mat:
+    """The outputs (numerators · 2^shift) · 2^-P / V_den, with the radii of _fixed_point_radii
+    and ``slack`` units more: the exact N = sum_j Z_ij V_jk lies in
+    [numerators · 2^shift, numerators · 2^shift + slack]."""
+    P = LIMB * limbs
+    with _precision(prec):
+        unit = flint.arb(2) ** -P / radii.V_den
+        # radius spread·sum_j |V_jk| + slack + row_i·max_j |V_jk| units: one product, n_r × 2 by 2 × d_v
+        factors = flint.arb_mat(n_r, 2, [x for row in radii.rows for x in (1, row)])
+        bounds = flint.arb_mat(
+            2,
+            len(radii.sums),
+            [flint.arb(0, (radii.spread * x + slack) * unit) for x in radii.sums]
+            + [flint.arb(0, x * unit) for x in radii.peaks],
+        )
+        return flint.arb_mat(numerators) * (unit * (1 << shift)) + factors * bounds
+
+
+def _bit_field(np, W, low: int, width: int | None):
+    """floor(Z / 2^low) mod 2^width (all of floor(Z / 2^low) when width is None, then below 2^64)
+    as a uint64 array, Z = sum_k W[k]·2^(30k) with limbs below 2^30 (the top one up to 2^30,
+    and then the others 0).
+
+    The limbs' bits are disjoint, so the value is the sum of each limb's part (shifted
+    into place; bits beyond 2^64 are lost, and masked off anyway).
+    """
+    field = None
+    top = low + (64 if width is None else width)
+    for k in range(W.shape[0]):
+        start = LIMB * k
+        if start + LIMB + 1 <= low or start >= top:
+            continue
+        part = W[k] << np.uint64(start - low) if start >= low else W[k] >> np.uint64(low - start)
+        field = part if field is None else field + part
+    if field is None:
+        field = np.zeros(W.shape[1], dtype=np.uint64)
+    return field if width is None else field & np.uint64((1 << width) - 1)
+
+
+def _float_weights(np, W, n_r: int, n_k: int, *, largest: int) -> flint.arb_mat:
+    """The weights' balls from the fixed-point weights Z (|w_ij - Z_ij| <= largest units),
+    entering python-flint as K float64 pieces per weight (K = 2 at P = 120).
+
+    The kept bits of Z, from 2^P down to 2^cut, are cut into pieces: the top one
+    floor(Z/2^(P - w_top)) (at most 2^53, as Z <= 2^P), 53-bit ones, and a lowest one of
+    52 bits (from 2^cut) offset by 2^52, with 1 taken off the piece above it; each piece
+    times its power of two is a float64 exactly (integers below 2^53, exponents within
+    float64's range for P <= FLOAT_MAX_P), and their sum is m = floor(Z/2^cut)·2^(cut-P)
+    exactly, with Z·2^-P - m in [0, 2^(cut-P)).  K = max(2, ceil((P - 15)/53)) and
+    cut = max(0, P - (53K - 1)) (15 bits at P = 120).
+
+    The radius comes with the lowest piece: its entries are at least 2^(52+cut-P), so
+    multiplying it by the ball 1 ± (largest + 2^cut)·2^-(52+cut) adds a radius of at least
+    (largest + 2^cut)·2^-P to every entry, which covers |w_ij - m_ij|.  The pieces are
+    added in C at P + 16 bits, where their sums are exact (below 2^0, multiples of 2^(cut-P)).
+    """
+    limbs = W.shape[0]
+    P = LIMB * limbs
+    count = max(2, -(-(P - 15) // EXACT_BITS))
+    cut = max(0, P - (EXACT_BITS * count - 1))
+    lows = [cut] + [cut + 52 + EXACT_BITS * t for t in range(count - 1)]  # lowest piece first
+    pieces = []
+    for index, low in enumerate(lows):
+        top = index == count - 1
+        width = None if top else (52 if index == 0 else EXACT_BITS)
+        piece = _bit_field(np, W, low, width).astype(np.int64)
+        if index == 0:
+            piece += 1 << 52
+        elif index == 1:
+            piece -= 1
+        pieces.append(np.ldexp(piece.astype(np.float64), low - P).reshape(n_r, n_k).tolist())
+    with _precision(P + 16):
+        ball = flint.arb(1, flint.arf((largest + (1 << cut), -(52 + cut))))
+        weights = flint.arb_mat(pieces[0]) * ball
+        for piece in pieces[1:]:
+            weights = flint.arb_mat(piece) + weights
+    return weights
+
+
+def _pieces(np, M, width: int):
+    """Integers M (int64 array) as pieces of ``width`` bits, lowest first: M = sum_t piece_t·2^(width·t),
+    every piece but the top one in [0, 2^width), the top one in [-2^(width-1), 2^(width-1))."""
+    peak = int(np.abs(M).max(initial=0))
+    count = 1
+    while peak >= 1 << (width * count - 1):
+        count += 1
+    mask = np.int64((1 << width) - 1)
+    pieces = [(M >> np.int64(width * t)) & mask for t in range(count - 1)]
+    pieces.append(M >> np.int64(width * (count - 1)))
+    return pieces
+
+
+def _blas_numerators(np, W, V, *, n_r: int, n_k: int):
+    """The output numerators N_ik = sum_j Z_ij V_jk of the fixed-point weights Z (limbs W,
+    each at most 2^30) and V's integer numerators (int64), from float64 matrix products.
+
+    V is cut into pieces of b bits (_pieces), b the largest width with n_k·2^30·2^b <= 2^53
+    (14 bits at n_k = 512); every product of a limb of Z and a piece of V is then an integer
+    below 2^53 in magnitude, and so is every partial sum of the n_k products of an entry of
+    limbs·V-pieces (at most n_k·2^30·(2^b - 1)): each float64 operation of the matrix product
+    is exact, in whatever order BLAS adds (numpy's BLAS forms each entry from sums of these
+    products).  N is then sum_(k,t) P_kt·2^(30k + b·t), summed exactly in int64 digits of
+    31 bits (each term split across two digits, carries propagated at the end).
+
+    As sum_j Z_ij <= 2^P (see _fixed_point_radii), |N_ik| <= 2^P·max_j |V_jk| < 2^bits; N is
+    returned as floor(N / 2^shift) = high·2^62 + low with low in [0, 2^62) and |high| < 2^61,
+    shift the smallest multiple of 31 with bits - shift <= 123 (31 at P = 120 and 27-bit V).
+
+    Returns:
+        (high, low, shift), high and low int64 arrays (n_r × d_v); None when V needs more than
+        MAX_PIECES pieces or b would be below 8 (then the fmpz_mat products run).
+    """
+    limbs = W.shape[0]
+    P = LIMB * limbs
+    d_v = V.shape[1]
+    width = 0
+    while n_k * ((1 << (width + 1)) - 1) << LIMB < 1 << EXACT_BITS:
+        width += 1
+    if width < 8:
+        return None
+    pieces = _pieces(np, V, width)
+    if len(pieces) > MAX_PIECES:
+        return None
+    count = len(pieces)
+    right = np.concatenate(pieces, axis=1).astype(np.float64)  # n_k × (count·d_v)
+    products = W.astype(np.float64).reshape(limbs * n_r, n_k) @ right
+    terms = products.astype(np.int64).reshape(limbs, n_r, count, d_v)
+    peak = int(np.abs(V).max(initial=0))
+    bits = P + peak.bit_length()
+    first = -(-max(0, bits - 123) // OUTPUT_DIGIT)  # shift = 31·first
+    size = max(first + 5, -(-bits // OUTPUT_DIGIT) + 3)
+    digits = np.zeros((size, n_r, d_v), dtype=np.int64)
+    for k in range(limbs):
+        for t in range(count):
+            term = terms[k, :, t, :]
+            q, r = divmod(LIMB * k + width * t, OUTPUT_DIGIT)
+            # term·2^r = low·2^r + high·2^31 with low in [0, 2^(31-r)), |high| < 2^(22+r)
+            digits[q] += (term & np.int64((1 << (OUTPUT_DIGIT - r)) - 1)) << np.int64(r)
+            digits[q + 1] += term >> np.int64(OUTPUT_DIGIT - r)
+    mask = np.int64((1 << OUTPUT_DIGIT) - 1)
+    for m in range(size - 1):  # every digit but the top one into [0, 2^31)
+        digits[m + 1] += digits[m] >> np.int64(OUTPUT_DIGIT)
+        digits[m] &= mask
+    low = digits[first] + (digits[first + 1] << np.int64(OUTPUT_DIGIT))
+    # high = sum_(m >= first + 2) digits[m]·2^(31(m - first - 2)), modulo 2^64 (the rest are multiples
+    # of 2^93): the true value is below 2^61 in magnitude, so the wrapped sum is exact
+    unsigned = [digits[first + 2 + m].view(np.uint64) << np.uint64(OUTPUT_DIGIT * m) for m in range(3)]
+    high = (unsigned[0] + unsigned[1] + unsigned[2]).view(np.int64)
+    return high, low, OUTPUT_DIGIT * first
 
 
 def _limb_chunks(np, W, n_r: int, n_k: int) -> list[tuple[flint.fmpz_mat, int]]:
@@ -558,13 +802,7 @@ def _limb_chunks(np, W, n_r: int, n_k: int) -> list[tuple[flint.fmpz_mat, int]]:
 
 
 def _chunk_balls(
-    chunks: list[tuple[flint.fmpz_mat, int]],
-    V: flint.fmpq_mat,
-    totals: list[int],
-    *,
-    delta: int,
-    limbs: int,
-    prec: int,
+    chunks: list[tuple[flint.fmpz_mat, int]], radii: _Radii, *, limbs: int, prec: int
 ) -> tuple[flint.arb_mat, flint.arb_mat]:
     """The weights' and outputs' arb_mats from the fixed-point weights Z (in C): exact
     midpoints, the radii of _fixed_point_radii, and sum_j Z_ij V_jk as fmpz_mat products.
@@ -575,13 +813,12 @@ def _chunk_balls(
     """
     P = LIMB * limbs
     n_r, n_k = chunks[0][0].nrows(), chunks[0][0].ncols()
-    spread, rows, sums, peaks, V_numer, V_den = _fixed_point_radii(V, n_k, totals, delta, limbs)
     numerators = None
     for M, low in chunks:
-        term = M * V_numer
+        term = M * radii.V_numer
         term = term * (1 << low) if low else term
         numerators = term if numerators is None else numerators + term
-    largest = spread + max(rows)
+    largest = radii.spread + max(radii.rows)
     with _precision(P + 16):  # the midpoints are exact
         terms = [flint.arb_mat(M) * flint.arb(2) ** (low - P) for M, low in chunks[:-1]]
         if terms:
@@ -592,22 +829,10 @@ def _chunk_balls(
             ones = flint.arb_mat(1, n_k, [1] * n_k)
             radius = flint.arb_mat(n_r, 1, [flint.arb(0, (largest, -P))] * n_r) * ones
             weights = flint.arb_mat(chunks[0][0]) * flint.arb(2) ** -P + radius
-    with _precision(prec):
-        scale = flint.arb(2) ** -P / V_den
-        # radius spread·sum_j |V_jk| + row_i·max_j |V_jk| (units): one product, n_r × 2 by 2 × d_v
-        factors = flint.arb_mat(n_r, 2, [x for row in rows for x in (1, row)])
-        bounds = flint.arb_mat(
-            2,
-            len(sums),
-            [flint.arb(0, spread * x * scale) for x in sums] + [flint.arb(0, x * scale) for x in peaks],
-        )
-        output = flint.arb_mat(numerators) * scale + factors * bounds
-    return weights, output
+    return weights, _output_balls(numerators, radii, n_r=n_r, limbs=limbs, prec=prec)
 
 
-def _fixed_point_radii(
-    V: flint.fmpq_mat, n_k: int, totals: list[int], delta: int, limbs: int
-) -> tuple[int, list[int], list[int], list[int], flint.fmpz_mat, int]:
+def _fixed_point_radii(V: flint.fmpq_mat, n_k: int, totals: list[int], delta: int, limbs: int) -> _Radii:
     """Radii in units of 2^-P of the fixed-point weights Z and output numerators sum_j Z_ij V_jk.
 
     With e_ij in [E_ij, E_ij + delta] (units), t_i in [T_i, T_i + n_k·delta], T_i >= 2^P,
@@ -620,8 +845,9 @@ def _fixed_point_radii(
     spread·sum_j |V_jk| + row_i·max_j |V_jk| units of sum_j Z_ij V_jk.
 
     Returns:
-        (spread, row_i per row, sum_j |V_jk| and max_j |V_jk| per column of V's
-        integer numerators, those numerators, their denominator).
+        A :class:`_Radii`: spread, row_i per row, sum_j |V_jk| and max_j |V_jk| per column
+        of V's integer numerators, those numerators (also as int64 when they fit), their
+        denominator.
     """
     P = LIMB * limbs
     V_numer, V_den = V.numer_denom()
@@ -641,7 +867,7 @@ def _fixed_point_radii(
         columns = [entries[k::d_v] for k in range(d_v)]
         sums = [sum(column) for column in columns]
         peaks = [max(column, default=0) for column in columns]
-    return delta + 1 + TRUNCATION, rows, sums, peaks, V_numer, int(V_den)
+    return _Radii(delta + 1 + TRUNCATION, rows, sums, peaks, V_numer, int(V_den), small)
 
 
 def _to_limbs(np, values: Sequence[int], limbs: int):
@@ -652,10 +878,11 @@ def _to_limbs(np, values: Sequence[int], limbs: int):
     return np.array(rows, dtype=np.uint64)
 
 
-def _workspace(np, limbs: int, size: int):
-    """Scratch arrays for _fixed_mul: the kept columns and one term."""
+def _workspace(np, limbs: int, shape):
+    """Scratch arrays for _fixed_mul: the kept columns and one term (``shape``: an entry count or a shape)."""
     first = max(limbs - 2, 0)
-    return np.empty((2 * limbs - 1 - first, size), dtype=np.uint64), np.empty(size, dtype=np.uint64)
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    return np.empty((2 * limbs - 1 - first, *shape), dtype=np.uint64), np.empty(shape, dtype=np.uint64)
 
 
 def _fixed_mul(np, A, B, *, out=None, work=None):
@@ -669,7 +896,7 @@ def _fixed_mul(np, A, B, *, out=None, work=None):
     """
     limbs = A.shape[0]
     first = max(limbs - 2, 0)  # the lowest column kept
-    columns, term = _workspace(np, limbs, A.shape[1]) if work is None else work
+    columns, term = _workspace(np, limbs, A.shape[1:]) if work is None else work
     written = [False] * columns.shape[0]
     for k in range(limbs):
         for m in range(max(first - k, 0), limbs):
@@ -735,41 +962,63 @@ def _small_ints(np, M: flint.fmpz_mat):
     return (words - np.uint64(offset)).view(np.int64).reshape(n, d)
 
 
-def _integer_scores(np, numer: flint.fmpz_mat, factors, rows: Sequence[int]):
+def _integer_scores(np, scores: IntegerScores, rows: Sequence[int]):
     """The exact integer scores of ``rows`` as an int64 array, or None when they may not fit (|v| >= 2^61).
 
-    From the factors (v = left·rightᵀ) when known: each factor is split into two
-    pieces of w bits, and the four piece products are float64 matrix products whose
-    every partial sum stays below 2^53, hence exact.
+    From the factors (v = left·rightᵀ) when known, as exact float64 matrix products
+    (_exact_product); otherwise read from numer.
     """
-    left, right = factors
+    left, right = scores.left, scores.right
     if left is not None and right is not None and left.ncols() == right.ncols():
-        d = left.ncols()
         L, R = _small_ints(np, left), _small_ints(np, right)
         if L is None or R is None:
             return None
         L = L[list(rows)]
-        bits_L, bits_R = (int(np.abs(M).max(initial=0)).bit_length() for M in (L, R))
-        width = (53 - d.bit_length()) // 2  # (2^width)^2 · d <= 2^53
         # |v_ij| <= |L_i|·|R_j| (Cauchy-Schwarz); the float64 norms are within 1% of the true ones
         norms = [float(np.sqrt((M.astype(np.float64) ** 2).sum(axis=1)).max(initial=0)) for M in (L, R)]
-        if bits_L <= 2 * width and bits_R <= 2 * width and 1.01 * norms[0] * norms[1] < 2.0**60:
-            mask = (1 << width) - 1
-            Lh, Ll = (L >> width).astype(np.float64), (L & mask).astype(np.float64)
-            Rh, Rl = (R >> width).astype(np.float64), (R & mask).astype(np.float64)
-
-            def exact(A, B):  # an exact integer product, as uint64 (arithmetic modulo 2^64)
-                return (A @ B.T).astype(np.int64).view(np.uint64)
-
-            # the terms may exceed 2^63, their sum does not: sum them modulo 2^64
-            total = (exact(Lh, Rh) << np.uint64(2 * width)) + (
-                (exact(Lh, Rl) + exact(Ll, Rh)) << np.uint64(width)
-            )
-            return (total + exact(Ll, Rl)).view(np.int64)
+        if 1.01 * norms[0] * norms[1] < 2.0**60:
+            return _exact_product(np, L, R)
+    numer = scores.numer
     values = list(map(int, numer.entries()))
     if max(map(abs, values), default=0) >= 1 << 61:
         return None
     return np.array(values, dtype=np.int64).reshape(numer.nrows(), numer.ncols())[list(rows)]
+
+
+def _exact_product(np, L, R):
+    """L·Rᵀ for int64 matrices whose product fits in int64, exactly, as float64 BLAS products.
+
+    One factor, or both, is cut into pieces (_pieces) so narrow that every product of a
+    piece's row and the other side's row, d terms, has all its partial sums below 2^53 in
+    magnitude (d·(2^a - 1)·(2^b - 1) < 2^53 for pieces of a and b bits), hence exact in
+    float64; the pieces are stacked so that one matrix product forms them all, and the
+    blocks are summed, shifted into place, modulo 2^64 (the true sum fits in int64, so
+    the wrapped sum is exact).  The split with the fewest blocks is taken: the left side
+    only (two blocks for 27-bit factors and d = 64), the right only, or both.
+    """
+    d = L.shape[1]
+    bits_L, bits_R = (int(np.abs(M).max(initial=0)).bit_length() for M in (L, R))
+    room = EXACT_BITS - d.bit_length()  # d < 2^(53 - room), so d·2^a·2^b < 2^53 when a + b <= room
+    half = room // 2
+    options = []
+    if room - bits_R >= 2:
+        options.append((_pieces(np, L, room - bits_R), room - bits_R, [R], 0))
+    if room - bits_L >= 2:
+        options.append(([L], 0, _pieces(np, R, room - bits_L), room - bits_L))
+    options.append((_pieces(np, L, half), half, _pieces(np, R, half), half))
+    left, width_L, right, width_R = min(options, key=lambda option: len(option[0]) * len(option[2]))
+    n_r, n_k = L.shape[0], R.shape[0]
+    products = (
+        np.concatenate(left, axis=0).astype(np.float64) @ np.concatenate(right, axis=0).astype(np.float64).T
+    )
+    total = np.zeros((n_r, n_k), dtype=np.uint64)
+    for a in range(len(left)):
+        for b in range(len(right)):
+            shift = width_L * a + width_R * b
+            if shift < 64:  # a block shifted by 64 bits or more is 0 modulo 2^64
+                block = products[a * n_r : (a + 1) * n_r, b * n_k : (b + 1) * n_k]
+                total += block.astype(np.int64).view(np.uint64) << np.uint64(shift)
+    return total.view(np.int64)
 
 
 def _dense_balls(

@@ -403,7 +403,7 @@ def test_integer_scores_from_factors_are_exact(d, bits_left, bits_right, seed):
     left = flint.fmpz_mat(5, d, [rng.randint(-(2**bits_left), 2**bits_left) for _ in range(5 * d)])
     right = flint.fmpz_mat(7, d, [rng.randint(-(2**bits_right), 2**bits_right) for _ in range(7 * d)])
     numer = left * right.transpose()
-    v = numeric._integer_scores(np, numer, (left, right), (4, 0, 2))
+    v = numeric._integer_scores(np, numeric.IntegerScores(numer, 1, left, right), (4, 0, 2))
     exact = [[int(numer[i, j]) for j in range(7)] for i in (4, 0, 2)]
     if v is None:  # only when the scores do not fit below 2^61
         assert max(abs(int(x)) for x in numer.entries()) >= 2**61
@@ -496,3 +496,217 @@ def test_fixed_point_method_at_its_default_sizes_prints_the_arb_digits():
     fixed = attention_decimals(scores, sympy.Rational(1, 4), None, V, 30, method="dense")
     with arb_dense():
         assert attention_decimals(scores, sympy.Rational(1, 4), None, V, 30, method="dense") == fixed
+
+
+# --- exact float64 products and the float pieces of the fixed-point method ------------
+
+
+def _limbs_of(values, limbs):
+    return numeric._to_limbs(np, values, limbs)
+
+
+def _value(W, index):
+    return sum(int(W[k, index]) << (30 * k) for k in range(W.shape[0]))
+
+
+@settings(max_examples=60, derandomize=True)
+@given(st.integers(1, 70), st.integers(1, 40), st.integers(1, 40), st.integers(0, 2**32), st.booleans())
+def test_exact_product_matches_integer_arithmetic(d, bits_left, bits_right, seed, extreme):
+    # the caller guarantees |L·Rᵀ| < 2^60; extreme: every entry at its largest magnitude, one sign
+    # per row, so that every partial sum is as large as it can be
+    rng = random.Random(seed)
+    while d * 2 ** (bits_left + bits_right) >= 2**60:
+        bits_left, bits_right = max(1, bits_left - 1), max(1, bits_right - 1)
+        if bits_left == bits_right == 1:
+            break
+    if d * 2 ** (bits_left + bits_right) >= 2**60:
+        return
+    top_left, top_right = 2**bits_left - 1, 2**bits_right - 1
+
+    def entry(top):
+        return rng.choice([-top, top]) if extreme else rng.randint(-top, top)
+
+    L = [[entry(top_left) for _ in range(d)] for _ in range(5)]
+    R = [[entry(top_right) for _ in range(d)] for _ in range(6)]
+    v = numeric._exact_product(np, np.array(L, dtype=np.int64), np.array(R, dtype=np.int64))
+    assert v.tolist() == [[sum(a * b for a, b in zip(row, col, strict=True)) for col in R] for row in L]
+
+
+def test_pieces_recombine_and_stay_in_range():
+    values = np.array([[0, 1, -1, 2**40 - 1, -(2**40)], [2**61, -(2**61), 12345, -54321, 7]], dtype=np.int64)
+    for width in (8, 14, 23):
+        pieces = numeric._pieces(np, values, width)
+        total = sum(piece.astype(object) * 2 ** (width * t) for t, piece in enumerate(pieces))
+        assert total.tolist() == values.astype(object).tolist()
+        for piece in pieces[:-1]:
+            assert piece.min() >= 0 and piece.max() < 2**width
+        assert -(2 ** (width - 1)) <= pieces[-1].min() and pieces[-1].max() < 2 ** (width - 1)
+
+
+def _blas_case(*, n_r, n_k, d_v, limbs, v_bits, seed, adversarial):
+    """Fixed-point weights Z (rows sum to at most 2^P, as the method guarantees) and V."""
+    rng = random.Random(seed)
+    P = 30 * limbs
+    rows = []
+    for i in range(n_r):
+        if adversarial and i == 0:  # every limb but the top one at 2^30 - 1: the largest partial sums
+            rows.append([2 ** (30 * (limbs - 1)) - 1] * n_k)
+        elif adversarial and i == 1:  # one weight 1 (top limb exactly 2^30)
+            rows.append([2**P] + [0] * (n_k - 1))
+        else:
+            cuts = sorted(rng.randint(0, 2**P) for _ in range(n_k - 1))
+            rows.append([b - a for a, b in zip([0, *cuts], [*cuts, 2**P], strict=True)])
+    top = 2**v_bits - 1
+    if adversarial:  # the largest magnitudes, both signs, so every V piece is at its limit
+        V = [[rng.choice([-top, top]) for _ in range(d_v)] for _ in range(n_k)]
+    else:
+        V = [[rng.randint(-top, top) for _ in range(d_v)] for _ in range(n_k)]
+    W = _limbs_of([z for row in rows for z in row], limbs)
+    return rows, V, W
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(
+            dict(n_r=3, n_k=512, d_v=4, limbs=4, v_bits=27, adversarial=True), id="n_k-512-adversarial"
+        ),
+        pytest.param(
+            dict(n_r=3, n_k=513, d_v=3, limbs=4, v_bits=27, adversarial=True), id="n_k-513-narrower"
+        ),
+        pytest.param(dict(n_r=4, n_k=40, d_v=5, limbs=4, v_bits=61, adversarial=False), id="61-bit-V"),
+        pytest.param(dict(n_r=3, n_k=64, d_v=2, limbs=2, v_bits=10, adversarial=True), id="two-limbs"),
+        pytest.param(dict(n_r=3, n_k=100, d_v=3, limbs=9, v_bits=30, adversarial=True), id="nine-limbs"),
+        pytest.param(dict(n_r=5, n_k=7, d_v=1, limbs=4, v_bits=1, adversarial=False), id="tiny-V"),
+    ],
+)
+def test_blas_numerators_are_exact(case):
+    # against exact integer arithmetic; adversarial: partial sums at the limit of the piece widths
+    n_r, n_k, d_v = case["n_r"], case["n_k"], case["d_v"]
+    rows, V, W = _blas_case(**case, seed=n_k + case["v_bits"])
+    result = numeric._blas_numerators(np, W, np.array(V, dtype=np.int64), n_r=n_r, n_k=n_k)
+    assert result is not None
+    high, low, shift = result
+    assert shift % 31 == 0 and low.min() >= 0 and low.max() < 2**62 and np.abs(high).max() < 2**61
+    for i in range(n_r):
+        for k in range(d_v):
+            exact = sum(rows[i][j] * V[j][k] for j in range(n_k))
+            assert int(high[i, k]) * 2**62 + int(low[i, k]) == exact >> shift  # floor(N / 2^shift)
+
+
+def test_blas_numerators_decline_what_they_cannot_do_exactly():
+    # 4 keys: pieces of 21 bits, a 61-bit V in 3 of them
+    W = _limbs_of([2**120] * 4, 4)
+    assert numeric._blas_numerators(np, W, np.full((4, 1), 2**61, dtype=np.int64), n_r=1, n_k=4) is not None
+    # 2^14 keys: pieces of 9 bits, so a 61-bit V needs 7 (over MAX_PIECES), a 45-bit one 6
+    many = _limbs_of([0] * (1 << 14), 4)
+    for bits, declined in ((61, True), (45, False)):
+        V = np.full((1 << 14, 1), 2**bits, dtype=np.int64)
+        assert (numeric._blas_numerators(np, many, V, n_r=1, n_k=1 << 14) is None) is declined
+    # 2^16 keys: pieces of 7 bits, too narrow
+    wide = _limbs_of([0] * (1 << 16), 4)
+    assert (
+        numeric._blas_numerators(np, wide, np.ones((1 << 16, 1), dtype=np.int64), n_r=1, n_k=1 << 16) is None
+    )
+
+
+@pytest.mark.parametrize("limbs", [2, 4, 5, 9, 15])
+def test_float_weights_enclose_the_fixed_point_interval(limbs):
+    # Z·2^-P ± largest·2^-P must lie in every ball, which is at most twice as wide as needed
+    P = 30 * limbs
+    rng = random.Random(limbs)
+    values = [0, 1, 2**P, 2**P - 1, 2 ** (P - 1), 2**52, 2**53 + 1] + [rng.randint(0, 2**P) for _ in range(9)]
+    W = _limbs_of(values, limbs)
+    largest = 37
+    balls = numeric._float_weights(np, W, 4, 4, largest=largest)
+    count = max(2, -(-(P - 15) // 53))
+    cut = max(0, P - (53 * count - 1))
+    with numeric._precision(P + 16):
+        for index, z in enumerate(values):
+            ball = balls[index // 4, index % 4]
+            for end in (z - largest, z + largest):
+                assert ball.contains(flint.fmpq(end, 2**P))
+            assert ball.rad() <= flint.arb(4 * (largest + 2**cut)) / 2**P
+
+
+def _counting(monkeypatch, name):
+    """Count the calls of numeric.<name> (still calling it)."""
+    calls = []
+    original = getattr(numeric, name)
+
+    def counted(*args, **kwargs):
+        calls.append(name)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(numeric, name, counted)
+    return calls
+
+
+@pytest.mark.parametrize(("bound", "path"), [(10**20, "_chunk_balls"), (10**3, "_float_weights")])
+def test_fixed_point_method_falls_back_to_fmpz_products_for_wide_values(monkeypatch, bound, path):
+    # V's numerators beyond 2^62 cannot enter the float64 products: the fmpz_mat products run
+    rng = random.Random(5)
+    n, d = 40, 4
+    scores = flint.fmpq_mat(n, n, [flint.fmpq(rng.randint(-9, 9), rng.randint(1, 5)) for _ in range(n * n)])
+    V = flint.fmpq_mat(n, d, [flint.fmpq(rng.randint(-bound, bound), 3) for _ in range(n * d)])
+    args = (scores, sympy.Rational(1, 3), None, V, 30)
+    calls = {name: _counting(monkeypatch, name) for name in ("_chunk_balls", "_float_weights")}
+    with fixed_dense():
+        fixed = attention_decimals(*args, method="dense")
+    assert calls[path] and not calls[({"_chunk_balls", "_float_weights"} - {path}).pop()]
+    with arb_dense():
+        assert attention_decimals(*args, method="dense") == fixed
+    for exact, ball in zip(_exact_balls_check(scores, V), _balls_of(args), strict=True):
+        assert ball.contains(exact)
+
+
+def _exact_balls_check(scores, V):
+    """The exact weights and outputs of row 0 (SymPy), for containment."""
+    n = scores.nrows()
+    exps = [
+        sympy.exp(sympy.Rational(1, 3) * sympy.Rational(int(scores[0, j].p), int(scores[0, j].q)))
+        for j in range(n)
+    ]
+    total = sum(exps)
+    weights = [e / total for e in exps]
+    outputs = [
+        sum(w * sympy.Rational(int(V[j, k].p), int(V[j, k].q)) for j, w in enumerate(weights))
+        for k in range(V.ncols())
+    ]
+    return [enclose(x, 200) for x in weights + outputs]
+
+
+def _balls_of(args):
+    scores, factor, keep, V, _ = args
+    with fixed_dense():
+        weights, output = attention_balls(scores, factor, keep, V, 128, method="dense")
+    return [weights[0, j] for j in range(weights.ncols())] + [output[0, k] for k in range(output.ncols())]
+
+
+def test_fixed_point_method_declines_more_limbs_than_a_column_holds():
+    # at 15 limbs a column of products plus its carry still fits in 64 bits; beyond, arb runs
+    n = 192
+    scores = flint.fmpq_mat(n, n, [(i * j) % 11 for i in range(n) for j in range(n)])
+    V = flint.fmpq_mat(n, 1, list(range(n)))
+    from symattn.numeric import _row_balls
+
+    assert (
+        _row_balls(scores, sympy.Rational(1, 3), None, V, 30 * 15 + 8, method="dense").output_matrix
+        is not None
+    )
+    assert (
+        _row_balls(scores, sympy.Rational(1, 3), None, V, 30 * 15 + 9, method="dense").output_matrix is None
+    )
+
+
+def test_integer_scores_compute_their_numerators_only_when_asked():
+    left = flint.fmpz_mat([[1, 2], [3, 4], [5, 6]])
+    right = flint.fmpz_mat([[1, -1], [0, 2]])
+    scores = numeric.IntegerScores(None, 7, left, right)
+    assert (scores.nrows(), scores.ncols()) == (3, 2)
+    assert scores.numer_rows([2, 0]).tolist() == [[-1, 12], [-1, 4]]
+    assert scores.given_numer is None
+    assert scores[1, 1] == flint.fmpq(8, 7)
+    assert scores.numer == left * right.transpose()
+    with pytest.raises(ValueError):
+        numeric.IntegerScores(None, 1, left, None)
