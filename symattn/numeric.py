@@ -922,23 +922,33 @@ def _fixed_mul(np, A, B, *, out=None, work=None):
 TRUNCATION = 2  # units a limb product may lie below the exact product of its inputs
 
 
+TABLE_GUARD = 16  # extra bits of the integer recurrence that builds a table level
+
+
 def _exp_tables(np, rate: flint.arb, levels: int, limbs: int, P: int):
-    """Per level k, the integers floor(2^P·exp(-rate·a·2^(8k))) for a < 256 as limbs, and
-    the largest number of units any of them lies below its true value (from the arb balls)."""
-    scale = flint.arb(2) ** P
+    """Per level k, integers at most exp(-rate·a·2^(8k)) in units of 2^-P, for a < 256, as limbs, and
+    the largest number of units any of them may lie below its true value.
+
+    Each level is an exact integer recurrence at G = TABLE_GUARD more bits: s = floor of the
+    lower end of the arb ball of x·2^(P+G), x = exp(-rate·2^(8k)), so that x·2^(P+G) - s < d
+    (d from the ball's width), then t_0 = 2^(P+G) and t_(a+1) = floor(t_a·s / 2^(P+G)), and
+    the entries are floor(t_a / 2^G).  With T_a = x^a·2^(P+G): t_a <= T_a (every step rounds
+    down, s <= x·2^(P+G)), and T_a - t_a <= a·(d + 1), since
+    t_a·s/2^(P+G) >= (T_a - e)(x·2^(P+G) - d)/2^(P+G) >= T_(a+1) - e - d (x <= 1, T_a <= 2^(P+G)).
+    So an entry is below its true value by less than 1 + 255·(d + 1)/2^G units.
+    """
+    one = 1 << (P + TABLE_GUARD)
     tables, errors = [], []
     for level in range(levels):
-        step = (-(rate * (1 << (TABLE_BITS * level)))).exp()
-        value, lows, error = flint.arb(1), [], 0
+        scaled = (-(rate * (1 << (TABLE_BITS * level)))).exp() * one
+        step = max(0, int(scaled.lower().floor().unique_fmpz()))
+        slack = int(scaled.upper().ceil().unique_fmpz()) - step
+        value, lows = one, []
         for _ in range(1 << TABLE_BITS):
-            scaled = value * scale
-            low = max(0, int(scaled.lower().floor().unique_fmpz()))
-            high = int(scaled.upper().ceil().unique_fmpz())
-            lows.append(min(low, 1 << P))
-            error = max(error, high - low)
-            value *= step
+            lows.append(value >> TABLE_GUARD)
+            value = (value * step) >> (P + TABLE_GUARD)
         tables.append(_to_limbs(np, lows, limbs))
-        errors.append(error)
+        errors.append(1 + -(-((1 << TABLE_BITS) - 1) * (slack + 1) // (1 << TABLE_GUARD)))
     return tables, errors
 
 

@@ -710,3 +710,19 @@ def test_integer_scores_compute_their_numerators_only_when_asked():
     assert scores.numer == left * right.transpose()
     with pytest.raises(ValueError):
         numeric.IntegerScores(None, 1, left, None)
+
+
+@pytest.mark.parametrize("rate", ["1/3", "1/40327580160000", "7"])
+def test_exp_tables_are_below_their_exponentials_within_their_error(rate):
+    # every table entry lies in [2^P·x - error, 2^P·x] for its exponential x (checked at 400 bits)
+    limbs, P, levels = 4, 120, 3
+    p, q = map(int, rate.split("/")) if "/" in rate else (int(rate), 1)
+    with numeric._precision(P + 32):
+        tables, errors = numeric._exp_tables(np, flint.arb(p) / q, levels, limbs, P)
+    assert max(errors) <= 3
+    with numeric._precision(400):
+        for level, (table, error) in enumerate(zip(tables, errors, strict=True)):
+            for a in range(0, 256, 5):
+                entry = _value(table, a)
+                true = (-(flint.arb(p) / q) * (a << (8 * level))).exp() * 2**P
+                assert entry <= true.upper() and entry >= true.lower() - error
