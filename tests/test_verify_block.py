@@ -32,6 +32,10 @@ RECALL_FLOOR = 1.0  # issue 11: every planted error is found
 #: the first round of rules, 78 of 78 now (σ² + ε under a root, a step back to an off number,
 #: a prose quote of one).
 HELD_OUT_FLOOR = 1.0
+#: The second held-out set (h_2_*), written blind after that: measured 18 of 58 (31%) with
+#: 1 false alarm (a Φ(2) read as (2), fixed) when it came in. Issue 11 stays open on it.
+BLIND = "h_2_"
+BLIND_FLOOR = 0.3
 
 _REPORTS: dict[Path, Report] = {}
 
@@ -78,7 +82,7 @@ def test_no_false_alarm_and_nothing_skipped(doc: Path) -> None:
     assert [f for f in report.findings if f.kind == "skipped"] == []
     if expect.get("control"):
         assert report.exit_code == 0
-    else:
+    elif not doc.name.startswith(BLIND):  # the blind set's misses are measured below
         assert report.exit_code == 1  # every planted document has errors that are found
 
 
@@ -98,19 +102,21 @@ def test_recall_is_measured() -> None:
     """Recall on the documents verify was built against (every planted error found) and on
     the held-out ones (``h_*``, written afterwards by someone else: 23 of 78 before the
     verifier was taught from them)."""
-    counts = {True: [0, 0], False: [0, 0]}  # held out -> [found, total]
+    counts = {"built": [0, 0], "held": [0, 0], "blind": [0, 0]}  # set -> [found, total]
     for doc in DOCUMENTS:
         report = _report(doc)
-        held_out = doc.name.startswith("h_")
+        which = "blind" if doc.name.startswith(BLIND) else "held" if doc.name.startswith("h_") else "built"
         for planted in _expect(doc).get("finding", []):
-            counts[held_out][1] += 1
-            counts[held_out][0] += _found(report, planted)
-    (found, total), (held_found, held_total) = counts[False], counts[True]
+            counts[which][1] += 1
+            counts[which][0] += _found(report, planted)
+    (found, total), (held_found, held_total) = counts["built"], counts["held"]
+    blind_found, blind_total = counts["blind"]
     print(f"\nblock corpus recall: {found}/{total} planted numbers found (with their convention)")
-    print(f"held-out block documents: {held_found}/{held_total}")
-    assert total > 50 and held_total > 50
+    print(f"held-out block documents: {held_found}/{held_total}; written blind: {blind_found}/{blind_total}")
+    assert total > 50 and held_total > 50 and blind_total > 50
     assert found / total >= RECALL_FLOOR
     assert held_found / held_total >= HELD_OUT_FLOOR
+    assert blind_found / blind_total >= BLIND_FLOOR
 
 
 # --- single rules, true values from mpmath ------------------------------------------------
@@ -357,3 +363,27 @@ def test_sigma_squared_plus_eps_under_a_root_restates_sigma_squared() -> None:
     assert abs(_truth_of(root) - mpmath.sqrt(squares / 3 + eps)) < mpmath.mpf(10) ** -25
     right = text.replace("= 13$", f"= {_round(squares / 3, 4)}$").replace("/ 2", "/ 3")
     assert not [f for f in verify_text(right).wrong if f.claimed == "13.00001"]  # √(σ² + ε) of another number
+
+
+def test_a_function_written_as_a_greek_letter_is_not_dropped() -> None:
+    """``2 * Φ(2) = 1.9545`` in plain text: Φ (the normal CDF, which verify does not evaluate)
+    is part of the formula, so the claim is listed, never read as ``(2) = 1.9545``."""
+    phi = (1 + mpmath.erf(2 / mpmath.sqrt(2))) / 2
+    report = verify_text(f"GELU notes\n\n  exact: GELU(2) = 2 * Φ(2) = {_round(2 * phi, 10)}\n")
+    claim = next(f for f in report.findings if f.claimed == _round(2 * phi, 10))
+    assert claim.status == "unverified" and report.wrong == ()
+
+
+def test_a_sentence_ending_in_a_colon_names_the_row_of_the_display_below() -> None:
+    mu = [mpmath.mpf(sum(row)) / 4 for row in ([1, 2, 3, 6], [2, 2, 5, 7])]
+    claimed = _round(mu[1] + mpmath.mpf(1) / 2, 4)  # neither row's mean
+    text = (
+        "We use LayerNorm on each row.\n\n$$X = \\begin{bmatrix} 1 & 2 & 3 & 6 \\\\ 2 & 2 & 5 & 7 \\end{bmatrix}$$\n\n"
+        "Take the second row and add up its entries:\n\n"
+        f"$$\\mu = {claimed}$$\n"
+    )
+    claim = next(f for f in verify_text(text).findings if f.claimed == claimed)
+    assert claim.status == "wrong" and mpmath.mpf(claim.value) == mu[1]
+    unnamed = text.replace("Take the second row and add up its entries:", "Its mean:")
+    claim = next(f for f in verify_text(unnamed).findings if f.claimed == claimed)
+    assert claim.status == "unverified"  # μ of which row?

@@ -548,13 +548,16 @@ def _with_row_hint(span: Span, text: str) -> Span:
     before = text[max(line_start, start - 160) : start]
     row, name = row_named(before), row_name(before)
     here = text.rfind("\n", 0, start) + 1
-    at_line_start = not text[here:start].strip()
+    at_line_start = not text[here:start].strip(" \t$\\[")  # "$$\mu = …" opens its line too
     for _ in range(_HINT_LINES if at_line_start else 0):  # "LayerNorm of r1" heads the lines below it
         if row is not None or name is not None or here == 0:
             break
         above = text.rfind("\n", 0, here - 1) + 1
         line = text[above : here - 1]
-        if not line.strip():
+        if not line.strip():  # a blank line ends the search, unless a sentence above it leads in
+            lead = text[text.rfind("\n", 0, max(above - 1, 0)) + 1 : max(above - 1, 0)].rstrip()
+            if lead.endswith((":", "：")):  # "Take the second row of X + PE and add up its entries:"
+                row, name = row_named(lead), row_name(lead)
             break
         row, name, here = row_named(line), row_name(line), above
     flags = ({f"row:{row}"} if row is not None else set()) | ({f"rowname:{name}"} if name else set())

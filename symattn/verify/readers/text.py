@@ -48,7 +48,17 @@ _GREEK_WORDS = {
     "mu": r"\mu", "sigma": r"\sigma", "eps": r"\epsilon", "epsilon": r"\epsilon", "gamma": r"\gamma",
     "beta": r"\beta",
 }  # fmt: skip
-_GREEK_CHARS = {"μ": r"\mu", "σ": r"\sigma", "ε": r"\epsilon", "γ": r"\gamma", "β": r"\beta"}
+#: Greek letters written as themselves; Φ and φ (the normal CDF and density of GELU notes) are
+#: names too, so ``2 * Φ(2)`` is read whole (not as ``(2)``), and not evaluated.
+_GREEK_CHARS = {
+    "μ": r"\mu",
+    "σ": r"\sigma",
+    "ε": r"\epsilon",
+    "γ": r"\gamma",
+    "β": r"\beta",
+    "Φ": r"\Phi",
+    "φ": r"\phi",
+}
 _KEEP_WORDS = {"softmax", "exp", "sqrt", "concat", "attention", "output", "head", "multihead"} | (
     FUNCTIONS.keys() | _GREEK_WORDS.keys()
 )
@@ -77,7 +87,7 @@ _NOT_NAMES = {
 }
 _IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _NUMBER = re.compile(r"(?:\d+(?:\.\d+)?|\.\d+)(?:e[+-]\d{1,3}(?![A-Za-z0-9]))?%?")
-_MATH_CHARS = set("0123456789.+-*/^=()[],;_% \t×·⋅−≈→√ᵀ²³@<>|!'÷μσεγβ") | {"\u2009", "\u00a0"}
+_MATH_CHARS = set("0123456789.+-*/^=()[],;_% \t×·⋅−≈→√ᵀ²³@<>|!'÷μσεγβΦφ") | {"\u2009", "\u00a0"}
 _KWARG = re.compile(r",\s*[A-Za-z_]\w*\s*=(?!=)\s*[-\w.]+\s*(?=[,)])")
 _LEADING_RELATION = re.compile(r"\s*(?:=|≈|→|:=)\s*")
 #: A number with a scale suffix (``4.91M``, ``197K``, ``1.2B``): a decimal point or three digits.
