@@ -449,7 +449,8 @@ PAIRED_ENTRIES = 1 << 17
 EXACT_BITS = 53  # float64 holds every integer of magnitude <= 2^53 exactly
 FLOAT_MAX_P = 960  # the weights' float pieces reach 2^-P: within float64's normal range up to here
 MAX_PIECES = 6  # the BLAS products split V's numerators into at most this many pieces
-OUTPUT_DIGIT = 31  # bits per digit when the BLAS products are summed into exact integers
+OUTPUT_DIGIT = 26  # bits per digit when the BLAS products are summed into exact integers
+NUMERATOR_PIECE = 2 * OUTPUT_DIGIT  # bits per float64 piece of an output numerator
 
 
 def _fixed_point_balls(
@@ -597,7 +598,9 @@ class _Radii(NamedTuple):
 def _float_balls(np, W, radii: _Radii, *, n_r: int, n_k: int, limbs: int, prec: int):
     """The weights and outputs from the fixed-point weights Z, through float64: the weights'
     arb_mat from a few float pieces per weight (_float_weights), the output numerators
-    sum_j Z_ij V_jk from float64 BLAS products of limb pieces (_blas_numerators).
+    N = sum_j Z_ij V_jk exactly from float64 BLAS products of limb pieces (_blas_numerators),
+    entering python-flint as float pieces too (each piece times its power of two, 2^(52t - P),
+    is a float64 exactly; their sum in arb encloses N·2^-P).
 
     Returns (weights, output) as arb_mats, or None when V's numerators are too wide or
     the keys too many for exact BLAS products, or P too large for float64 pieces.
@@ -609,40 +612,29 @@ def _float_balls(np, W, radii: _Radii, *, n_r: int, n_k: int, limbs: int, prec: 
     if numerators is None:
         return None
     weights = _float_weights(np, W, n_r, n_k, largest=radii.spread + max(radii.rows))
-    high, low, shift = numerators
     with _precision(prec):
-        # floor(N / 2^shift) = high·2^62 + low, exactly, in C
-        exact = flint.fmpz_mat(high.tolist()) * (1 << 62) + flint.fmpz_mat(low.tolist())
-    return weights, _output_balls(
-        exact, radii, n_r=n_r, limbs=limbs, prec=prec, shift=shift, slack=1 << shift
-    )
+        scaled = None
+        for t, piece in enumerate(numerators):
+            term = flint.arb_mat(np.ldexp(piece.astype(np.float64), NUMERATOR_PIECE * t - P).tolist())
+            scaled = term if scaled is None else scaled + term
+    return weights, _output_balls(scaled, radii, n_r=n_r, limbs=limbs, prec=prec)
 
 
-def _output_balls(
-    numerators: flint.fmpz_mat,
-    radii: _Radii,
-    *,
-    n_r: int,
-    limbs: int,
-    prec: int,
-    shift: int = 0,
-    slack: int = 0,
-) -> flint.arb_mat:
-    """The outputs (numerators · 2^shift) · 2^-P / V_den, with the radii of _fixed_point_radii
-    and ``slack`` units more: the exact N = sum_j Z_ij V_jk lies in
-    [numerators · 2^shift, numerators · 2^shift + slack]."""
+def _output_balls(scaled: flint.arb_mat, radii: _Radii, *, n_r: int, limbs: int, prec: int) -> flint.arb_mat:
+    """The outputs from ``scaled``, balls containing N·2^-P for the exact numerators
+    N = sum_j Z_ij V_jk: scaled / V_den, with the radii of _fixed_point_radii."""
     P = LIMB * limbs
     with _precision(prec):
         unit = flint.arb(2) ** -P / radii.V_den
-        # radius spread·sum_j |V_jk| + slack + row_i·max_j |V_jk| units: one product, n_r × 2 by 2 × d_v
+        # radius spread·sum_j |V_jk| + row_i·max_j |V_jk| units: one product, n_r × 2 by 2 × d_v
         factors = flint.arb_mat(n_r, 2, [x for row in radii.rows for x in (1, row)])
         bounds = flint.arb_mat(
             2,
             len(radii.sums),
-            [flint.arb(0, (radii.spread * x + slack) * unit) for x in radii.sums]
+            [flint.arb(0, radii.spread * x * unit) for x in radii.sums]
             + [flint.arb(0, x * unit) for x in radii.peaks],
         )
-        return flint.arb_mat(numerators) * (unit * (1 << shift)) + factors * bounds
+        return scaled * (1 / flint.arb(radii.V_den)) + factors * bounds
 
 
 def _bit_field(np, W, low: int, width: int | None):
@@ -721,23 +713,23 @@ def _pieces(np, M, width: int):
 
 def _blas_numerators(np, W, V, *, n_r: int, n_k: int):
     """The output numerators N_ik = sum_j Z_ij V_jk of the fixed-point weights Z (limbs W,
-    each at most 2^30) and V's integer numerators (int64), from float64 matrix products.
+    each at most 2^30) and V's integer numerators (int64), exactly, from float64 matrix products.
 
-    V is cut into pieces of b bits (_pieces), b the largest width with n_k·2^30·2^b <= 2^53
+    V is cut into pieces of b bits (_pieces), b the largest width with n_k·2^30·(2^b - 1) < 2^53
     (14 bits at n_k = 512); every product of a limb of Z and a piece of V is then an integer
     below 2^53 in magnitude, and so is every partial sum of the n_k products of an entry of
     limbs·V-pieces (at most n_k·2^30·(2^b - 1)): each float64 operation of the matrix product
     is exact, in whatever order BLAS adds (numpy's BLAS forms each entry from sums of these
     products).  N is then sum_(k,t) P_kt·2^(30k + b·t), summed exactly in int64 digits of
-    31 bits (each term split across two digits, carries propagated at the end).
+    26 bits (each term, below 2^53, split across two digits; carries propagated at the end).
 
-    As sum_j Z_ij <= 2^P (see _fixed_point_radii), |N_ik| <= 2^P·max_j |V_jk| < 2^bits; N is
-    returned as floor(N / 2^shift) = high·2^62 + low with low in [0, 2^62) and |high| < 2^61,
-    shift the smallest multiple of 31 with bits - shift <= 123 (31 at P = 120 and 27-bit V).
+    As sum_j Z_ij <= 2^P (see _fixed_point_radii), |N_ik| <= 2^P·max_j |V_jk| < 2^bits, and N
+    is returned as pieces of 52 bits (two digits each, lowest first, every one in [0, 2^52)
+    but the top one, which takes the rest and is below 2^52 in magnitude): N = sum_t piece_t·2^(52t).
 
     Returns:
-        (high, low, shift), high and low int64 arrays (n_r × d_v); None when V needs more than
-        MAX_PIECES pieces or b would be below 8 (then the fmpz_mat products run).
+        The pieces (int64 arrays, n_r × d_v), three at P = 120 and 27-bit V; None when V needs
+        more than MAX_PIECES pieces or b would be below 8 (then the fmpz_mat products run).
     """
     limbs = W.shape[0]
     P = LIMB * limbs
@@ -754,28 +746,28 @@ def _blas_numerators(np, W, V, *, n_r: int, n_k: int):
     right = np.concatenate(pieces, axis=1).astype(np.float64)  # n_k × (count·d_v)
     products = W.astype(np.float64).reshape(limbs * n_r, n_k) @ right
     terms = products.astype(np.int64).reshape(limbs, n_r, count, d_v)
-    peak = int(np.abs(V).max(initial=0))
-    bits = P + peak.bit_length()
-    first = -(-max(0, bits - 123) // OUTPUT_DIGIT)  # shift = 31·first
-    size = max(first + 5, -(-bits // OUTPUT_DIGIT) + 3)
+    bits = P + int(np.abs(V).max(initial=0)).bit_length()
+    outputs = max(1, -(-bits // NUMERATOR_PIECE))  # pieces of N
+    size = 2 * outputs + 2  # digits; the top ones are 0 or -1 after the carries
     digits = np.zeros((size, n_r, d_v), dtype=np.int64)
     for k in range(limbs):
         for t in range(count):
             term = terms[k, :, t, :]
             q, r = divmod(LIMB * k + width * t, OUTPUT_DIGIT)
-            # term·2^r = low·2^r + high·2^31 with low in [0, 2^(31-r)), |high| < 2^(22+r)
+            # term·2^r = low·2^r + high·2^26 with low in [0, 2^(26-r)), |high| <= 2^(27+r)
             digits[q] += (term & np.int64((1 << (OUTPUT_DIGIT - r)) - 1)) << np.int64(r)
             digits[q + 1] += term >> np.int64(OUTPUT_DIGIT - r)
     mask = np.int64((1 << OUTPUT_DIGIT) - 1)
-    for m in range(size - 1):  # every digit but the top one into [0, 2^31)
+    for m in range(size - 1):  # every digit but the top one into [0, 2^26)
         digits[m + 1] += digits[m] >> np.int64(OUTPUT_DIGIT)
         digits[m] &= mask
-    low = digits[first] + (digits[first + 1] << np.int64(OUTPUT_DIGIT))
-    # high = sum_(m >= first + 2) digits[m]·2^(31(m - first - 2)), modulo 2^64 (the rest are multiples
-    # of 2^93): the true value is below 2^61 in magnitude, so the wrapped sum is exact
-    unsigned = [digits[first + 2 + m].view(np.uint64) << np.uint64(OUTPUT_DIGIT * m) for m in range(3)]
-    high = (unsigned[0] + unsigned[1] + unsigned[2]).view(np.int64)
-    return high, low, OUTPUT_DIGIT * first
+    result = [digits[2 * t] + (digits[2 * t + 1] << np.int64(OUTPUT_DIGIT)) for t in range(outputs - 1)]
+    # the top piece: the digits from 2(outputs - 1) up, summed modulo 2^64 (its true value is
+    # at most 2^52 in magnitude, so the wrapped sum is exact; digits shifted by 64 bits or more are 0)
+    base = 2 * outputs - 2
+    top = [digits[m].view(np.uint64) << np.uint64(OUTPUT_DIGIT * (m - base)) for m in range(base, base + 3)]
+    result.append((top[0] + top[1] + top[2]).view(np.int64))
+    return result
 
 
 def _limb_chunks(np, W, n_r: int, n_k: int) -> list[tuple[flint.fmpz_mat, int]]:
@@ -829,7 +821,9 @@ def _chunk_balls(
             ones = flint.arb_mat(1, n_k, [1] * n_k)
             radius = flint.arb_mat(n_r, 1, [flint.arb(0, (largest, -P))] * n_r) * ones
             weights = flint.arb_mat(chunks[0][0]) * flint.arb(2) ** -P + radius
-    return weights, _output_balls(numerators, radii, n_r=n_r, limbs=limbs, prec=prec)
+    with _precision(prec):
+        scaled = flint.arb_mat(numerators) * flint.arb(2) ** -P
+    return weights, _output_balls(scaled, radii, n_r=n_r, limbs=limbs, prec=prec)
 
 
 def _fixed_point_radii(V: flint.fmpq_mat, n_k: int, totals: list[int], delta: int, limbs: int) -> _Radii:

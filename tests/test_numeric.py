@@ -586,12 +586,13 @@ def test_blas_numerators_are_exact(case):
     rows, V, W = _blas_case(**case, seed=n_k + case["v_bits"])
     result = numeric._blas_numerators(np, W, np.array(V, dtype=np.int64), n_r=n_r, n_k=n_k)
     assert result is not None
-    high, low, shift = result
-    assert shift % 31 == 0 and low.min() >= 0 and low.max() < 2**62 and np.abs(high).max() < 2**61
+    for piece in result[:-1]:
+        assert piece.min() >= 0 and piece.max() < 2**52
+    assert np.abs(result[-1]).max() <= 2**52  # every piece is a float64 exactly
     for i in range(n_r):
         for k in range(d_v):
             exact = sum(rows[i][j] * V[j][k] for j in range(n_k))
-            assert int(high[i, k]) * 2**62 + int(low[i, k]) == exact >> shift  # floor(N / 2^shift)
+            assert sum(int(piece[i, k]) << (52 * t) for t, piece in enumerate(result)) == exact
 
 
 def test_blas_numerators_decline_what_they_cannot_do_exactly():
