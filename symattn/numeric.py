@@ -566,7 +566,7 @@ def _fixed_exponentials(np, v, c: flint.arb, den: int, limbs: int):
             E, spare = _fixed_mul(np, E, factor, out=spare, work=work), E
             delta += error + TRUNCATION + 1
     E[:, far] = 0  # true values in [0, 2^-(P+1)]
-    return E, max(delta, 1)
+    return E, max(-(-delta // 1), 1)  # the errors are Fractions: round the bound up
 
 
 def _fixed_weights(np, E, n_r: int, n_k: int):
@@ -612,12 +612,20 @@ def _float_balls(np, W, radii: _Radii, *, n_r: int, n_k: int, limbs: int, prec: 
     if numerators is None:
         return None
     weights = _float_weights(np, W, n_r, n_k, largest=radii.spread + max(radii.rows))
+    return weights, _numerator_balls(np, numerators, radii, n_r=n_r, limbs=limbs, prec=prec)
+
+
+def _numerator_balls(np, pieces, radii: _Radii, *, n_r: int, limbs: int, prec: int) -> flint.arb_mat:
+    """The outputs from the pieces of the exact numerators N = sum_t piece_t·2^(52t)
+    (_blas_numerators): each piece times 2^(52t - P) is a float64 exactly, and their sum
+    in arb encloses N·2^-P; then _output_balls."""
+    P = LIMB * limbs
     with _precision(prec):
         scaled = None
-        for t, piece in enumerate(numerators):
+        for t, piece in enumerate(pieces):
             term = flint.arb_mat(np.ldexp(piece.astype(np.float64), NUMERATOR_PIECE * t - P).tolist())
             scaled = term if scaled is None else scaled + term
-    return weights, _output_balls(scaled, radii, n_r=n_r, limbs=limbs, prec=prec)
+    return _output_balls(scaled, radii, n_r=n_r, limbs=limbs, prec=prec)
 
 
 def _output_balls(scaled: flint.arb_mat, radii: _Radii, *, n_r: int, limbs: int, prec: int) -> flint.arb_mat:
@@ -921,7 +929,7 @@ TABLE_GUARD = 16  # extra bits of the integer recurrence that builds a table lev
 
 def _exp_tables(np, rate: flint.arb, levels: int, limbs: int, P: int):
     """Per level k, integers at most exp(-rate·a·2^(8k)) in units of 2^-P, for a < 256, as limbs, and
-    the largest number of units any of them may lie below its true value.
+    a bound (a Fraction, just over 1) on how many units any of them lies below its true value.
 
     Each level is an exact integer recurrence at G = TABLE_GUARD more bits: s = floor of the
     lower end of the arb ball of x·2^(P+G), x = exp(-rate·2^(8k)), so that x·2^(P+G) - s < d
@@ -942,7 +950,7 @@ def _exp_tables(np, rate: flint.arb, levels: int, limbs: int, P: int):
             lows.append(value >> TABLE_GUARD)
             value = (value * step) >> (P + TABLE_GUARD)
         tables.append(_to_limbs(np, lows, limbs))
-        errors.append(1 + -(-((1 << TABLE_BITS) - 1) * (slack + 1) // (1 << TABLE_GUARD)))
+        errors.append(1 + Fraction(((1 << TABLE_BITS) - 1) * (slack + 1), 1 << TABLE_GUARD))
     return tables, errors
 
 
