@@ -688,21 +688,21 @@ def _float_weights(np, W, n_r: int, n_k: int, *, largest: int) -> flint.arb_mat:
     count = max(2, -(-(P - 15) // EXACT_BITS))
     cut = max(0, P - (EXACT_BITS * count - 1))
     lows = [cut] + [cut + 52 + EXACT_BITS * t for t in range(count - 1)]  # lowest piece first
-    pieces = []
-    for index, low in enumerate(lows):
-        top = index == count - 1
-        width = None if top else (52 if index == 0 else EXACT_BITS)
-        piece = _bit_field(np, W, low, width).astype(np.int64)
-        if index == 0:
-            piece += 1 << 52
-        elif index == 1:
-            piece -= 1
-        pieces.append(np.ldexp(piece.astype(np.float64), low - P).reshape(n_r, n_k).tolist())
+    weights = None
     with _precision(P + 16):
-        ball = flint.arb(1, flint.arf((largest + (1 << cut), -(52 + cut))))
-        weights = flint.arb_mat(pieces[0]) * ball
-        for piece in pieces[1:]:
-            weights = flint.arb_mat(piece) + weights
+        for index, low in enumerate(lows):  # one piece's Python floats at a time
+            top = index == count - 1
+            width = None if top else (52 if index == 0 else EXACT_BITS)
+            piece = _bit_field(np, W, low, width).astype(np.int64)
+            if index == 0:
+                piece += 1 << 52
+            elif index == 1:
+                piece -= 1
+            term = flint.arb_mat(np.ldexp(piece.astype(np.float64), low - P).reshape(n_r, n_k).tolist())
+            if weights is None:
+                weights = term * flint.arb(1, flint.arf((largest + (1 << cut), -(52 + cut))))
+            else:
+                weights = term + weights
     return weights
 
 
