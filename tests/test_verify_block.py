@@ -387,3 +387,55 @@ def test_a_sentence_ending_in_a_colon_names_the_row_of_the_display_below() -> No
     unnamed = text.replace("Take the second row and add up its entries:", "Its mean:")
     claim = next(f for f in verify_text(unnamed).findings if f.claimed == claimed)
     assert claim.status == "unverified"  # μ of which row?
+
+
+def _ffn_sheet(a_12: str, ffn_1: tuple[str, str], r_1: tuple[str, str], ln_1: tuple[str, str]) -> str:
+    """A LaTeX sheet: an FFN with ReLU on two tokens, Add & Norm, the first token's rows
+    written out by the document's own numbers (``FFN(x_1) = (1, 0) + b_2``, ``LN(r_1)``)."""
+    return (
+        "One FFN sub-layer with ReLU, then Add & Norm (LayerNorm, $\\epsilon = 10^{-5}$, no $\\gamma$, $\\beta$).\n\n"
+        "$$x = \\begin{bmatrix} 0.5 & 1 \\\\ 1 & -0.5 \\end{bmatrix}, \\quad "
+        "W_1 = \\begin{bmatrix} 1 & -1 \\\\ 0.5 & 1 \\end{bmatrix}, \\quad b_1 = [0, 0.5], \\quad "
+        "W_2 = \\begin{bmatrix} 1 & 0 \\\\ 0.5 & 1 \\end{bmatrix}, \\quad b_2 = [0.1, 0]$$\n\n"
+        f"$$a = \\mathrm{{ReLU}}(x W_1 + b_1) = \\begin{{bmatrix}} 1 & {a_12} \\\\ 0.75 & 0 \\end{{bmatrix}}$$\n\n"
+        f"Only the first unit of token 1 is left, so $\\mathrm{{FFN}}(x_1) = (1, {a_12}) W_2 + b_2 = ({ffn_1[0]}, {ffn_1[1]})$.\n\n"
+        f"$$r = x + \\mathrm{{FFN}}(x) = \\begin{{bmatrix}} {r_1[0]} & {r_1[1]} \\\\ 1.85 & -0.5 \\end{{bmatrix}}$$\n\n"
+        f"$$\\mathrm{{LN}}(r_1) = [{ln_1[0]}, {ln_1[1]}]$$\n"
+    )
+
+
+def test_an_ffn_row_by_the_documents_hidden_layer_and_a_row_named_r_1() -> None:
+    from fractions import Fraction as F
+
+    x = [[F(1, 2), F(1)], [F(1), F(-1, 2)]]
+    W_1, b_1 = [[F(1), F(-1)], [F(1, 2), F(1)]], [F(0), F(1, 2)]
+    W_2, b_2 = [[F(1), F(0)], [F(1, 2), F(1)]], [F(1, 10), F(0)]
+
+    def ffn(row: list[F], hidden: list[F] | None = None) -> list[F]:
+        z = [sum(row[k] * W_1[k][j] for k in range(2)) + b_1[j] for j in range(2)]
+        a = hidden if hidden is not None else [max(F(0), v) for v in z]
+        return [sum(a[k] * W_2[k][j] for k in range(2)) + b_2[j] for j in range(2)]
+
+    def ln(row: list[F]) -> list[mpmath.mpf]:
+        mu = sum(row) / 2
+        var = sum((v - mu) ** 2 for v in row) / 2
+        root = mpmath.sqrt(mpmath.mpf(var.numerator) / var.denominator + mpmath.mpf(1) / 100000)
+        return [mpmath.mpf((v - mu).numerator) / (v - mu).denominator / root for v in row]
+
+    def text(v: F) -> str:
+        return str(float(v)).removesuffix(".0")
+
+    true_r = [x[0][j] + ffn(x[0])[j] for j in range(2)]
+    slipped = ffn(x[0], hidden=[F(1), F(0)])  # the author zeroed a unit that is 1
+    doc_r = [x[0][j] + slipped[j] for j in range(2)]
+    wrong = _ffn_sheet("0", tuple(map(text, slipped)), tuple(map(text, doc_r)), tuple(_round(v, 4) for v in ln(doc_r)))
+    report = verify_text(wrong)
+    slip = next(f for f in report.wrong if f.line == 5)
+    assert (slip.claimed, slip.kind) == ("0", "wrong")
+    later = [f for f in report.wrong if f.line > 5]
+    assert {f.line for f in later} == {7, 9, 11} and all(f.kind == "carried" and f.carried_from == 5 for f in later)
+    assert len([f for f in later if f.line == 11]) == 2  # LN(r_1): row 1 of r, by the document's r
+    right = _ffn_sheet(
+        "1", tuple(map(text, ffn(x[0]))), tuple(map(text, true_r)), tuple(_round(v, 4) for v in ln(true_r))
+    )
+    assert verify_text(right).wrong == ()

@@ -158,6 +158,10 @@ def _run_span(state: DocumentState, span: Span, locator: Locator) -> None:
         return
     state.binary = "binary" in span.flags
     state.row_hint = next((int(flag[4:]) for flag in span.flags if flag.startswith("row:")), None)
+    if state.row_hint is not None:
+        state.section_row = state.row_hint
+    elif state.stated.norm and "bare" not in span.flags and span.reader != "code":
+        state.row_hint = state.section_row  # "Take the second row": its μ, σ² and x̂ until the next heading
     state.row_name_hint = next((flag[8:] for flag in span.flags if flag.startswith("rowname:")), None)
     if "bare" in span.flags:  # a number of the prose: tied to an earlier result, or left out
         if "complement" in span.flags:  # "另一个 = 0.2689": 1 − the weight just before

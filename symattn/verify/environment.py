@@ -72,7 +72,7 @@ class Environment:
         if used & {"mu", "sigma"} and self.stated.norm and isinstance(node, (Pow, Sqrt, Name)):
             return  # σ² is the next token's in the next example: a statistic, never a stale restatement
         snapshot = {n: self.env.get(n) for n in used}
-        binding = Binding(value.a, value.b, value.deps, value.arith, self.last_halfwidth)
+        binding = Binding(value.a, value.b, value.deps, value.arith, self.last_halfwidth, rows=value.rows)
         self.expressions[_shape_key(node)] = (snapshot, binding)
         if isinstance(node, Call) and node.name.lower() == "concat":
             self.last_concat = Val(value.a, value.b, value.deps, arith=value.arith)
@@ -90,7 +90,9 @@ class Environment:
 
     def _claimed_expression(self, node: Node) -> Val | None:
         binding = self._claimed_binding(node)
-        return None if binding is None else Val(binding.a, binding.b, binding.deps, arith=binding.arith)
+        if binding is None:
+            return None
+        return Val(binding.a, binding.b, binding.deps, arith=binding.arith, rows=binding.rows)  # row by row
 
     def forget_name(self, name: str) -> None:
         """Drop ``name`` (and what was computed from it): the document set it in a
@@ -101,6 +103,7 @@ class Environment:
         """A heading or a sentence that sets up data ("Let", "Suppose", "设"):
         a bare value given after it for a bound name may start a new example."""
         self.scope_line = line
+        self.section_row = None  # a row named in the section before is not this one's
 
     def _resolve(self, name: str) -> str:
         """The bound name a document means by ``name`` (``W_q`` for ``W_{Q}``,

@@ -170,6 +170,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
         self.families = {}  # h = x W_1 + b_1 with x a token's vector: h -> (x, the formula)
         self.row_name_hint = None  # the vector the formula's line names ("对 r1：")
         self.row_hint = None  # the row the formula's line names ("row 2:", "第二行"), from the span's flags
+        self.section_row: int | None = None  # the row named last in this section (a heading resets it)
 
     def _add(self, num: Num, **fields: Any) -> None:
         line, column = self.position(num.offset)
@@ -401,6 +402,8 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                     continue
                 self.last_halfwidth = _halfwidth(element) if is_claim_shape(element) else None
                 exact_link = index > 0 and chain.relations[index - 1] == "=" and exact_ref
+                if not self.operands and not is_claim and ref is not None and exact_link:
+                    value = self._restated_side(value, ref)  # (-0.2, 0.3, 0.5) + b_2 after FFN(x_1)
                 if self.operands and not is_claim and ref is not None and exact_link:
                     # = \frac{\sqrt{2}}{2}: a step of exact algebra; after a name, only a restatement
                     # that holds counts (S = 2·3 may define S anew)
@@ -468,6 +471,16 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
             and chain.elements[0].name not in self.families  # h = x W_1 + b_1 defines h_1, h_2, ...
         ):
             self._forget([chain.elements[0].name])  # a definition that cannot be followed: no stale value
+
+    @staticmethod
+    def _restated_side(value: Val, ref: Val) -> Val:
+        """A side with no numbers of its own (rows tied to bound matrices, names) after the side
+        before it: when it is equal to it by the document's numbers but not in truth (the
+        third row of W_2 plus b_2, written for FFN(x_1) where a wrong ReLU zeroed the rest),
+        it is the same quantity written out, so it keeps the side before's truth and lines."""
+        if equal(value.a, ref.a) is not True or equal(value.b, ref.b) is not False:
+            return value
+        return Val(value.a, ref.b, ref.deps | value.deps, arith=False, rows=ref.rows)
 
     def _element(self, element: Node, ref: Val | None, defines: bool) -> tuple[Val | None, bool]:
         """Evaluate or judge one chain element; returns (value, is_claim)."""

@@ -55,6 +55,8 @@ _STAT_WORDS = {"mean": "mu", "var": "variance", "variance": "variance", "std": "
 _HAT = re.compile(r"(?:\\hat\{(?:\\mathbf\{x\}|\\boldsymbol\{x\}|x)\}|x_\{?hat\}?)(?:_\{?(\d{1,2})\}?)?$")
 #: x_i, row i of the rows being normalised, when the document never binds it.
 _X_ROW = re.compile(r"(?:x|\\mathbf\{x\})_\{(\d{1,2})\}$")
+#: r_1, h_{2}: row i of the matrix a single lower-case letter names, when the document never binds it.
+_ROW_OF_BOUND = re.compile(r"([a-z])_\{(\d{1,2})\}$")
 _PE_CELL = re.compile(r"PE_\{?\(?\s*(\d{1,4})\s*,\s*(\d{1,4})\s*\)?\}?$")
 _PE_ROW = re.compile(r"PE_\{?\(?(\d{1,4})\)?\}?$")
 _PE_NAMES = frozenset(registry.stage("positional", registry.BLOCK).aliases)  # its declaration
@@ -246,8 +248,10 @@ class Sublayers:
         element, labels = self.block_elements[-1]
         if element is not chain.elements[index - 1] or _ANOTHER_ROW not in labels:
             return None
-        if value.deps or equal(value.a, value.b) is not True or equal(value.a, ref.a) is not True:
+        if value.deps or equal(value.a, value.b) is not True:
             return None
+        if equal(value.a, ref.a) is not True and not _in_ball(ref.ball, value.a):
+            return None  # (3.1917 / 4 for a row printed rounded: within μ's interval by that row)
         step = chain.elements[index]
         if isinstance(step, Div) and isinstance(step.num, Num) and isinstance(step.den, Num):
             self._rejudge(
@@ -320,6 +324,11 @@ class Sublayers:
         if hat and self.stated.norm:
             row, _ = self._normalised_row(int(hat.group(1)) if hat.group(1) else None)
             return self._norm(row, rms=False, plain=True)
+        of_bound = _ROW_OF_BOUND.match(name)
+        if of_bound and self.stated.norm and used:  # r_1, or x_1 when x is bound
+            found = self._row_of_bound(of_bound.group(1), int(of_bound.group(2)))
+            if found is not None:
+                return found
         x_row = _X_ROW.match(name)
         if x_row and self.stated.norm and used and self.norm_rows is not None:
             row, _ = self._normalised_row(int(x_row.group(1)), bound_only=False)
@@ -338,6 +347,20 @@ class Sublayers:
             rows, cols = self.env["X"].a.shape
             return self._pe_matrix(rows, cols)
         return None
+
+    def _row_of_bound(self, letter: str, i: int) -> Val | None:
+        """``r_1`` after ``r = x + FFN(x) = [[…], […]]``: row i of the matrix the letter names
+        (1-based), with that row's dependencies; None when the letter names no such matrix."""
+        binding = self.env.get(letter)
+        if binding is None or not is_matrix(binding.a) or binding.a.rows < 2 or not 1 <= i <= binding.a.rows:
+            return None
+        deps = binding.rows[i - 1] if binding.rows is not None else binding.deps
+        return Val(
+            ImmutableMatrix(binding.a.row(i - 1)),
+            ImmutableMatrix(binding.b.row(i - 1)),
+            deps,
+            arith=binding.arith,
+        )
 
     def _half_units(self, name: str, halfwidth: Any) -> Any:
         """A row's half-units for interval checks: none for an input the document gives
@@ -685,9 +708,60 @@ class Sublayers:
 
         try:
             a, b = world("a"), world("b")
+            true = block.feed_forward_stages(
+                self._matrix_of(arg.b),
+                weights["W_1"].b,
+                list(biases["b_1"].b) if biases["b_1"] is not None else None,
+                weights["W_2"].b,
+                list(biases["b_2"].b) if biases["b_2"] is not None else None,
+                activation,
+            )
         except SymattnError as err:
             raise Unverifiable(str(err)) from None
-        return Val(self._shaped(a, arg.a), self._shaped(b, arg.b), deps, arith=False, rows=arg.rows)
+        rows = arg.rows
+        printed = self._printed_hidden(true.activated)
+        if printed is not None:  # FFN(x_1) after a = max(0, z) = [printed]: by the document's a
+            hidden, hidden_rows = printed
+            W_2, b_2 = weights["W_2"].a, biases["b_2"]
+            a = hidden * W_2
+            if b_2 is not None:
+                bias = self._matrix_of(b_2.a)
+                a = a + ImmutableMatrix(a.rows, a.cols, lambda i, j: bias[0, j])
+            own = arg.rows if arg.rows is not None and len(arg.rows) == len(hidden_rows) else None
+            rows = tuple((own[i] if own else arg.deps) | hidden_rows[i] for i in range(len(hidden_rows)))
+            deps = deps.union(*hidden_rows)
+        return Val(self._shaped(a, arg.a), self._shaped(b, arg.b), deps, arith=False, rows=rows)
+
+    def _printed_hidden(
+        self, activated: ImmutableMatrix
+    ) -> tuple[ImmutableMatrix, tuple[frozenset, ...]] | None:
+        """The hidden activations the document printed for these rows (``a = max(0, z) =
+        [...]``): a bound matrix, not an input, whose true value holds each of these rows'
+        true activations, as printed (world a), with each row's lines; None if there is none."""
+        if larger_than(activated, _SMALL_ROW_NODES):
+            return None
+        for name in reversed(list(self.env)):
+            binding = self.env[name]
+            if name in self.inputs or not is_matrix(binding.b) or binding.b.cols != activated.cols:
+                continue
+            rows = []
+            for i in range(activated.rows):
+                row = ImmutableMatrix(activated.row(i))
+                found = next(
+                    (
+                        k
+                        for k in range(binding.b.rows)
+                        if equal(ImmutableMatrix(binding.b.row(k)), row) is True
+                    ),
+                    None,
+                )
+                if found is None:
+                    break
+                rows.append(found)
+            else:
+                deps = tuple((binding.rows[k] if binding.rows is not None else binding.deps) for k in rows)
+                return ImmutableMatrix([list(binding.a.row(k)) for k in rows]), deps
+        return None
 
     def _broadcast(self, parts: tuple[Val, ...]) -> tuple[Val, ...]:
         """numpy's broadcasting, in a document about the block: a number added to a
@@ -769,7 +843,10 @@ class Sublayers:
         wrong = [
             i
             for i in range(start, len(self.findings))
-            if (self.findings[i].status == "wrong" and self.findings[i].kind in ("wrong", "slip", "carried"))
+            if (
+                self.findings[i].status == "wrong"
+                and self.findings[i].kind in ("wrong", "slip", "carried", "rounding-carried")
+            )
             or self.findings[i].reason.startswith(_DOUBTED)
         ]
         if not wrong or not elements:
@@ -783,18 +860,25 @@ class Sublayers:
         if _ANOTHER_ROW_IN in labels and fresh == wrong and self._another_row_in(element, wrong):
             return
         labels = labels - {_ANOTHER_ROW, _ANOTHER_ROW_IN}
+        # a row carried from an earlier error and a row of another convention in one matrix: the
+        # fresh ones are fitted (the carried ones stay carried)
+        targets = fresh if fresh and len(fresh) < len(wrong) else wrong
+        stated: Val | None = None
         for label in sorted(labels, key=lambda lab: (not self._acceptable(lab), lab)):
             if self._override_is_truth(label):
                 continue
             value = self._under(label, element)
             if value is None or not all(  # by the document's rounded numbers, or by the exact ones
-                _fits(self.findings[i], value.a) or _fits(self.findings[i], value.b) for i in wrong
+                _fits(self.findings[i], value.a) or _fits(self.findings[i], value.b) for i in targets
             ):
                 continue
+            stated = stated or self._under_override({}, element)
+            if stated is not None and equal(value.b, stated.b) is True:
+                continue  # γ = 1, β = 0 given: "without γ and β" changes nothing, so explains nothing
             acceptable = self._acceptable(label)
-            if acceptable and any(self.findings[i].kind == "carried" for i in wrong):
+            if acceptable and any(self.findings[i].kind == "carried" for i in targets):
                 continue  # a carried error stays one, whatever else its numbers fit
-            for i in wrong:
+            for i in targets:
                 found = self.findings[i]
                 if acceptable:
                     self.findings[i] = dataclasses.replace(
@@ -899,6 +983,16 @@ class Sublayers:
             return self._convention(key, ()) == value
         finally:
             self.override, self.consulted = saved, consulted
+
+
+def _in_ball(ball: Any, value: Any) -> bool:
+    """Whether an exact scalar lies in a rigorous ball (False for no ball, or a matrix)."""
+    if ball is None or isinstance(ball, list) or is_matrix(value):
+        return False
+    try:
+        return bool(ball.contains(enclose(value, 128)))
+    except (SymattnError, TypeError, ValueError):
+        return False
 
 
 def _sqrt_bounds(value: Any) -> tuple[Any, Any]:
