@@ -33,9 +33,10 @@ RECALL_FLOOR = 1.0  # issue 11: every planted error is found
 #: a prose quote of one).
 HELD_OUT_FLOOR = 1.0
 #: The second held-out set (h_2_*), written blind after that: measured 18 of 58 (31%) with
-#: 1 false alarm (a Φ(2) read as (2), fixed) when it came in. Issue 11 stays open on it.
+#: 1 false alarm (a Φ(2) read as (2), fixed) when it came in; 43 of 58 (74%) after the rules it
+#: taught (the misses: a list of squares on its own, and the Chinese RMSNorm/GELU notes).
 BLIND = "h_2_"
-BLIND_FLOOR = 0.3
+BLIND_FLOOR = 0.74
 
 _REPORTS: dict[Path, Report] = {}
 
@@ -428,12 +429,16 @@ def test_an_ffn_row_by_the_documents_hidden_layer_and_a_row_named_r_1() -> None:
     true_r = [x[0][j] + ffn(x[0])[j] for j in range(2)]
     slipped = ffn(x[0], hidden=[F(1), F(0)])  # the author zeroed a unit that is 1
     doc_r = [x[0][j] + slipped[j] for j in range(2)]
-    wrong = _ffn_sheet("0", tuple(map(text, slipped)), tuple(map(text, doc_r)), tuple(_round(v, 4) for v in ln(doc_r)))
+    wrong = _ffn_sheet(
+        "0", tuple(map(text, slipped)), tuple(map(text, doc_r)), tuple(_round(v, 4) for v in ln(doc_r))
+    )
     report = verify_text(wrong)
     slip = next(f for f in report.wrong if f.line == 5)
     assert (slip.claimed, slip.kind) == ("0", "wrong")
     later = [f for f in report.wrong if f.line > 5]
-    assert {f.line for f in later} == {7, 9, 11} and all(f.kind == "carried" and f.carried_from == 5 for f in later)
+    assert {f.line for f in later} == {7, 9, 11} and all(
+        f.kind == "carried" and f.carried_from == 5 for f in later
+    )
     assert len([f for f in later if f.line == 11]) == 2  # LN(r_1): row 1 of r, by the document's r
     right = _ffn_sheet(
         "1", tuple(map(text, ffn(x[0]))), tuple(map(text, true_r)), tuple(_round(v, 4) for v in ln(true_r))

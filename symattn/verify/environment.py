@@ -326,6 +326,9 @@ class Environment:
         return bool(letters)
 
     def _lookup(self, name: str) -> Val:
+        hinted = self._hinted_row(name)  # x of "take the second row": that row (sublayers.py)
+        if hinted is not None:
+            return hinted
         name = self._resolve(name)
         self._drop_stale_statistic(name)  # μ of the token before (sublayers.py)
         overridden = self._overridden(name)  # ε under "eps = 0" (sublayers.py)

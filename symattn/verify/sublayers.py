@@ -55,6 +55,8 @@ _STAT_WORDS = {"mean": "mu", "var": "variance", "variance": "variance", "std": "
 _HAT = re.compile(r"(?:\\hat\{(?:\\mathbf\{x\}|\\boldsymbol\{x\}|x)\}|x_\{?hat\}?)(?:_\{?(\d{1,2})\}?)?$")
 #: x_i, row i of the rows being normalised, when the document never binds it.
 _X_ROW = re.compile(r"(?:x|\\mathbf\{x\})_\{(\d{1,2})\}$")
+#: x written bare for one token's vector.
+_BARE_X = ("x", "\\mathbf{x}", "\\boldsymbol{x}")
 #: r_1, h_{2}: row i of the matrix a single lower-case letter names, when the document never binds it.
 _ROW_OF_BOUND = re.compile(r"([a-z])_\{(\d{1,2})\}$")
 _PE_CELL = re.compile(r"PE_\{?\(?\s*(\d{1,4})\s*,\s*(\d{1,4})\s*\)?\}?$")
@@ -347,6 +349,18 @@ class Sublayers:
             rows, cols = self.env["X"].a.shape
             return self._pe_matrix(rows, cols)
         return None
+
+    def _hinted_row(self, name: str) -> Val | None:
+        """A bare ``x`` that the document never binds (only X, of several rows) in a section
+        that named the row being normalised ("Take the second row of X + PE"): that row."""
+        if name not in _BARE_X or name in self.env or not self.stated.norm or self.row_hint is None:
+            return None
+        if self.norm_rows is None or self.norm_rows[1].a.rows < 2:
+            return None
+        try:
+            return self._normalised_row(None)[0]
+        except Unverifiable:
+            return None
 
     def _row_of_bound(self, letter: str, i: int) -> Val | None:
         """``r_1`` after ``r = x + FFN(x) = [[…], […]]``: row i of the matrix the letter names
