@@ -819,6 +819,72 @@ _add(
 )
 
 
+# --- the third held-out set (h_3_* documents): inputs no earlier document uses --------------
+
+# h3pe: 2 tokens, d_model 2, positions counted from 1 (stated in words): PE, X + PE, LayerNorm with gamma,
+# beta and eps 1e-5 (population variance); a forum answer
+h3pe = _add(
+    Case(
+        "h3pe",
+        "2 tokens (positions 1, 2: the document counts from 1), d_model 2: PE, X + PE, LayerNorm (gamma, beta)",
+        {
+            "X": [["-0.3", "0.2"], ["-0.6", "0.5"]],
+            "g": [["1.5", "0.8"]],
+            "b": [["0.1", "-0.2"]],
+        },
+        [
+            ("PE", "pe", {"n": 2, "d": 2, "start": 1}),
+            ("XP", "add", {"a": "X", "b": "PE"}),
+            ("LN", "ln", {"src": "XP", "gamma": "g", "beta": "b", "eps": "1e-5"}),
+        ],
+    )
+)
+# token 2 (position 2) normalised with the sample variance (÷ (d − 1) = ÷ 1)
+_add(
+    vary(
+        h3pe,
+        "h3pe_sample",
+        "h3pe with the sample variance (÷ (d − 1))",
+        fits="sample variance",
+        change={"LN": {"variance": "sample"}},
+    )
+)
+
+# h3ffn: 3 tokens, d_model 2, d_ff 3, ReLU, x + FFN(x); Markdown course notes with tables
+h3ffn = _add(
+    Case(
+        "h3ffn",
+        "FFN with ReLU (d_model 2, d_ff 3) of 3 tokens, residual x + FFN(x)",
+        {
+            "X": [["0.4", "-0.2"], ["0.1", "0.7"], ["-0.5", "0.3"]],
+            "W1": [["0.6", "-0.3", "0.2"], ["0.1", "0.5", "-0.4"]],
+            "b1": [["0.07", "0.1", "-0.02"]],
+            "W2": [["0.3", "-0.7"], ["0.8", "0.2"], ["-0.5", "0.4"]],
+            "b2": [["0.1", "-0.05"]],
+        },
+        [
+            ("F", "ffn", {"src": "X", "W1": "W1", "b1": "b1", "W2": "W2", "b2": "b2", "act": "relu"}),
+            ("R", "add", {"a": "X", "b": "F"}),
+        ],
+    )
+)
+
+# the hidden pre-activation h[2,2] = 0.1*(-0.3) + 0.7*0.5 + 0.1 = 0.42 printed 0.62 (one digit); its ReLU
+# value, FFN(x_2) and x_2 + FFN(x_2) computed from it
+_add(vary(h3ffn, "h3ffn_h22", "h3ffn with F_H[2,2] = 0.62 (true 0.42)", sets={"F_H": {(2, 2): "0.62"}}))
+
+# h3pec: 3 positions (0, 1, 2), d_model 4, PE in the concatenated layout (stated: all sines, then all
+# cosines), X + PE; a Chinese control
+_add(
+    Case(
+        "h3pec",
+        "3 positions (0, 1, 2), d_model 4: PE in the concatenated layout (stated), X + PE",
+        {"X": [["0.2", "-0.1", "0.4", "0.3"], ["-0.3", "0.5", "0.1", "-0.2"], ["0.6", "0.2", "-0.4", "0.1"]]},
+        [("PE", "pe", {"n": 3, "d": 4, "layout": "concatenated"}), ("XP", "add", {"a": "X", "b": "PE"})],
+    )
+)
+
+
 def S(case: str) -> dict:
     return CASES[case].stages
 
