@@ -99,6 +99,22 @@ def median_times(function, runs: int) -> tuple[float, float]:
     return statistics.median(walls), statistics.median(cpus)
 
 
+def interleaved_times(functions: dict[str, object], runs: int, *, warm_up: bool = True) -> dict[str, float]:
+    """Median CPU seconds of each function, called in turn (one round calls each once, ``runs`` rounds),
+    after one untimed round when ``warm_up``: a change of load, or of the process's memory,
+    hits all of them alike."""
+    if warm_up:
+        for function in functions.values():
+            function()
+    times: dict[str, list[float]] = {name: [] for name in functions}
+    for _ in range(runs):
+        for name, function in functions.items():
+            start = time.process_time()
+            function()
+            times[name].append(time.process_time() - start)
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
 def paired_times(certified, numpy_call, runs: int) -> tuple[float, float, float, float, tuple[float, ...]]:
     """``runs`` pairs: one certified run, then NUMPY_CALLS numpy calls (their median).
 
@@ -180,11 +196,12 @@ def arb_exp_cost(count: int = 100_000) -> float:
         flint.ctx.prec = old
 
 
-def fixed_phases(n: int = 512, d: int = 64, runs: int = 3) -> list[tuple[str, float]]:
+def fixed_phases(n: int = 512, d: int = 64, runs: int = 5) -> list[tuple[str, float]]:
     """CPU time of each step of the fixed-point dense method on the ``unit`` case (median of ``runs``).
 
     The steps call the helpers of symattn.numeric._fixed_point_balls one by one
-    (same calls, same order), so that the time of each can be read on its own.
+    (same calls, same order), so that the time of each can be read on its own; each
+    round runs them all in order, as one certified run does.
     """
     inputs = fmpq_inputs(make_case("unit", n, d, d))
     scores, V = exact_products(*inputs)
@@ -197,7 +214,7 @@ def fixed_phases(n: int = 512, d: int = 64, runs: int = 3) -> list[tuple[str, fl
         rows = tuple(range(n))
 
         def integers():
-            state["v"] = numeric._integer_scores(np, scores.numer, (scores.left, scores.right), rows)
+            state["v"] = numeric._integer_scores(np, scores, rows)
 
         def exponentials():
             state["E"], state["delta"] = numeric._fixed_exponentials(np, state["v"], c, scores.den, limbs)
@@ -205,34 +222,97 @@ def fixed_phases(n: int = 512, d: int = 64, runs: int = 3) -> list[tuple[str, fl
         def weights():
             state["W"], state["totals"] = numeric._fixed_weights(np, state["E"], n, n)
 
-        def chunks():
-            state["chunks"] = numeric._limb_chunks(np, state["W"], n, n)
+        def radii():
+            state["radii"] = numeric._fixed_point_radii(V, n, state["totals"], state["delta"], limbs)
 
-        def balls():
-            numeric._chunk_balls(
-                state["chunks"], V, state["totals"], delta=state["delta"], limbs=limbs, prec=128
-            )
+        def numerators():
+            state["N"] = numeric._blas_numerators(np, state["W"], state["radii"].V_small, n_r=n, n_k=n)
+
+        def weight_balls():
+            largest = state["radii"].spread + max(state["radii"].rows)
+            numeric._float_weights(np, state["W"], n, n, largest=largest)
+
+        def output_balls():
+            numeric._numerator_balls(np, state["N"], state["radii"], n_r=n, limbs=limbs, prec=128)
 
         steps = [
-            ("exact products Q·Kᵀ, X·W_V (fmpz_mat)", lambda: exact_products(*inputs)),
             (
-                "exact integer scores in numpy (from the factors XW_Q, XW_K; float64 products of pieces)",
-                integers,
+                "exact products X·W_Q, X·W_K, X·W_V (fmpz_mat; Q·Kᵀ itself is not formed)",
+                lambda: exact_products(*inputs),
             ),
+            ("exact integer scores in numpy (float64 BLAS products of pieces of XW_Q, XW_K)", integers),
             (
-                f"{n * n:,} exponentials: gaps, 8-bit digits, tables (arb), limb gathers and products (numpy)",
+                f"{n * n:,} exponentials: gaps, 16-bit digits, tables (integer recurrences), limb gathers and "
+                "products (numpy)",
                 exponentials,
             ),
             ("exact row sums, reciprocals and the weights' limb product (numpy)", weights),
-            ("the weights into two fmpz_mats of 60-bit chunks (lists of rows of Python ints)", chunks),
+            ("radius bounds; V's numerators into numpy", radii),
             (
-                "weights' and outputs' arb_mats: chunks joined, radii added, W·V as fmpz_mat products (C)",
-                balls,
+                "output numerators W·V exactly: float64 BLAS products of limb pieces, summed in 26-bit digits",
+                numerators,
+            ),
+            (
+                "the weights into python-flint: two float64 pieces a weight (two lists of n² Python floats, "
+                "two arb_mats), joined, radius added (C)",
+                weight_balls,
+            ),
+            (
+                "the outputs into python-flint: three float64 pieces an output, joined, radii added (C)",
+                output_balls,
             ),
         ]
-        return [(label, median_times(step, runs)[1]) for label, step in steps]
+        # the steps in order, as in one run, ``runs`` times (after one untimed pass)
+        medians = interleaved_times(dict(steps), runs)
+        return [(label, medians[label]) for label, _ in steps]
     finally:
         flint.ctx.prec = old
+
+
+def route_costs(n: int = 512, d: int = 64, runs: int = 7) -> dict[str, float]:
+    """CPU costs (seconds) of the two ways the fixed-point weights Z enter python-flint, on ``unit``.
+
+    * ``float_route``: one whole certified run (exact_products and attention_balls) with
+      two float64 pieces a weight and the output numerators from exact float64 BLAS
+      products (symattn.numeric._float_balls, the default).
+    * ``chunk_route``: the same run forced to the fallback: two fmpz_mats of 60-bit chunks,
+      joined in C, and W·V as fmpz_mat products (_limb_chunks and _chunk_balls).
+      Both after one untimed run each, then interleaved, median of ``runs``.
+    * ``float_lists`` / ``float_arb_mat``: one n² float64 array to a list of rows of Python
+      floats, and an arb_mat from that list.
+    * ``complex_acb_mat``: an acb_mat from n² Python complex numbers (two float64 each).
+    """
+    old = flint.ctx.prec
+    flint.ctx.prec = 128
+    try:
+        costs: dict[str, float] = {}
+        # weights-like pieces: 53-bit integers times 2^-62
+        rng = np.random.default_rng(0)
+        floats = np.ldexp(rng.integers(1 << 52, 1 << 53, size=(n, n)).astype(np.float64), -62)
+        rows = floats.tolist()
+        costs["float_lists"] = median_times(floats.tolist, 5)[1]
+        costs["float_arb_mat"] = median_times(lambda: flint.arb_mat(rows), 5)[1]
+        rows.clear()  # the n² Python floats go before the complex numbers come
+        pairs = (floats + 1j * floats).tolist()
+        costs["complex_acb_mat"] = median_times(lambda: flint.acb_mat(pairs), 1)[1]
+    finally:
+        flint.ctx.prec = old
+    inputs = fmpq_inputs(make_case("unit", n, d, d))
+    float_balls = numeric._float_balls
+
+    def chunk_route():  # the fallback, forced by declining the float route for this one run
+        numeric._float_balls = lambda *args, **kwargs: None
+        try:
+            certified_attention(*inputs)
+        finally:
+            numeric._float_balls = float_balls
+
+    costs.update(
+        interleaved_times(
+            {"float_route": lambda: certified_attention(*inputs), "chunk_route": chunk_route}, runs
+        )
+    )
+    return costs
 
 
 def dense_phases(n: int = 512, d: int = 64, runs: int = 3) -> list[tuple[str, float]]:
@@ -375,9 +455,7 @@ def _midpoint_and_bulk_costs(scores, V, exps: list, runs: int) -> dict[str, floa
       (from a list of rows, and from one flat list) or an arb_poly of the n² exponentials.
     * ``mul_call``: one arb multiplication called from Python, per call.
     * ``scores_to_ints``: the n² exact scores out of their fmpz_mat as Python ints.
-    * ``fixed_point_product`` / ``fixed_point_tolist``: one 4-limb (120-bit)
-      fixed-point product of n² entries in numpy, and one n² limb array to a list.
-    * ``combine_limbs``: the weights' arb_mat from two 62-bit limb fmpz_mats (C).
+    * ``fixed_point_product``: one 4-limb (120-bit) fixed-point product of n² entries in numpy.
     * ``fmpz_product``: the exact n × n (124-bit) by n × d product W·V as fmpz_mat.
     * ``row_sums_poly``: the row sums as one arb_poly product (one run).
     * ``evaluate_point``: arb_poly.evaluate (Horner in C) of a degree-20
@@ -400,17 +478,17 @@ def _midpoint_and_bulk_costs(scores, V, exps: list, runs: int) -> dict[str, floa
         "product_midpoints": median_times(lambda: E.mid() * V_arb + _radius_bound(totals, V_int), runs)[1],
         "ingest_fmpz_mat": median_times(lambda: flint.fmpz_mat(n, n, limbs), runs)[1],
         "ingest_fmpz_poly": median_times(lambda: flint.fmpz_poly(limbs), runs)[1],
-        "ingest_arb_mat": median_times(lambda: flint.arb_mat(rows), runs)[1],
-        "ingest_arb_mat_flat": median_times(lambda: flint.arb_mat(n, n, exps), runs)[1],
+        **interleaved_times(
+            {
+                "ingest_arb_mat": lambda: flint.arb_mat(rows),
+                "ingest_arb_mat_flat": lambda: flint.arb_mat(n, n, exps),
+            },
+            runs,
+        ),
         "mul_call": median_times(lambda: list(map(operator.mul, exps, exps)), runs)[1] / len(exps),
         "ingest_arb_poly": median_times(lambda: flint.arb_poly(exps), runs)[1],
         "scores_to_ints": median_times(lambda: list(map(int, scores.numer.entries())), runs)[1],
         "fixed_point_product": median_times(lambda: numeric._fixed_mul(np, A, B), runs)[1],
-        "fixed_point_tolist": median_times(A[0].tolist, runs)[1],
-        "combine_limbs": median_times(
-            lambda: flint.arb_mat(high) * flint.arb(2) ** -62 + flint.arb_mat(low) * flint.arb(2) ** -124,
-            runs,
-        )[1],
         "fmpz_product": median_times(lambda: wide * V_int, runs)[1],
         "row_sums_poly": median_times(lambda: flint.arb_poly(exps) * flint.arb_poly([1] * n), 1)[1],
         "evaluate_point": median_times(lambda: poly.evaluate(points, algorithm="iter"), runs)[1]
@@ -420,7 +498,11 @@ def _midpoint_and_bulk_costs(scores, V, exps: list, runs: int) -> dict[str, floa
 
 
 def phase_report(
-    fixed: list[tuple[str, float]], arb: list[tuple[str, float]], row: Row, levers: dict[str, float]
+    fixed: list[tuple[str, float]],
+    arb: list[tuple[str, float]],
+    row: Row,
+    levers: dict[str, float],
+    routes: dict[str, float],
 ) -> list[str]:
     """The lines of RESULTS.md on where the time of the dense n = 512 case goes."""
     total, arb_total = (sum(seconds for _, seconds in steps) for steps in (fixed, arb))
@@ -433,16 +515,20 @@ def phase_report(
         if share <= 0
         else f"the parent would save at most {share:.0%} of its time on the rows it hands over"
     )
+    into_flint = fixed[-2][1] + fixed[-1][1]
+    floor = 2 * (routes["float_lists"] + routes["float_arb_mat"])
     lines = [
         "## Where the time goes: the dense method, `unit` n = 512",
         "",
         "With numpy installed, unmasked scores take the fixed-point dense method "
         "(`symattn.numeric._fixed_point_balls`): the exact integer scores, every exponential as a "
-        "120-bit fixed-point number (the product of one table entry per 8-bit digit of its integer gap, "
-        "in 30-bit limbs, each table entry an integer from an arb ball), exact row sums, the weights as "
-        "limb products, and every error bounded in units of 2^-120; the weights enter python-flint as "
-        "two fmpz_mats of 60-bit chunks and W·V is an exact fmpz_mat product. CPU time of each step run "
-        "on its own (median of 3, `fixed_phases` in benchmarks/run.py):",
+        "120-bit fixed-point number (the product of one table entry per 16-bit digit of its integer gap, "
+        "in 30-bit limbs, each table an exact integer recurrence from one arb exponential), exact row sums, "
+        "the weights as limb products, and every error bounded in units of 2^-120; the output numerators "
+        "W·V are exact integers from float64 BLAS products of limb pieces (every partial sum below 2^53), "
+        "and the weights and outputs enter python-flint as a few float64 pieces each (every piece exact). "
+        "CPU time of each step (median of 5 rounds of all steps in order, after one untimed round; "
+        "`fixed_phases` in benchmarks/run.py):",
         "",
         "| step | CPU |",
         "|---|---|",
@@ -459,12 +545,13 @@ def phase_report(
         *(f"| {label} | {fmt_s(seconds)} |" for label, seconds in arb),
         f"| sum | {fmt_s(arb_total)} |",
         "",
-        "What is left of the fixed-point method is mostly bringing n² numbers into python-flint, which builds "
-        "a matrix entry by entry from Python objects (an fmpz_mat from n² 62-bit Python integers: "
-        f"{fmt_s(levers['ingest_fmpz_mat'])} here, {levers['ingest_fmpz_mat'] / 512**2 * 1e9:.0f} ns an entry): "
-        "the weights' two 60-bit chunks (the fifth step) and the C steps that join them into an arb_mat and "
-        "multiply them by V (the last) are together "
-        f"{(fixed[-2][1] + fixed[-1][1]) / total:.0%} of the method.",
+        "What is left of the fixed-point method is mostly bringing numbers into python-flint, which builds a "
+        "matrix entry by entry from Python objects and has no bulk constructor (from a buffer or an array): "
+        f"the last two steps are {into_flint / total:.0%} of the method. The weights need about 105 bits each, "
+        "so two Python objects a weight: one n² float64 array becomes a list of rows of Python floats in "
+        f"{fmt_s(routes['float_lists'])} and an arb_mat from it takes {fmt_s(routes['float_arb_mat'])} "
+        f"({routes['float_arb_mat'] / 512**2 * 1e9:.0f} ns an entry), so the two pieces alone cost "
+        f"{fmt_s(floor)}, {floor / budget:.0%} of the 50× budget, before anything is computed.",
         "",
         "Levers kept (same run):",
         "",
@@ -472,9 +559,20 @@ def phase_report(
         "arb dense method. One 120-bit limb product of n² entries costs "
         f"{fmt_s(levers['fixed_point_product'])} when its arrays are warm; pairs of 8-bit table levels are "
         "merged into 16-bit ones (each by one product of 65,536 entries), which halves the number of n²-entry "
-        "products in the exponentials; one more makes the weights.",
+        "products in the exponentials; one more makes the weights (each row's reciprocal broadcast, not "
+        "copied n times).",
+        f"- **float64 pieces and BLAS numerators** (the last three steps): a whole certified `unit` n = 512 run "
+        f"takes {routes['float_route'] / routes['chunk_route']:.2f}× the CPU time with them as the same run "
+        "forced to the fallback, two fmpz_mats of 60-bit chunks (joined and scaled in C) and W·V as fmpz_mat "
+        "products, which still serves V's numerators wider than the pieces allow or too many keys (medians of "
+        "7 runs of each, interleaved, after one run each, late in this benchmark). Both routes spend most of "
+        "their time building python-flint matrices from Python objects, so they differ little.",
+        "- **the scores' numerators left as factors**: `exact_products` gives Q·Kᵀ as the factors XW_Q, XW_K; "
+        "the fixed-point method recomputes the scores in numpy from them, and the fmpz_mat Q·Kᵀ is formed only "
+        "if a method reads it (the sparse and the arb dense methods).",
         f"- **arb_mat from a list of rows** (arb dense method): {fmt_s(levers['ingest_arb_mat'])} for the n² "
-        f"exponentials, against {fmt_s(levers['ingest_arb_mat_flat'])} from one flat list.",
+        f"exponentials, against {fmt_s(levers['ingest_arb_mat_flat'])} from one flat list (interleaved, after "
+        "one untimed run each).",
         "",
         "Levers measured and set aside (same run):",
         "",
@@ -497,7 +595,10 @@ def phase_report(
         f"the n² balls in {fmt_s(levers['ingest_arb_poly'])}, but nothing turns a polynomial into a matrix in "
         f"C, and the row sums as one arb_poly product take {fmt_s(levers['row_sums_poly'])}; the scores read "
         f"out of their fmpz_mat cost {fmt_s(levers['scores_to_ints'])}, so the fixed-point method recomputes "
-        "them in numpy from the factors XW_Q and XW_K (`IntegerScores.left`, `.right`).",
+        "them in numpy from the factors XW_Q and XW_K (`IntegerScores.left`, `.right`). Two float64 in one "
+        f"Python complex halve the objects, but an acb_mat from n² of them takes "
+        f"{fmt_s(routes['complex_acb_mat'])} (one run; python-flint converts each through a slower generic "
+        "path), more than the two arb_mats of floats.",
         f"- **a second process for half of the rows**: python-flint arbs do not pickle, and moving one "
         f"ball (exact midpoint and radius as mantissa/exponent pairs, then rebuilt) costs "
         f"{levers['ball_transfer'] * 1e6:.2f} µs CPU, against {arb_total / (512 * 512) * 1e6:.2f} µs to compute "
@@ -505,8 +606,8 @@ def phase_report(
         f"machine's load average was {row.load[0]:.2f} on 2 CPUs, so a second process would also wait for a "
         "core (and numpy is timed on one core).",
         f"- **one fmpz_mat of 128-bit integers**: {fmt_s(levers['fixed_point_matrix'])} to build (python-flint "
-        "converts each through bytes), against two of 60-bit chunks above; the exact n × n by n × d "
-        f"product of 124-bit integers takes {fmt_s(levers['fmpz_product'])}, against two 60-bit chunk products.",
+        "converts each through bytes), against the two float64 pieces above; the exact n × n by n × d "
+        f"product of 124-bit integers takes {fmt_s(levers['fmpz_product'])}, against the BLAS numerators above.",
         f"- **FLINT threads for E·V**: {fmt_s(levers['product_1_thread'])} wall with 1 thread, "
         f"{fmt_s(levers['product_2_threads'])} with 2 (median of 3, interleaved; numpy is timed on one thread).",
         "- **a low-precision first pass**: every weight and output needs a ball narrower than 10^-30 "
@@ -711,6 +812,7 @@ def main(argv: list[str] | None = None) -> int:
             dense_phases(),
             next(r for r in rows if r.label.startswith("unit n=512")),
             lever_costs(),
+            route_costs(),
         )
     if decimals:
         report += ["## Decimal strings", ""]
@@ -767,9 +869,9 @@ def write_results(report: list[str], *, quick: bool, argv: list[str] | None) -> 
         "shifted exponent is below -(prec + 16)·ln 2 is not evaluated but enclosed in [0, 2^-(prec+16)] and "
         "equal gaps share one evaluation; with the `dense` method (chosen when, on a sample of rows, over "
         f"{DENSE_SHARE} of the entries must be evaluated) every exponential is evaluated: with numpy and no mask "
-        "as exact fixed-point integers in numpy (the weights then enter python-flint as integer matrices and "
-        "W·V is an exact fmpz_mat product), otherwise as arb balls with the row sums and E·V as arb_mat "
-        "products in C. "
+        "as exact fixed-point integers in numpy (W·V then exact from float64 BLAS products of limb pieces, and "
+        "the weights and outputs enter python-flint as float64 pieces), otherwise as arb balls with the row "
+        "sums and E·V as arb_mat products in C. "
         "The `unit` kind is the dense worst case: every one of the n² exponentials must be evaluated "
         "(see the cost of one arb exponential below); the table states its distance from the budget.",
         "",
