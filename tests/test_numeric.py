@@ -728,3 +728,29 @@ def test_exp_tables_are_below_their_exponentials_within_their_error(rate):
                 true = (-(flint.arb(p) / q) * (a << (8 * level))).exp() * 2**P
                 bound = flint.fmpq(error.numerator, error.denominator)
                 assert entry <= true.upper() and entry >= true.lower() - bound
+
+
+@pytest.mark.parametrize("prec", [64, 200, 256, 458])
+def test_fixed_point_balls_contain_the_arb_balls_at_every_precision(monkeypatch, prec):
+    # 2 to 15 limbs (2 to 9 float64 pieces a weight): the fixed-point balls must contain the arb
+    # dense method's balls at twice the precision, and be about as narrow as the precision allows
+    rng = random.Random(prec)
+    n, d = 36, 3
+    scores = flint.fmpq_mat(n, n, [flint.fmpq(rng.randint(-9, 9), rng.randint(1, 7)) for _ in range(n * n)])
+    V = flint.fmpq_mat(n, d, [flint.fmpq(rng.randint(-20, 20), rng.randint(1, 9)) for _ in range(n * d)])
+    from symattn.numeric import _row_balls
+
+    calls = _counting(monkeypatch, "_float_weights")
+    with fixed_dense():
+        fixed = _row_balls(scores, sympy.sqrt(3) / 5, None, V, prec, method="dense")
+    assert fixed.output_matrix is not None and calls  # the float64 pieces served
+    with arb_dense():
+        arb = _row_balls(scores, sympy.sqrt(3) / 5, None, V, 2 * prec, method="dense")  # narrower balls
+    with numeric._precision(2 * prec):
+        for i in range(n):
+            for j in range(n):
+                assert fixed.dense[i, j].contains(arb.dense[i, j])  # so the true weight is inside
+                assert fixed.dense[i, j].rad() < flint.arb(2) ** (40 - prec)
+            for k in range(d):
+                assert fixed.output_matrix[i, k].contains(arb.output[i][k])
+                assert fixed.output_matrix[i, k].rad() < flint.arb(2) ** (40 - prec)
