@@ -681,7 +681,8 @@ def _float_weights(np, W, n_r: int, n_k: int, *, largest: int) -> flint.arb_mat:
     The radius comes with the lowest piece: its entries are at least 2^(52+cut-P), so
     multiplying it by the ball 1 ± (largest + 2^cut)·2^-(52+cut) adds a radius of at least
     (largest + 2^cut)·2^-P to every entry, which covers |w_ij - m_ij|.  The pieces are
-    added in C at P + 16 bits, where their sums are exact (below 2^0, multiples of 2^(cut-P)).
+    added in C at P + 16 bits, where every partial sum is exact (at most 2 in magnitude, a
+    multiple of 2^(cut-P)).
     """
     limbs = W.shape[0]
     P = LIMB * limbs
@@ -733,7 +734,7 @@ def _blas_numerators(np, W, V, *, n_r: int, n_k: int):
 
     As sum_j Z_ij <= 2^P (see _fixed_point_radii), |N_ik| <= 2^P·max_j |V_jk| < 2^bits, and N
     is returned as pieces of 52 bits (two digits each, lowest first, every one in [0, 2^52)
-    but the top one, which takes the rest and is below 2^52 in magnitude): N = sum_t piece_t·2^(52t).
+    but the top one, which takes the rest and is at most 2^52 in magnitude): N = sum_t piece_t·2^(52t).
 
     Returns:
         The pieces (int64 arrays, n_r × d_v), three at P = 120 and 27-bit V; None when V needs
@@ -844,7 +845,8 @@ def _fixed_point_radii(V: flint.fmpq_mat, n_k: int, totals: list[int], delta: in
     g_i = tau_i/t_i <= n_k·delta/T_i is the same for the whole row; in units g_i·2^P is
     at most row_i = ceil(n_k·delta·2^P / T_i).  So |w_ij - Z_ij| <= spread + row_i, and,
     as the E_ij/T_i of a row are >= 0 and sum to 1, sum_j w_ij V_jk is within
-    spread·sum_j |V_jk| + row_i·max_j |V_jk| units of sum_j Z_ij V_jk.
+    spread·sum_j |V_jk| + row_i·max_j |V_jk| units of sum_j Z_ij V_jk.  Also
+    sum_j Z_ij <= u_i·T_i/2^P <= 2^P, so |sum_j Z_ij V_jk| <= 2^P·max_j |V_jk|.
 
     Returns:
         A :class:`_Radii`: spread, row_i per row, sum_j |V_jk| and max_j |V_jk| per column
