@@ -35,8 +35,11 @@ HELD_OUT_FLOOR = 1.0
 #: The second held-out set (h_2_*), written blind after that: measured 18 of 58 (31%) with
 #: 1 false alarm (a Φ(2) read as (2), fixed) when it came in; 43 of 58 (74%) after the rules it
 #: taught (the misses: a list of squares on its own, and the Chinese RMSNorm/GELU notes).
-BLIND = "h_2_"
-BLIND_FLOOR = 0.74
+#: The third (h_3_*), written blind after those rules: 5 of 14 and 6 false alarms on its control
+#: when it came in (a layout the document said it uses in Chinese but also mentioned the other,
+#: and a layout allowed but not used for X + PE: both fixed), 5 of 14 and 0 false alarms now.
+BLIND_SETS = {"h_2_": 0.74, "h_3_": 0.35}
+BLIND = tuple(BLIND_SETS)
 
 _REPORTS: dict[Path, Report] = {}
 
@@ -103,21 +106,24 @@ def test_recall_is_measured() -> None:
     """Recall on the documents verify was built against (every planted error found) and on
     the held-out ones (``h_*``, written afterwards by someone else: 23 of 78 before the
     verifier was taught from them)."""
-    counts = {"built": [0, 0], "held": [0, 0], "blind": [0, 0]}  # set -> [found, total]
+    counts = {key: [0, 0] for key in ("built", "held", *BLIND_SETS)}  # set -> [found, total]
     for doc in DOCUMENTS:
         report = _report(doc)
-        which = "blind" if doc.name.startswith(BLIND) else "held" if doc.name.startswith("h_") else "built"
+        which = next((p for p in BLIND_SETS if doc.name.startswith(p)), None)
+        which = which or ("held" if doc.name.startswith("h_") else "built")
         for planted in _expect(doc).get("finding", []):
             counts[which][1] += 1
             counts[which][0] += _found(report, planted)
     (found, total), (held_found, held_total) = counts["built"], counts["held"]
-    blind_found, blind_total = counts["blind"]
     print(f"\nblock corpus recall: {found}/{total} planted numbers found (with their convention)")
-    print(f"held-out block documents: {held_found}/{held_total}; written blind: {blind_found}/{blind_total}")
-    assert total > 50 and held_total > 50 and blind_total > 50
+    print(f"held-out block documents: {held_found}/{held_total}")
+    assert total > 50 and held_total > 50
     assert found / total >= RECALL_FLOOR
     assert held_found / held_total >= HELD_OUT_FLOOR
-    assert blind_found / blind_total >= BLIND_FLOOR
+    for prefix, floor in BLIND_SETS.items():
+        blind_found, blind_total = counts[prefix]
+        print(f"written blind ({prefix}*): {blind_found}/{blind_total}")
+        assert blind_total > 10 and blind_found / blind_total >= floor
 
 
 # --- single rules, true values from mpmath ------------------------------------------------
@@ -444,3 +450,39 @@ def test_an_ffn_row_by_the_documents_hidden_layer_and_a_row_named_r_1() -> None:
         "1", tuple(map(text, ffn(x[0]))), tuple(map(text, true_r)), tuple(_round(v, 4) for v in ln(true_r))
     )
     assert verify_text(right).wrong == ()
+
+
+def _pe_then_sum(sentence: str) -> str:
+    """A PE matrix in the concatenated layout, then X + PE, with ``sentence`` about the layout."""
+    pe = [_pe(p, 4, layout="concatenated") for p in range(3)]
+    x = [[mpmath.mpf(v) / 10 for v in row] for row in ([2, -1, 4, 3], [-3, 5, 1, -2], [6, 2, -4, 1])]
+
+    def matrix(rows: list[list[mpmath.mpf]]) -> str:
+        return " \\\\ ".join(" & ".join(_round(v, 4) for v in row) for row in rows)
+
+    total = [[a + b for a, b in zip(r, s, strict=True)] for r, s in zip(x, pe, strict=True)]
+    return (
+        f"Positional encodings, $d_{{model}} = 4$, positions 0, 1, 2. {sentence}\n\n"
+        f"$$PE = \\begin{{bmatrix}} {matrix(pe)} \\end{{bmatrix}}$$\n\n"
+        f"$$X = \\begin{{bmatrix}} {matrix(x)} \\end{{bmatrix}}$$\n\n"
+        f"$$X + PE = \\begin{{bmatrix}} {matrix(total)} \\end{{bmatrix}}$$\n"
+    )
+
+
+def test_a_layout_the_document_allows_is_used_for_what_follows() -> None:
+    """Unstated, the concatenated layout is allowed; X + PE is then judged with that PE (it
+    was judged with the interleaved one, and six right sums were called carried)."""
+    report = verify_text(_pe_then_sum(""))
+    assert report.wrong == () and report.summary["ok"] >= 24
+
+
+def test_the_layout_the_document_says_it_uses_wins_over_one_it_mentions() -> None:
+    mentioned = "Most tutorials interleave sine and cosine. In this post we use the concatenated layout."
+    assert stated_conventions(mentioned).layout == "concatenated"
+    assert stated_conventions("多数教程用交错写法。本文全部采用拼接式排列。").layout == "concatenated"
+    assert stated_conventions("tensor2tensor concatenates sines and cosines, and the paper interleaves them.").layout is None
+    report = verify_text(_pe_then_sum(mentioned))
+    assert report.wrong == ()
+    interleaved = _pe_then_sum("Tensor2tensor concatenates them. We use the paper's interleaved layout.")
+    found = verify_text(interleaved).wrong
+    assert found and all(f.fits == "concatenated layout" for f in found if f.line == 3)

@@ -170,7 +170,6 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
         self.families = {}  # h = x W_1 + b_1 with x a token's vector: h -> (x, the formula)
         self.row_name_hint = None  # the vector the formula's line names ("对 r1：")
         self.row_hint = None  # the row the formula's line names ("row 2:", "第二行"), from the span's flags
-        self.section_row: int | None = None  # the row named last in this section (a heading resets it)
 
     def _add(self, num: Num, **fields: Any) -> None:
         line, column = self.position(num.offset)
@@ -441,6 +440,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                 failure = failure or str(err)
                 ref = None
         self._fit_conventions(chain_start)
+        last = self._accepted(last)  # under a convention the document allows (sublayers.py)
         if failure is not None and len(self.findings) == chain_start:
             # a general formula without numbers (σ(z_i) = ...): listed, never dropped
             self._add(Num(chain.elements[0].offset, ""), status="unverified", kind="formula", reason=failure)

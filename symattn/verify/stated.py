@@ -53,10 +53,14 @@ class Stated:
 _CONCATENATED = re.compile(
     r"concatenated (?:layout|form|order|version|encoding)|concatenat\w*\s+(?:the\s+)?(?:sines?|cosines?|sin|cos)\b"
     r"|(?:sines?|sin)\s+(?:first|then)|all (?:the )?sines|tensor2tensor|rotate_half|GPT-NeoX"
-    r"|先.{0,6}sin.{0,10}再|拼接(?:排列|方式|布局)|sin\s*和\s*cos\s*拼接",
+    r"|先.{0,6}sin.{0,10}再|拼接式?(?:排列|方式|布局)|sin\s*和\s*cos\s*拼接",
     re.I,
 )
 _INTERLEAVED = re.compile(r"interleav|交错|交替", re.I)
+#: A sentence that says what the document itself does ("本文全部采用这种拼接式排列", "here we use …").
+_OWN_CHOICE = re.compile(r"本文|我们|这里|此处|\bwe\b|this (?:post|note|article|page)|\bhere\b", re.I)
+_USES = re.compile(r"采用|使用|选用|\buse[sd]?\b|\bfollow", re.I)
+_SENTENCE = re.compile(r"[。！？!?\n]|\.(?:\s|$)")
 #: The paper's formula, PE(pos, 2i+1) = cos(...), states the interleaved layout by itself.
 _PAPER_FORMULA = re.compile(r"2\s*i\s*\+\s*1")
 _START = (
@@ -109,6 +113,18 @@ def _start(text: str) -> int | None:
     return None
 
 
+def _own_layout(text: str) -> str | None:
+    """The layout a sentence says the document itself uses ("本文全部采用这种拼接式排列"),
+    when one sentence names exactly one layout so; else None."""
+    found = set()
+    for sentence in _SENTENCE.split(text):
+        if _OWN_CHOICE.search(sentence) and _USES.search(sentence):
+            concatenated, interleaved = bool(_CONCATENATED.search(sentence)), bool(_INTERLEAVED.search(sentence))
+            if concatenated != interleaved:
+                found.add("concatenated" if concatenated else "interleaved")
+    return found.pop() if len(found) == 1 else None
+
+
 def stated_conventions(text: str) -> Stated:
     """The conventions ``text`` states in words (see :class:`Stated`).
 
@@ -118,6 +134,8 @@ def stated_conventions(text: str) -> Stated:
     concatenated = bool(_CONCATENATED.search(text))
     interleaved = bool(_INTERLEAVED.search(text)) or (not concatenated and bool(_PAPER_FORMULA.search(text)))
     layout = None if concatenated == interleaved else ("concatenated" if concatenated else "interleaved")
+    if concatenated and interleaved:  # both named: the one the document says it uses, if it says so
+        layout = _own_layout(text)
     sample, population = bool(_SAMPLE.search(text)), bool(_POPULATION.search(text))
     variance = None if sample == population else ("sample" if sample else "population")
     tanh, erf = bool(_TANH.search(text)), bool(_ERF.search(text))

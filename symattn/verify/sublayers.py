@@ -103,6 +103,8 @@ class Sublayers:
     last_concat: Val | None = None
     row_name_hint: str | None = None  # the vector the formula's line names ("对 r1：")
     row_hint: int | None = None  # the row the formula's line names ("row 2:", "第二行"), set per span
+    section_row: int | None = None  # the row named last in this section (a heading resets it)
+    accepted: tuple[Any, set] | None = None  # a convention the chain's numbers were accepted under
     top_element: Node | None = None
 
     # --- the conventions in force ---------------------------------------------------------
@@ -892,6 +894,8 @@ class Sublayers:
             acceptable = self._acceptable(label)
             if acceptable and any(self.findings[i].kind == "carried" for i in targets):
                 continue  # a carried error stays one, whatever else its numbers fit
+            if acceptable:  # what follows is computed under it too (X + PE after a concatenated PE)
+                self.accepted = (value, {(self.findings[i].line, self.findings[i].column) for i in targets})
             for i in targets:
                 found = self.findings[i]
                 if acceptable:
@@ -916,6 +920,25 @@ class Sublayers:
             return
         if _ANOTHER_ROW in elements[-1][1]:
             self._far_statistics(fresh)
+
+    def _accepted(self, last: Val | None) -> Val | None:
+        """The chain's result under the convention its numbers were accepted under (the
+        document allows it), so later formulas are judged by it; else ``last`` unchanged."""
+        accepted, self.accepted = self.accepted, None
+        if accepted is None or last is None:
+            return last
+        value, cells = accepted
+        if is_matrix(value.b) != is_matrix(last.b) or (is_matrix(value.b) and value.b.shape != last.b.shape):
+            return last
+        lines = {line for line, _ in cells}
+        if any(f.status == "wrong" and f.line in lines for f in self.findings):
+            return last  # a line also holds a real error: its numbers are not all the convention's
+
+        def cleared(deps: frozenset) -> frozenset:
+            return frozenset((line, wrong and line not in lines) for line, wrong in deps)
+
+        rows = None if last.rows is None else tuple(cleared(r) for r in last.rows)
+        return Val(last.a, value.b, cleared(last.deps), arith=False, rows=rows)
 
     def _last_scalar_off(self, found: Finding, element: Node) -> None:
         """The scalar just printed (``σ² = 14.8 / 4 = 3.7``) follows another convention: what
