@@ -480,9 +480,35 @@ def test_the_layout_the_document_says_it_uses_wins_over_one_it_mentions() -> Non
     mentioned = "Most tutorials interleave sine and cosine. In this post we use the concatenated layout."
     assert stated_conventions(mentioned).layout == "concatenated"
     assert stated_conventions("多数教程用交错写法。本文全部采用拼接式排列。").layout == "concatenated"
-    assert stated_conventions("tensor2tensor concatenates sines and cosines, and the paper interleaves them.").layout is None
+    assert (
+        stated_conventions(
+            "tensor2tensor concatenates sines and cosines, and the paper interleaves them."
+        ).layout
+        is None
+    )
     report = verify_text(_pe_then_sum(mentioned))
     assert report.wrong == ()
     interleaved = _pe_then_sum("Tensor2tensor concatenates them. We use the paper's interleaved layout.")
     found = verify_text(interleaved).wrong
     assert found and all(f.fits == "concatenated layout" for f in found if f.line == 3)
+
+
+def test_statements_side_by_side_and_a_comma_list_of_givens_are_each_read() -> None:
+    """``x1 = [..]     x2 = [..]`` on one line is two statements, and ``eps = 1e-6`` in
+    "d = 4, eps = 1e-6, gamma = [..]" is a given (it was dropped as a keyword argument, and
+    the default ε judged a right RMSNorm wrong)."""
+    x = [mpmath.mpf(v) / 10 for v in (3, 11, -6, 9)]
+    rms = mpmath.sqrt(sum(v * v for v in x) / 4 + mpmath.mpf(10) ** -6)
+    gamma = [1, mpmath.mpf(1) / 2, 2, mpmath.mpf(3) / 2]
+    out = [v / rms * g for v, g in zip(x, gamma, strict=True)]
+    text = (
+        "RMSNorm notes\n\n"
+        "d = 4, eps = 1e-6, gamma = [1, 0.5, 2, 1.5]\n\n"
+        "    w = [1, 2]     x = [0.3, 1.1, -0.6, 0.9]\n\n"
+        f"    RMSNorm(x) = [{_row(out, 10)}]\n"
+    )
+    report = verify_text(text)
+    assert report.wrong == ()
+    assert sum(f.status == "ok" for f in report.findings if f.line == 7) == 4
+    slipped = text.replace(_round(out[0], 10), _round(out[0] + mpmath.mpf(10) ** -6, 10))
+    assert [f.line for f in verify_text(slipped).wrong] == [7]

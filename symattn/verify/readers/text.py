@@ -205,7 +205,13 @@ class _Writer:
                 self.put(_GREEK_CHARS[char] + " ", i)
             elif char in "\u2009\u00a0\t":
                 self.put(" ", i)
-            elif char == "," and (kwarg := _KWARG.match(text, i)) and kwarg.end() <= end:
+            elif (
+                char == ","
+                and (kwarg := _KWARG.match(text, i))
+                and kwarg.end() <= end
+                and text.count("(", start, i)
+                > text.count(")", start, i)  # inside a call, not "d = 4, eps = 1e-6"
+            ):
                 i = kwarg.end()  # softmax(scores, axis=-1): keyword arguments are not math
                 continue
             elif char in "|<>!'":
@@ -425,7 +431,24 @@ def _runs(text: str, *, code: bool = False) -> list[tuple[int, int]]:
         elif start is None and not char.isspace():
             start = i
         i += 1
-    return runs
+    return [piece for run in runs for piece in _side_by_side(text, *run)]
+
+
+#: Two statements on one line, side by side: ``x1 = [-0.3, 0.2]     x2 = [-0.6, 0.5]``
+#: (a closing bracket or a number, two spaces or more, then a name and "=").
+_SIDE_BY_SIDE = re.compile(
+    r"(?<=[\]\d])[ \t]{2,}(?=[A-Za-z_\u0370-\u03ff][\w\u0370-\u03ff]{0,15}[ \t]*=(?!=))"
+)
+
+
+def _side_by_side(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """A run cut where a second statement starts beside the first."""
+    pieces, at = [], start
+    for gap in _SIDE_BY_SIDE.finditer(text, start, end):
+        pieces.append((at, gap.start()))
+        at = gap.end()
+    pieces.append((at, end))
+    return pieces
 
 
 def _continues(text: str, i: int) -> bool:
