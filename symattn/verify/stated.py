@@ -119,7 +119,10 @@ def _own_layout(text: str) -> str | None:
     found = set()
     for sentence in _SENTENCE.split(text):
         if _OWN_CHOICE.search(sentence) and _USES.search(sentence):
-            concatenated, interleaved = bool(_CONCATENATED.search(sentence)), bool(_INTERLEAVED.search(sentence))
+            concatenated, interleaved = (
+                bool(_CONCATENATED.search(sentence)),
+                bool(_INTERLEAVED.search(sentence)),
+            )
             if concatenated != interleaved:
                 found.add("concatenated" if concatenated else "interleaved")
     return found.pop() if len(found) == 1 else None
