@@ -512,3 +512,35 @@ def test_statements_side_by_side_and_a_comma_list_of_givens_are_each_read() -> N
     assert sum(f.status == "ok" for f in report.findings if f.line == 7) == 4
     slipped = text.replace(_round(out[0], 10), _round(out[0] + mpmath.mpf(10) ** -6, 10))
     assert [f.line for f in verify_text(slipped).wrong] == [7]
+
+
+def test_a_heading_names_the_first_table_under_it() -> None:
+    """``### Hidden pre-activations $H = XW_1 + b_1$`` then a token × unit table: the table is
+    H; "### After the ReLU" names the next one. Values from fractions."""
+    from fractions import Fraction as F
+
+    X = [[F(4, 10), F(-2, 10)], [F(1, 10), F(7, 10)]]
+    W = [[F(6, 10), F(-3, 10)], [F(1, 10), F(5, 10)]]
+    b = [F(7, 100), F(1, 10)]
+    H = [[sum(X[i][k] * W[k][j] for k in range(2)) + b[j] for j in range(2)] for i in range(2)]
+
+    def table(rows: list[list[F]]) -> str:
+        body = "\n".join(
+            f"| {i + 1} | " + " | ".join(f"{float(v):.2f}" for v in row) + " |" for i, row in enumerate(rows)
+        )
+        return "| token | unit 1 | unit 2 |\n|---|---:|---:|\n" + body + "\n"
+
+    relu = [[max(F(0), v) for v in row] for row in H]
+    text = (
+        "# FFN notes\n\n$$X = \\begin{bmatrix} 0.4 & -0.2 \\\\ 0.1 & 0.7 \\end{bmatrix}, \\quad "
+        "W_1 = \\begin{bmatrix} 0.6 & -0.3 \\\\ 0.1 & 0.5 \\end{bmatrix}, \\quad b_1 = [0.07, 0.1]$$\n\n"
+        "## Hidden pre-activations $H = XW_1 + b_1$\n\nRow times column, plus the bias:\n\n"
+        + table(H)
+        + "\n## After the ReLU\n\nNegative entries become zero:\n\n"
+        + table(relu)
+    )
+    report = verify_text(text)
+    assert report.wrong == () and report.summary["ok"] >= 8
+    slipped = text.replace(f"| 2 | {float(H[1][0]):.2f}", f"| 2 | {float(H[1][0]) + 0.2:.2f}")  # and carried
+    wrong = verify_text(slipped).wrong
+    assert [(f.kind, f.carried_from is not None) for f in wrong] == [("slip", False), ("carried", True)]

@@ -151,6 +151,10 @@ class _Walker:
         self.spans: list[Span] = []
         self.prose = ""  # the last paragraph, for naming a table or printout
         self.prose_math = ""  # ... and its inline math
+        self.in_heading = False
+        self.heading: tuple[str, str] | None = (
+            None  # the last heading's words and math, for the table under it
+        )
         self.prose_start = 0  # where that paragraph starts
         self.code = CodeContext()
 
@@ -171,6 +175,9 @@ class _Walker:
             kind = token.type
             if kind == "heading_open":
                 self.scope(start)
+                self.in_heading, self.heading = True, None
+            elif kind == "heading_close":
+                self.in_heading = False
             if kind in ("math_block", "math_block_label", "amsmath"):
                 self.latex_block(token, start, end)
             elif kind in ("fence", "code_block"):
@@ -283,6 +290,8 @@ class _Walker:
                     self.html_found(found)
         flush()
         text = "".join(run.text for run in text_runs)
+        if self.in_heading:
+            self.heading = (text, "\n".join(maths))
         if text.strip() or maths:
             self.prose_math = "\n".join(maths)
         if text.strip():
@@ -376,7 +385,8 @@ class _Walker:
                 row.append(found if found is not None else Span("", False, ((0, start, True),)))
             index += 1
         if self.config.tables:
-            span = table_span(rows, self.prose, self.prose_math)
+            span = table_span(rows, self.prose, self.prose_math, heading=self.heading)
+            self.heading = None  # it names the first table under it only
             if span is not None:
                 self.spans.append(span)
         return index + 1

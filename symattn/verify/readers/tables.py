@@ -239,6 +239,20 @@ def _named_by_math(math: str) -> str | None:
     return pieces[-1].strip()
 
 
+_DEFINED_NAME = re.compile(r"\s*([A-Za-z](?:_\{?\w{1,3}\}?)?)\s*=\s*[^=]+")
+_RELU_WORD = re.compile(r"\bReLU\b|\\max\s*\(\s*0")
+
+
+def _named_by_heading(words: str, math: str) -> str | None:
+    """The name a heading gives the table under it: the one name its math defines
+    (``H = XW_1 + b_1``), or the ReLU's output ("After the ReLU")."""
+    pieces = [p for p in math.splitlines() if p.strip()]
+    defined = _DEFINED_NAME.fullmatch(pieces[0]) if len(pieces) == 1 else None
+    if defined:
+        return defined.group(1)
+    return "ReLU" if _RELU_WORD.search(words) and not pieces else None
+
+
 def _dimension_header(header: list[Cell]) -> bool:
     """``pos | 0 | 1 | 2 | 3``: positions down, dimensions 0 … d − 1 across (a header)."""
     texts = [c.text.strip().strip("*`") for c in header]
@@ -259,9 +273,12 @@ def _counts(body: list[list[Cell]], header: list[Cell]) -> bool:
 _ACTIVATION_MATH = re.compile(r"\\(?:mathrm|operatorname|text)\{ReLU\}|\\max\s*\(\s*0\s*,")
 
 
-def table_span(rows: list[list[Cell]], prose: str, math: str = "") -> Span | None:
+def table_span(
+    rows: list[list[Cell]], prose: str, math: str = "", *, heading: tuple[str, str] | None = None
+) -> Span | None:
     """The claim a table makes, as a core-grammar span, or None (``math``: the inline
-    math of the paragraph before it, which names it when its words do not)."""
+    math of the paragraph before it, which names it when its words do not; ``heading``: the
+    words and math of the heading it is the first table under, when nothing else names it)."""
     if len(rows) < 2 or len({len(r) for r in rows}) != 1:
         return None
     header = rows[0]
@@ -303,6 +320,8 @@ def table_span(rows: list[list[Cell]], prose: str, math: str = "") -> Span | Non
     expression = None
     if name is None and prose.rstrip().endswith((":", "：")):
         expression = _named_by_math(math)  # "and the sum $X + PE$, which … sees:"
+    if name is None and expression is None and heading is not None:
+        name = _named_by_heading(*heading)  # "### Hidden pre-activations $H = XW_1 + b_1$"
     if name is None and expression is None:
         return None
     builder = Builder()
