@@ -544,3 +544,29 @@ def test_a_heading_names_the_first_table_under_it() -> None:
     slipped = text.replace(f"| 2 | {float(H[1][0]):.2f}", f"| 2 | {float(H[1][0]) + 0.2:.2f}")  # and carried
     wrong = verify_text(slipped).wrong
     assert [(f.kind, f.carried_from is not None) for f in wrong] == [("slip", False), ("carried", True)]
+
+
+def test_a_token_section_reads_its_own_vectors() -> None:
+    """Forum-style notes: ``PE(pos=1)``, ``z1 = x1 + PE(1)`` bound after ``x1``, then "token 1:"
+    with bare ``z`` and ``mu``: token 1's z, not its x. A σ² from the calculator's var key
+    (the sample variance) is named so."""
+    x = [mpmath.mpf(-3) / 10, mpmath.mpf(2) / 10]
+    z = [x[0] + mpmath.sin(1), x[1] + mpmath.cos(1)]
+    mu = (z[0] + z[1]) / 2
+    dev = [v - mu for v in z]
+    sample = (dev[0] ** 2 + dev[1] ** 2) / 1
+    text = (
+        "LayerNorm after the positional encoding, d_model = 2 (population variance, eps = 1e-5).\n\n"
+        "    x1 = [-0.3, 0.2]     x2 = [-0.6, 0.5]\n\n"
+        f"    PE(pos=1) = [sin 1, cos 1] = [{_round(mpmath.sin(1), 4)}, {_round(mpmath.cos(1), 4)}]\n"
+        f"    z1 = x1 + PE(1) = [{_round(z[0], 4)}, {_round(z[1], 4)}]\n\n"
+        "token 1:\n"
+        f"    mu      = {_round(mu, 4)}\n"
+        f"    z - mu  = [{_round(dev[0], 4)}, {_round(dev[1], 4)}]\n"
+        f"    sigma^2 = {_round(sample, 4)}\n"
+    )
+    report = verify_text(text)
+    ok = {f.claimed for f in report.findings if f.status == "ok"}
+    assert {_round(mu, 4), _round(dev[0], 4), _round(dev[1], 4), _round(mpmath.sin(1), 4)} <= ok
+    (sigma,) = report.wrong
+    assert (sigma.claimed, sigma.kind, sigma.fits) == (_round(sample, 4), "convention", "sample variance")

@@ -181,12 +181,14 @@ class Sublayers:
         if member not in self.env or variable in self.env:
             return None
         self.env[variable] = self.env[member]
+        saved, self.row_hint = self.row_hint, int(match.group(2))  # its μ and σ are token i's
         try:
             return self._value_of(formula, record=False)  # type: ignore[attr-defined]
         except (Unverifiable, SymattnError):
             return None
         finally:
             self.env.pop(variable, None)
+            self.row_hint = saved
 
     def _family_stacked(self, name: str) -> Val | None:
         """The rows h_1, h_2, … of a family, one per bound x_1, x_2, … (at least two)."""
@@ -354,8 +356,15 @@ class Sublayers:
 
     def _hinted_row(self, name: str) -> Val | None:
         """A bare ``x`` that the document never binds (only X, of several rows) in a section
-        that named the row being normalised ("Take the second row of X + PE"): that row."""
-        if name not in _BARE_X or name in self.env or not self.stated.norm or self.row_hint is None:
+        that named the row being normalised ("Take the second row of X + PE"): that row; and a
+        bare ``z`` under "token 1:" when the document bound ``z1`` (and never ``z``): z1."""
+        if name in self.env or not self.stated.norm or self.row_hint is None:
+            return None
+        numbered = f"{name}_{{{self.row_hint}}}"
+        if len(name) == 1 and name.islower() and numbered in self.env and is_matrix(self.env[numbered].a):
+            binding = self.env[numbered]
+            return Val(binding.a, binding.b, binding.deps, arith=binding.arith, rows=binding.rows)
+        if name not in _BARE_X:
             return None
         if self.norm_rows is None or self.norm_rows[1].a.rows < 2:
             return None
@@ -411,7 +420,18 @@ class Sublayers:
         ):
             index = hint
         if index is not None and bound_only:
-            for name in _row_names(index):
+            numbered = [
+                n
+                for n in self.env
+                if (m := _ROW_OF_BOUND.match(n))
+                and m.group(2) == str(index)
+                and not _NOT_NORMALISED.match(n)
+                and is_matrix(self.env[n].a)
+                and self.env[n].a.rows == 1
+            ]
+            latest = max(numbered, key=lambda n: self.bound_line.get(n, 0), default=None)
+            family = (latest,) if latest else ()  # z1 = x1 + PE(1) bound after x1: token 1's z, not its x
+            for name in (*family, *_row_names(index)):
                 if name in self.env and is_matrix(self.env[name].a) and self.env[name].a.rows == 1:
                     binding = self.env[name]
                     half = self._half_units(name, binding.halfwidth)

@@ -88,6 +88,7 @@ _NOT_NAMES = {
 _IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _NUMBER = re.compile(r"(?:\d+(?:\.\d+)?|\.\d+)(?:e[+-]\d{1,3}(?![A-Za-z0-9]))?%?")
 _MATH_CHARS = set("0123456789.+-*/^=()[],;_% \t×·⋅−≈→√ᵀ²³@<>|!'÷μσεγβΦφ") | {"\u2009", "\u00a0"}
+_POSITION_ARG = re.compile(r"\(\s*(?:pos|position|p|t|m)\s*=\s*(\d{1,4})\s*\)")
 _KWARG = re.compile(r",\s*[A-Za-z_]\w*\s*=(?!=)\s*[-\w.]+\s*(?=[,)])")
 _LEADING_RELATION = re.compile(r"\s*(?:=|≈|→|:=)\s*")
 #: A number with a scale suffix (``4.91M``, ``197K``, ``1.2B``): a decimal point or three digits.
@@ -205,6 +206,12 @@ class _Writer:
                 self.put(_GREEK_CHARS[char] + " ", i)
             elif char in "\u2009\u00a0\t":
                 self.put(" ", i)
+            elif char == "(" and (position := _POSITION_ARG.match(text, i)) and position.end() <= end:
+                self.put("(", i)  # PE(pos=1): the position itself
+                self.copy(position.start(1), position.end(1))
+                self.put(")", position.end() - 1)
+                i = position.end()
+                continue
             elif (
                 char == ","
                 and (kwarg := _KWARG.match(text, i))
