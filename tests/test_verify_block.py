@@ -570,3 +570,31 @@ def test_a_token_section_reads_its_own_vectors() -> None:
     assert {_round(mu, 4), _round(dev[0], 4), _round(dev[1], 4), _round(mpmath.sin(1), 4)} <= ok
     (sigma,) = report.wrong
     assert (sigma.claimed, sigma.kind, sigma.fits) == (_round(sample, 4), "convention", "sample variance")
+
+
+def test_labelled_tokens_and_the_squares_of_a_vector() -> None:
+    """ "token1  x = [..]" then "token2  x = [..]": under "token1：" a bare x is token 1's;
+    ``x^2`` of a vector is its squares (a vector has no matrix power)."""
+    xs = [[mpmath.mpf(12) / 10, mpmath.mpf(-8) / 10], [mpmath.mpf(3) / 10, mpmath.mpf(11) / 10]]
+    gamma = [1, 2]
+
+    def rms_norm(x: list[mpmath.mpf]) -> list[mpmath.mpf]:
+        rms = mpmath.sqrt(sum(v * v for v in x) / 2 + mpmath.mpf(10) ** -6)
+        return [v / rms * g for v, g in zip(x, gamma, strict=True)]
+
+    def section(k: int) -> str:
+        x = xs[k - 1]
+        return (
+            f"token{k}：\n  x^2 = [{_row([v * v for v in x], 2)}]\n"
+            f"  RMSNorm(x) = [{_row(rms_norm(x), 6)}]\n\n"
+        )
+
+    text = (
+        "RMSNorm 手算笔记，eps = 1e-6, gamma = [1, 2]\n\n"
+        "  token1  x = [1.2, -0.8]\n  token2  x = [0.3, 1.1]\n\n" + section(1) + section(2)
+    )
+    report = verify_text(text)
+    assert report.wrong == ()
+    assert sum(f.status == "ok" for f in report.findings) >= 8
+    slipped = text.replace("x^2 = [1.44, 0.64]", "x^2 = [1.44, 0.46]")
+    assert [(f.line, f.claimed) for f in verify_text(slipped).wrong] == [(7, "0.46")]

@@ -158,6 +158,7 @@ def _run_span(state: DocumentState, span: Span, locator: Locator) -> None:
         return
     state.binary = "binary" in span.flags
     state.row_hint = next((int(flag[4:]) for flag in span.flags if flag.startswith("row:")), None)
+    state.own_row = state.row_hint  # "token1  x = [...]": the line's own label, not the section's
     if state.row_hint is not None:
         state.section_row = state.row_hint
     elif state.stated.norm and "bare" not in span.flags and span.reader != "code":

@@ -171,6 +171,10 @@ class Evaluator:
             base = self._value_of(node.base, record)
             tied = record and not isinstance(node.exponent, Num)  # the 2 of σ^2 restates nothing
             exponent = self._scalar(self._value_of(node.exponent, tied), "an exponent")
+            if is_matrix(base.a) and 1 in base.a.shape and base.a.shape != (1, 1):
+                powered = _entrywise_power(base, exponent)  # (z − μ)^2 of a vector: entry by entry, as numpy
+                if powered is not None:
+                    return powered
             if is_matrix(base.a):
                 raise Unverifiable("a power of a matrix")
             where = self.subject or "power"
@@ -310,3 +314,14 @@ class Evaluator:
             arith=all(c.arith for row in cells for c in row),
             rows=tuple(frozenset().union(*(c.deps for c in row)) for row in cells),
         )
+
+
+def _entrywise_power(base: Val, exponent: Val) -> Val | None:
+    """A row or column raised to a small positive integer, entry by entry (a vector has no
+    matrix power, so ``x^2`` can only mean its squares); None for another exponent."""
+    k = exponent.b
+    if not (getattr(k, "is_Integer", False) and 1 <= k <= 4 and exponent.a == k):
+        return None
+    a = base.a.applyfunc(lambda v: v**k)
+    b = base.b.applyfunc(lambda v: v**k)
+    return Val(a, b, base.deps | exponent.deps, arith=base.arith, rows=base.rows)

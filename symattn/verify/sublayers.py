@@ -104,6 +104,7 @@ class Sublayers:
     row_name_hint: str | None = None  # the vector the formula's line names ("对 r1：")
     row_hint: int | None = None  # the row the formula's line names ("row 2:", "第二行"), set per span
     section_row: int | None = None  # the row named last in this section (a heading resets it)
+    own_row: int | None = None  # the row the formula's own line names ("token1  x = [...]")
     accepted: tuple[Any, set] | None = None  # a convention the chain's numbers were accepted under
     top_element: Node | None = None
 
@@ -358,13 +359,16 @@ class Sublayers:
         """A bare ``x`` that the document never binds (only X, of several rows) in a section
         that named the row being normalised ("Take the second row of X + PE"): that row; and a
         bare ``z`` under "token 1:" when the document bound ``z1`` (and never ``z``): z1."""
-        if name in self.env or not self.stated.norm or self.row_hint is None:
+        if not self.stated.norm or self.row_hint is None:
             return None
         numbered = f"{name}_{{{self.row_hint}}}"
+        bound = self.env.get(name)
+        if bound is not None and not (is_matrix(bound.a) and bound.a.rows == 1 and numbered in self.env):
+            return None  # x bound, and no x_i of the token the section names
         if len(name) == 1 and name.islower() and numbered in self.env and is_matrix(self.env[numbered].a):
             binding = self.env[numbered]
             return Val(binding.a, binding.b, binding.deps, arith=binding.arith, rows=binding.rows)
-        if name not in _BARE_X:
+        if name not in _BARE_X or bound is not None:
             return None
         if self.norm_rows is None or self.norm_rows[1].a.rows < 2:
             return None
@@ -829,6 +833,15 @@ class Sublayers:
             for name in names:
                 if _STAT.match(name):
                     self.statistic_of[name] = self.norm_rows[1] if self.norm_rows else None
+            labelled = self.own_row is not None and len(names) == 1 and re.fullmatch(r"[a-z]", names[0])
+            if labelled and is_matrix(value.a) and value.a.rows == 1 and names[0] in self.env:
+                numbered = f"{names[0]}_{{{self.own_row}}}"  # "token2  x = [...]": also x_2
+                if numbered not in self.env:
+                    self.env[numbered] = self.env[names[0]]
+                    self.bound_line[numbered] = self.bound_line.get(names[0], 0)
+                    for given in (self.inputs, self.approximate_inputs):  # given exactly, or only rounded
+                        if names[0] in given:
+                            given.add(numbered)
         if not is_matrix(value.a) or not names:
             return
         name = names[0]
