@@ -33,12 +33,12 @@ RECALL_FLOOR = 1.0  # issue 11: every planted error is found
 #: a prose quote of one).
 HELD_OUT_FLOOR = 1.0
 #: The second held-out set (h_2_*), written blind after that: measured 18 of 58 (31%) with
-#: 1 false alarm (a Φ(2) read as (2), fixed) when it came in; 43 of 58 (74%) after the rules it
-#: taught (the misses: a list of squares on its own, and the Chinese RMSNorm/GELU notes).
+#: 1 false alarm (a Φ(2) read as (2), fixed) when it came in; 51 of 58 (88%) after the rules it
+#: taught (the misses: a list of squares on its own, mean(x^2), a GELU in a document naming both forms).
 #: The third (h_3_*), written blind after those rules: 5 of 14 and 6 false alarms on its control
 #: when it came in (a layout the document said it uses in Chinese but also mentioned the other,
-#: and a layout allowed but not used for X + PE: both fixed), 5 of 14 and 0 false alarms now.
-BLIND_SETS = {"h_2_": 0.74, "h_3_": 0.35}
+#: and a layout allowed but not used for X + PE: both fixed), 9 of 14 and 0 false alarms now.
+BLIND_SETS = {"h_2_": 0.87, "h_3_": 0.64}
 BLIND = tuple(BLIND_SETS)
 
 _REPORTS: dict[Path, Report] = {}
