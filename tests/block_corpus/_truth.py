@@ -885,6 +885,57 @@ _add(
 )
 
 
+# --- the fourth held-out set (h_4_* documents): inputs no earlier document uses -------------
+
+# h4ln: pre-norm H = X + FFN(LN(X)): 2 tokens, d_model 3, d_ff 2, ReLU, LayerNorm with eps 1e-5 (population
+# variance, gamma = 1, beta = 0); LaTeX lecture notes
+h4ln = _add(
+    Case(
+        "h4ln",
+        "pre-norm X + FFN(LN(X)): 2 tokens, d_model 3, d_ff 2, ReLU, eps 1e-5",
+        {
+            "X": [["0.6", "-0.2", "1.1"], ["-0.5", "0.9", "0.3"]],
+            "W1": [["0.8", "-0.4"], ["-0.3", "0.9"], ["0.5", "0.2"]],
+            "b1": [["0.1", "-0.3"]],
+            "W2": [["0.4", "-0.6", "0.2"], ["0.7", "0.3", "-0.5"]],
+            "b2": [["0.05", "0", "-0.1"]],
+        },
+        [
+            ("LN", "ln", {"src": "X", "eps": "1e-5"}),
+            ("F", "ffn", {"src": "LN", "W1": "W1", "b1": "b1", "W2": "W2", "b2": "b2", "act": "relu"}),
+            ("H", "add", {"a": "X", "b": "F"}),
+        ],
+    )
+)
+# the hidden unit h[1,1] = LN(x_1) . W_1[:,1] + b_1[1] = 1.2019 printed 1.1019: the bias 0.1 left out (one
+# digit); its ReLU value, FFN(x_1) and the residual row 1 computed from it
+_add(
+    vary(
+        h4ln,
+        "h4ln_h11",
+        "h4ln with F_H[1,1] = 1.1019 (true 1.2019: b_1 left out)",
+        sets={"F_H": {(1, 1): "1.1019"}},
+    )
+)
+
+# h4pe: sinusoidal PE, d_model 6, positions 0, 1, 2, base 10000, interleaved; a README with a NumPy printout
+h4pe = _add(
+    Case("h4pe", "3 positions (0, 1, 2), d_model 6: PE (interleaved)", {}, [("PE", "pe", {"n": 3, "d": 6})])
+)
+# PE[3,4] = cos(2 / 10000^(2/6)) = 0.9957 printed 0.9947 (one digit); the prose quotes the printed number
+_add(vary(h4pe, "h4pe_34", "h4pe with PE[3,4] = 0.9947 (true 0.9957)", sets={"PE": {(3, 4): "0.9947"}}))
+
+# h4zh: LayerNorm of 3 tokens, d_model 4, eps 1e-5, no gamma/beta; a Chinese calculator-style control
+_add(
+    Case(
+        "h4zh",
+        "LayerNorm of 3 tokens, d_model 4, eps 1e-5 (no gamma, beta)",
+        {"X": [["1.5", "-0.5", "2", "0.4"], ["0.3", "0.9", "-1.2", "0.6"], ["2.4", "1.8", "3", "0.2"]]},
+        [("LN", "ln", {"src": "X", "eps": "1e-5"})],
+    )
+)
+
+
 def S(case: str) -> dict:
     return CASES[case].stages
 
