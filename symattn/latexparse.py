@@ -474,7 +474,7 @@ WORDS = (
 )
 #: Short names of block stages, read as one name only when the run of letters is
 #: exactly the word (``LN(x)``, ``PE_{(1,0)}``; ``PEx`` stays P·E·x).
-SHORT_WORDS = ("LN", "PE", "FFN", "MHA")
+SHORT_WORDS = ("LN", "PE", "FFN", "MHA", "RMS")
 _GREEK = {
     "alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta", "lambda", "mu",
     "nu", "xi", "rho", "sigma", "tau", "phi", "varphi", "chi", "psi", "omega", "Sigma", "Phi", "Omega",

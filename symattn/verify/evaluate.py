@@ -428,7 +428,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                     head_value = value
                 ref = last = value
                 last_is_claim = is_claim
-                ref_is_name = isinstance(element, Name)
+                ref_is_name = isinstance(element, Name) and not self._names_a_cell(element)
                 exact_ref = not is_claim or all(parse_claim(n.text).places is None for n in literals(element))
             except (Unverifiable, SymattnError) as err:
                 del self.findings[mark:]
@@ -471,6 +471,11 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
             and chain.elements[0].name not in self.families  # h = x W_1 + b_1 defines h_1, h_2, ...
         ):
             self._forget([chain.elements[0].name])  # a definition that cannot be followed: no stale value
+
+    def _names_a_cell(self, element: Name) -> bool:
+        """``u_{11}`` of a bound u: a step after it computes that cell, it does not define a
+        new name (a bound name, ``S = 2·3``, may be defined anew)."""
+        return element.name not in self.env and self._cell(element.name) is not None
 
     @staticmethod
     def _restated_side(value: Val, ref: Val) -> Val:

@@ -245,6 +245,10 @@ class Evaluator:
             arg = self._scalar(args[0], name)
             function = sympy.sin if name == "sin" else sympy.cos
             return Val(function(arg.a), function(arg.b), deps, arith=False)
+        if name in ("mean", "np.mean") and len(args) == 1 and is_matrix(args[0].a) and 1 in args[0].a.shape:
+            arg = args[0]  # mean(x^2): the mean of one vector's entries
+            count = len(arg.a)
+            return Val(sympy.Add(*arg.a) / count, sympy.Add(*arg.b) / count, deps, arith=False)
         if name in ("exp", "np.exp") and len(args) == 1:
             arg = self._scalar(args[0], "exp")
             return Val(bounded_exp(arg.a), bounded_exp(arg.b), deps, arith=False)

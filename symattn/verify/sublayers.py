@@ -48,11 +48,13 @@ DEFAULT_EPS = Rational(1, 100000)
 _LN_NAMES = {"layernorm", "ln", "layer_norm"}
 _EPS_NAMES = ("epsilon", "varepsilon", "eps", "\u03b5")
 _GAMMA, _BETA = ("gamma", "\u03b3"), ("beta", "\u03b2")
-_STAT = re.compile(r"(mu|sigma|mean|var|variance|std)(?:_\{?(\d{1,2})\}?)?$")
+_STAT = re.compile(r"(mu|sigma|mean|var|variance|std|RMS|rms)(?:_\{?(\d{1,2})\}?)?$")
 #: The statistics under their spelt-out names (``mean = 2.925 / 4``, ``var = 3.5729``).
-_STAT_WORDS = {"mean": "mu", "var": "variance", "variance": "variance", "std": "sigma"}
+_STAT_WORDS = {"mean": "mu", "var": "variance", "variance": "variance", "std": "sigma", "RMS": "rms"}
 #: x̂ (the normalised row, before γ and β): \hat{x}, \hat{\mathbf{x}}_1, x_hat, x_{hat}.
-_HAT = re.compile(r"(?:\\hat\{(?:\\mathbf\{x\}|\\boldsymbol\{x\}|x)\}|x_\{?hat\}?)(?:_\{?(\d{1,2})\}?)?$")
+_HAT = re.compile(
+    r"(?:\\hat\{(?:\\mathbf\{[a-z]\}|\\boldsymbol\{[a-z]\}|[a-z])\}|[a-z]_\{?hat\}?)(?:_\{?(\d{1,2})\}?)?$"
+)  # x̂ and ẑ alike: the row being normalised, normalised
 #: x_i, row i of the rows being normalised, when the document never binds it.
 _X_ROW = re.compile(r"(?:x|\\mathbf\{x\})_\{(\d{1,2})\}$")
 #: x written bare for one token's vector.
@@ -379,8 +381,11 @@ class Sublayers:
 
     def _row_of_bound(self, letter: str, i: int) -> Val | None:
         """``r_1`` after ``r = x + FFN(x) = [[…], […]]``: row i of the matrix the letter names
-        (1-based), with that row's dependencies; None when the letter names no such matrix."""
+        (or, when it names none, its capital: x_1 of X), 1-based, with that row's dependencies;
+        None when there is no such matrix."""
         binding = self.env.get(letter)
+        if binding is None:
+            binding = self.env.get(letter.upper())  # x_1 of X, h_2 of H: a token's row of the matrix
         if binding is None or not is_matrix(binding.a) or binding.a.rows < 2 or not 1 <= i <= binding.a.rows:
             return None
         deps = binding.rows[i - 1] if binding.rows is not None else binding.deps
@@ -494,8 +499,12 @@ class Sublayers:
             self.consulted.add(_ANOTHER_ROW if bare else _ANOTHER_ROW_IN)
         if self.override is None:
             self.other_statistics = (which, ddof, self.recent_rows)  # computed only when a number fits no row
+        eps = self._convention("eps", ("eps = 0",)) if which == "rms" else 0  # RMS = √(mean(x²) + ε)
         return Val(
-            _row_statistic(which, row.a, ddof), _row_statistic(which, row.b, ddof), row.deps, arith=False
+            _row_statistic(which, row.a, ddof, eps),
+            _row_statistic(which, row.b, ddof, eps),
+            row.deps,
+            arith=False,
         )
 
     def _statistic_ball(self, name: str) -> tuple[Any, Any] | None:
@@ -509,6 +518,8 @@ class Sublayers:
         try:
             row, half = self._normalised_row(int(stat.group(2)) if stat.group(2) else None)
             which = _STAT_WORDS.get(stat.group(1), stat.group(1))
+            if which == "rms":
+                return None  # no interval rule for the RMS yet: judged exactly
             ddof = self._convention("ddof", ()) if which != "mu" else 0
             value = _row_statistic(which, row.a, ddof)
         except (Unverifiable, SymattnError):
@@ -1079,8 +1090,11 @@ def _row_names(index: int) -> tuple[str, ...]:
     return (f"x_{{{index}}}", "\\mathbf{x}_{" + str(index) + "}", f"h_{{{index}}}", f"z_{{{index}}}")
 
 
-def _row_statistic(which: str, x: ImmutableMatrix, ddof: int) -> Any:
-    """μ ("mu"), σ ("sigma") or σ² ("variance", with ``ddof``) of the row ``x``, by symattn.block."""
+def _row_statistic(which: str, x: ImmutableMatrix, ddof: int, eps: Any = 0) -> Any:
+    """μ ("mu"), σ ("sigma"), σ² ("variance", with ``ddof``) or the RMS ("rms", √(mean(x²) + ε))
+    of the row ``x``, by symattn.block."""
+    if which == "rms":
+        return sympy.sqrt(sympy.Add(*(v**2 for v in x)) / len(x) + eps)
     if which == "mu":
         return block.layer_norm_rows(x, eps=1)[0].mean  # the mean does not depend on ε
     if ddof >= x.cols:

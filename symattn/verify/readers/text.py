@@ -42,7 +42,7 @@ FUNCTIONS = {
     "cos": r"\cos",
 }
 #: Names of block stages read only as written (``ln`` stays the logarithm).
-_CASED_FUNCTIONS = {"LN": r"\mathrm{LN}", "PE": r"\mathrm{PE}"}
+_CASED_FUNCTIONS = {"LN": r"\mathrm{LN}", "PE": r"\mathrm{PE}", "RMS": r"\mathrm{RMS}"}
 #: Greek letters spelt out (``mu``, ``sigma^2``, ``eps``) and written (``μ``, ``σ²``, ``ε``).
 _GREEK_WORDS = {
     "mu": r"\mu", "sigma": r"\sigma", "eps": r"\epsilon", "epsilon": r"\epsilon", "gamma": r"\gamma",
