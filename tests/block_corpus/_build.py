@@ -83,6 +83,7 @@ FITS = {
     "sample variance",
     "population variance",
     "eps = 0",
+    "base 10000",
 }
 
 

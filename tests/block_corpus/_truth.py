@@ -286,7 +286,15 @@ def gelu_tanh(h: Value) -> Value:
     return x / 2 * (1 + mpmath.tanh(mpmath.sqrt(2 / mpmath.pi) * (x + to_mpf(GELU_C) * x**3)))
 
 
-ACTS = {"relu": relu, "gelu": gelu, "gelu_tanh": gelu_tanh}
+def silu(h: Value) -> Value:
+    """SiLU (swish): x · σ(x) = x / (1 + e^(−x))."""
+    if isinstance(h, Fraction) and h == 0:
+        return Fraction(0)
+    x = to_mpf(h)
+    return x / (1 + mpmath.exp(-x))
+
+
+ACTS = {"relu": relu, "gelu": gelu, "gelu_tanh": gelu_tanh, "silu": silu}
 
 
 def feed_forward(X, W1, b1, W2, b2, *, act: str, apply) -> dict:
@@ -934,6 +942,88 @@ _add(
         [("LN", "ln", {"src": "X", "eps": "1e-5"})],
     )
 )
+
+
+# --- the fifth held-out set (h_5_* documents): inputs no earlier document uses --------------
+
+# h5enc: a post-norm encoder sub-layer pair on 2 tokens, d = 2: X + PE (positions 0, 1), then
+# LayerNorm(H + FFN(H)) with ReLU, d_ff 2, gamma = [1, 1], beta = [0, 0] given, eps 1e-5; a blog control
+_H5_FFN = {
+    "W1": [["0.5", "-1"], ["1", "0.5"]],
+    "b1": [["0.1", "-0.2"]],
+    "W2": [["1", "-0.5"], ["0.5", "1"]],
+    "b2": [["0", "0.1"]],
+    "g": [["1", "1"]],
+    "b": [["0", "0"]],
+}
+_H5_STEPS = [
+    ("PE", "pe", {"n": 2, "d": 2}),
+    ("H", "add", {"a": "X", "b": "PE"}),
+    ("F", "ffn", {"src": "H", "W1": "W1", "b1": "b1", "W2": "W2", "b2": "b2", "act": "relu"}),
+    ("R", "add", {"a": "H", "b": "F"}),
+    ("N", "ln", {"src": "R", "gamma": "g", "beta": "b", "eps": "1e-5"}),
+]
+_add(
+    Case(
+        "h5enc",
+        "post-norm encoder sub-layer: X + PE, LayerNorm(H + FFN(H)), ReLU, d 2, d_ff 2, eps 1e-5",
+        {"X": [["0.3", "-0.4"], ["-0.2", "0.6"]], **_H5_FFN},
+        copy.deepcopy(_H5_STEPS),
+    )
+)
+# its "Another example": new X (and so new H), the same weights
+_add(
+    Case(
+        "h5enc2",
+        "the same sub-layer pair on a second X",
+        {"X": [["-0.5", "0.2"], ["0.4", "-0.3"]], **_H5_FFN},
+        copy.deepcopy(_H5_STEPS),
+    )
+)
+
+# h5zh: a PyTorch session: F.layer_norm over the last dimension (eps 1e-5) and F.gelu (erf form) of x
+_add(
+    Case(
+        "h5zh",
+        "F.layer_norm(x, (3,)) (eps 1e-5) and F.gelu(x) (erf) of 2 rows, d 3",
+        {"x": [["0.5", "-1.2", "0.3"], ["2", "0.1", "-0.4"]]},
+        [
+            ("LN", "ln", {"src": "x", "eps": "1e-5"}),
+            ("G", "act", {"src": "x", "act": "gelu"}),
+        ],
+    )
+)
+
+# h5rms: RMSNorm with gamma and eps 0.01 of 3 tokens, d 2; SiLU of a vector v; lecture scribe notes
+h5rms = _add(
+    Case(
+        "h5rms",
+        "RMSNorm (gamma, eps 0.01) of 3 tokens, d 2; SiLU of v",
+        {
+            "X": [["1.2", "-0.8"], ["0.3", "-0.1"], ["-0.5", "0.9"]],
+            "g": [["1.5", "0.5"]],
+            "v": [["1", "-0.5", "2", "0.25"]],
+        },
+        [
+            ("RMS", "rms", {"src": "X", "gamma": "g", "eps": "0.01"}),
+            ("S", "act", {"src": "v", "act": "silu"}),
+        ],
+    )
+)
+# token 2's RMS (mean of squares 0.05) taken without eps: sqrt(0.05) for sqrt(0.06); its outputs from it
+_add(vary(h5rms, "h5rms_eps0", "h5rms computed without eps", fits="eps = 0", change={"RMS": {"eps": "0"}}))
+
+# h5pe: sinusoidal PE with base 100 (stated), d_model 4, positions 0..2, interleaved; X + PE; an exam solution
+h5pe = _add(
+    Case(
+        "h5pe",
+        "3 positions (0, 1, 2), d_model 4, base 100: PE (interleaved), X + PE",
+        {"X": [["0.3", "-0.2", "0.1", "0.5"], ["-0.4", "0.6", "0.2", "-0.1"], ["0.1", "0", "-0.3", "0.7"]]},
+        [("PE", "pe", {"n": 3, "d": 4, "base": 100}), ("XP", "add", {"a": "X", "b": "PE"})],
+    )
+)
+# one entry, PE(2, 2) = sin(2 / 100^(2/4)), computed with the paper's base 10000 instead
+_add(vary(h5pe, "h5pe_b10000", "h5pe with base 10000", fits="base 10000", change={"PE": {"base": 10000}}))
 
 
 def S(case: str) -> dict:
