@@ -124,6 +124,9 @@ _UNWRAP = {
     r"\mathbf", r"\boldsymbol", r"\bm", r"\mathit", r"\mathnormal", r"\pmb", r"\mathbb", r"\mathcal",
     r"\boxed", r"\underline", r"\num",
 }  # fmt: skip
+#: Frames around a whole statement (``\boxed{y = 2}``, ``\fbox{$X + P = …$}``): the frame and
+#: its braces go, what is inside is read as if it stood alone.
+_FRAMES = {r"\boxed", r"\fbox", r"\framebox"}
 _NAME_CMDS = {
     r"\text", r"\mathrm", r"\operatorname", r"\operatorname*", r"\textrm", r"\textbf", r"\texttt",
     r"\textit", r"\mathsf", r"\mathtt", r"\textsf", r"\mbox",
@@ -148,6 +151,19 @@ _LAYOUT_ENVS = {
     "equation*",
 }
 _ARROWS = {r"\leftarrow", r"\rightarrow", r"\uparrow", r"\downarrow", r"\longleftarrow", r"\gets"}
+
+
+def _unframed(tokens: list[Token]) -> list[Token]:
+    """The tokens without frames (see ``_FRAMES``) and the ``$`` of math inside a frame's text."""
+    if not any(t.text in _FRAMES for t in tokens):
+        return tokens
+    drop: set[int] = set()
+    for index, token in enumerate(tokens):
+        if token.text in _FRAMES and index + 1 < len(tokens) and tokens[index + 1].text == "{":
+            end = _group_end(tokens, index + 1)
+            drop |= {index, index + 1, end - 1}
+            drop |= {k for k in range(index + 2, end - 1) if tokens[k].text == "$"}
+    return [t for k, t in enumerate(tokens) if k not in drop]
 
 
 def _group_end(tokens: list[Token], start: int) -> int:
@@ -207,6 +223,7 @@ def normalise(tokens: list[Token]) -> list[Token]:  # noqa: PLR0915 - one branch
         LatexParseError: unbalanced braces or environments.
     """
     _check_balance(tokens)
+    tokens = _unframed(tokens)
     out: list[Token] = []
     index = 0
     while index < len(tokens):

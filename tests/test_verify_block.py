@@ -33,15 +33,19 @@ RECALL_FLOOR = 1.0  # issue 11: every planted error is found
 #: a prose quote of one).
 HELD_OUT_FLOOR = 1.0
 #: The second held-out set (h_2_*), written blind after that: measured 18 of 58 (31%) with
-#: 1 false alarm (a Φ(2) read as (2), fixed) when it came in; 53 of 58 (91%) after the rules it
-#: taught (the misses: a list of squares on its own, a GELU in a document naming both forms).
+#: 1 false alarm (a Φ(2) read as (2), fixed) when it came in; 57 of 58 after the rules it and the
+#: later rounds taught (the miss: a GELU value in a document that names both forms).
 #: The third (h_3_*), written blind after those rules: 5 of 14 and 6 false alarms on its control
 #: when it came in (a layout the document said it uses in Chinese but also mentioned the other,
 #: and a layout allowed but not used for X + PE: both fixed), 11 of 14 and 0 false alarms now.
 #: The fourth (h_4_*), written blind after that: 12 of 12 but 8 false alarms when it came in
 #: (x_1 read as row 1 of a matrix H computed later, not of X: fixed); 11 of 12, 0 false alarms now
 #: (the miss, u_11 with the bias left out in both its expansion and its value, is listed).
-BLIND_SETS = {"h_2_": 0.91, "h_3_": 0.78, "h_4_": 0.9}
+#: The fifth (h_5_*), written blind after that: 1 of 6 and 7 false alarms when it came in (a
+#: printed PE matrix named E taken as exact data, so X + E's right sums were called off; "for x1:"
+#: not read as naming row 1): fixed; 3 of 6, 0 false alarms now (a whitespace-aligned text table
+#: is not read).
+BLIND_SETS = {"h_2_": 0.98, "h_3_": 0.78, "h_4_": 0.9, "h_5_": 0.5}
 BLIND = tuple(BLIND_SETS)
 
 _REPORTS: dict[Path, Report] = {}
@@ -126,7 +130,7 @@ def test_recall_is_measured() -> None:
     for prefix, floor in BLIND_SETS.items():
         blind_found, blind_total = counts[prefix]
         print(f"written blind ({prefix}*): {blind_found}/{blind_total}")
-        assert blind_total > 10 and blind_found / blind_total >= floor
+        assert blind_total >= 6 and blind_found / blind_total >= floor
 
 
 # --- single rules, true values from mpmath ------------------------------------------------
@@ -645,3 +649,81 @@ def test_mean_of_squares_and_the_rms_of_a_token() -> None:
         text.replace(f"RMS = {_round(rms, 4)}", f"RMS = {_round(rms + mpmath.mpf(2) / 1000, 4)}")
     )
     assert [f.line for f in slipped.wrong] == [7]
+
+
+def test_a_row_printed_after_squaring_claims_the_squares() -> None:
+    x = [mpmath.mpf(v) / 10 for v in (12, 4, 20, 8)]
+    mu = sum(x) / 4
+    dev = [v - mu for v in x]
+    text = (
+        "LayerNorm of one token, $x = [1.2, 0.4, 2, 0.8]$, $\\epsilon = 10^{-5}$.\n\n"
+        f"Subtracting the mean gives $x - \\mu = [{_row(dev, 2)}]$, and squaring:\n"
+        f"$[{_row([d * d for d in dev], 4)}]$.\n"
+    )
+    report = verify_text(text)
+    assert report.wrong == () and sum(f.status == "ok" for f in report.findings if f.line == 4) == 4
+    slipped = text.replace(_round(dev[0] ** 2, 4), _round(dev[0] ** 2 + mpmath.mpf(1) / 100, 4), 1)
+    assert [f.line for f in verify_text(slipped).wrong] == [4]
+
+
+def test_a_printed_encoding_under_another_name_is_the_encoding() -> None:
+    """``E = [[0.0000, 1.0000], [0.8415, 0.5403]]`` in a document about sinusoidal positions is
+    the PE, rounded: X + E is judged against the exact sums (its right 4-place sums were called
+    off when E was taken as exact data)."""
+    pe = [_pe(p, 2) for p in range(2)]
+    x = [[mpmath.mpf(3) / 10, mpmath.mpf(-4) / 10], [mpmath.mpf(-2) / 10, mpmath.mpf(6) / 10]]
+    h = [[a + b for a, b in zip(r, s, strict=True)] for r, s in zip(x, pe, strict=True)]
+    z = [[h[i][0] * mpmath.mpf(1) / 2 + h[i][1] + mpmath.mpf(1) / 10] for i in range(2)]
+
+    def bmatrix(rows: list[list[mpmath.mpf]]) -> str:
+        return " \\\\ ".join(" & ".join(_round(v, 4) for v in r) for r in rows)
+
+    text = (
+        "Positions from 0, $E_{pos} = [\\sin(pos), \\cos(pos)]$.\n\n"
+        "$$X = \\begin{bmatrix} 0.3 & -0.4 \\\\ -0.2 & 0.6 \\end{bmatrix}, \\quad "
+        "W = \\begin{bmatrix} 0.5 \\\\ 1 \\end{bmatrix}, \\quad b = [0.1]$$\n\n"
+        f"$$E = \\begin{{bmatrix}} {bmatrix(pe)} \\end{{bmatrix}}, \\quad "
+        f"H = X + E = \\begin{{bmatrix}} {bmatrix(h)} \\end{{bmatrix}}$$\n\n"
+        f"$$Z = H W + b = \\begin{{bmatrix}} {bmatrix(z)} \\end{{bmatrix}}$$\n"
+    )
+    report = verify_text(text)
+    assert report.wrong == ()
+    assert sum(f.status == "ok" for f in report.findings if f.line == 5) >= 8
+
+
+def test_a_stated_base_and_an_entry_computed_with_the_papers() -> None:
+    """``100^{2k/4}`` states the base 100; one entry computed with 10000 is named so, and a
+    framed answer (``\\fbox{$X + P = …$}``) is read."""
+    pe = [_pe(p, 4) for p in range(3)]
+    pe100 = [
+        [
+            mpmath.sin(p / mpmath.power(100, mpmath.mpf(2 * (j // 2)) / 4))
+            if j % 2 == 0
+            else mpmath.cos(p / mpmath.power(100, mpmath.mpf(2 * (j // 2)) / 4))
+            for j in range(4)
+        ]
+        for p in range(3)
+    ]
+    printed = [row[:] for row in pe100]
+    printed[2][2] = pe[2][2]  # sin(2/100) instead of sin(2/10)
+    rows = " \\\\ ".join(" & ".join(_round(v, 4) for v in r) for r in printed)
+    text = (
+        "Sinusoidal encodings with the base 100: $P_{t,2k} = \\sin(t / 100^{2k/4})$, "
+        "$P_{t,2k+1} = \\cos(t / 100^{2k/4})$, positions $t = 0, 1, 2$, interleaved.\n\n"
+        f"\\[ P = \\left(\\begin{{array}}{{rrrr}} {rows} \\end{{array}}\\right) \\]\n\n"
+        f"\\[ \\fbox{{$P = \\left(\\begin{{array}}{{rrrr}} {rows} \\end{{array}}\\right)$}} \\]\n"
+    )
+    report = verify_text(text, tex=True)
+    first = [f for f in report.wrong if f.line == 3]
+    assert [(f.claimed, f.kind, f.fits) for f in first] == [(_round(pe[2][2], 4), "convention", "base 10000")]
+    assert any(f.line == 5 and f.status == "ok" for f in report.findings)  # the framed restatement is read
+
+
+def test_for_x1_names_row_1() -> None:
+    from symattn.verify.stated import row_named
+
+    assert (row_named("Spelled out for x1: "), row_named("For $x_2$:"), row_named("for x 2.5")) == (
+        1,
+        2,
+        None,
+    )

@@ -159,6 +159,7 @@ def _run_span(state: DocumentState, span: Span, locator: Locator) -> None:
     state.binary = "binary" in span.flags
     state.row_hint = next((int(flag[4:]) for flag in span.flags if flag.startswith("row:")), None)
     state.own_row = state.row_hint  # "token1  x = [...]": the line's own label, not the section's
+    state.squares_cue = "squares" in span.flags
     if state.row_hint is not None:
         state.section_row = state.row_hint
     elif state.stated.norm and "bare" not in span.flags and span.reader != "code":
@@ -569,6 +570,19 @@ def _with_row_hint(span: Span, text: str) -> Span:
     return dataclasses.replace(span, flags=span.flags | flags) if flags else span
 
 
+def _with_squares_cue(span: Span, text: str) -> Span:
+    """The span, flagged ``squares`` when the words just before it say it squares what came
+    before ("Subtracting the mean gives $x - \\mu = [...]$, and squaring: $[...]$")."""
+    if span.reader == "scope" or not span.text:
+        return span
+    start = span.source_offset(0)
+    before = text[max(0, start - 40) : start]
+    return dataclasses.replace(span, flags=span.flags | {"squares"}) if _SQUARING.search(before) else span
+
+
+_SQUARING = re.compile(r"(?:squaring|squared|the squares(?: are)?|平方(?:后|得)?)\s*[:：]?\s*\$*\s*$", re.I)
+
+
 #: How many lines above a formula (to a blank line) may name the row it is of.
 _HINT_LINES = 6
 
@@ -592,7 +606,7 @@ def _report(name: str, text: str, tex: bool, options: VerifyOptions) -> Report:
         raise
     stated = stated_conventions(text)
     if stated.norm:
-        spans = [_with_row_hint(span, text) for span in spans]
+        spans = [_with_squares_cue(_with_row_hint(span, text), text) for span in spans]
     findings = _check(spans, locator, options, worker, deadline, stated)
     findings.sort(key=lambda f: (f.line, f.column))
     return Report(name, tuple(findings))

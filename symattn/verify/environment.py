@@ -296,6 +296,9 @@ class Environment:
 
     def _ball_lookup(self, name: str) -> tuple[Any, Any]:
         """A name's value by the document's numbers and their half-units (balls.py)."""
+        hinted = self._hinted_ball(name)  # x of "the second row", printed rounded (sublayers.py)
+        if hinted is not None:
+            return hinted
         resolved = self._resolve(name)
         if resolved in self.env:
             binding = self.env[resolved]

@@ -309,6 +309,8 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
             self.subject = subject_of(0)
             if isinstance(element, Num) and self._rounded_restatement(element):
                 return
+            if isinstance(element, Matrix) and self._squares_of_last_row(element):
+                return  # "and squaring: [0.2954, 0.0248, …]" (sublayers.py)
             if isinstance(element, Matrix) or printed_value(element) is not None:
                 reason = "a number not tied to a named quantity"
             else:
@@ -453,6 +455,9 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                 self.deferred.append(chain)  # "Q = K = V = X" written before X is given
             if names and not literals_of(chain):
                 self._note_family(chain, failure)  # h = x W_1 + b_1: h_1 is x_1 W_1 + b_1 (sublayers.py)
+        if last is not None and failure is None and is_matrix(last.a) and last.a.rows == 1 and last_is_claim:
+            self.last_row = last  # x − μ = [...]: what "and squaring: [...]" squares
+            self.last_row_half = self.last_halfwidth
         if last is not None and failure is None:
             if chain_approximate:
                 self.approximate_inputs.update(names)
@@ -512,6 +517,15 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
             tied = self._tied_rows(element)
             if tied is not None:
                 return tied, True
+        mark = len(self.findings)
+        pe = self._printed_pe(element) if defines and is_claim_shape(element) else None
+        if pe is not None:  # E = [[0.0000, 1.0000], [0.8415, 0.5403]]: the positional encoding, rounded
+            if len(self.findings) == mark:  # every cell fits (else each was judged)
+                for num in literals(element):
+                    self._add(
+                        num, status="ok", kind="ok", reason="the positional encoding at these positions"
+                    )
+            return pe, True
         if is_claim_shape(element):
             kind, reason = (
                 ("input", "given as an input")

@@ -80,7 +80,7 @@ _START = (
     ),
     re.compile(r"第一个\s*(?:token|词)?\s*的?\s*(?:pos|位置)\s*(?:=|是|为)\s*([01])\b", re.I),
 )
-_BASE = re.compile(r"(\d{2,7})\s*\^\s*\{?\s*\(?\s*2\s*\\?,?\s*i\s*/")
+_BASE = re.compile(r"(\d{2,7})\s*\^\s*\{?\s*\(?\s*2\s*\\?,?\s*[ijk]\s*/")  # 10000^{2i/d}, 100^{2k/4}
 _SAMPLE = re.compile(
     r"unbiased|sample variance|ddof\s*=\s*1|n\s*[−-]\s*1\)|d\s*[−-]\s*1\)|样本方差|无偏", re.I
 )
@@ -92,7 +92,10 @@ _ERF = re.compile(r"\berf\b|\\Phi|Φ|\\operatorname\{erf\}|\\mathrm\{erf\}", re.
 _NORM = re.compile(
     r"layer ?norm|\bLN\b|RMS ?Norm|normali[sz]|层归一化|归一化|Add\s*(?:&|\\&|and)\s*Norm", re.I
 )
-_POSITIONS = re.compile(r"\bPE\b|PE_|PE\(|positional|position encoding|位置编码|RoPE|rotary|旋转位置", re.I)
+_POSITIONS = re.compile(
+    r"\bPE\b|PE_|PE\(|positional|position encoding|位置编码|RoPE|rotary|旋转位置|sinusoid|\\?sin\s*\(\s*pos\b",
+    re.I,
+)
 _BLOCK = re.compile(r"\bFFN\b|feed[- ]forward|ReLU|GELU|SiLU|residual|前馈|残差", re.I)
 _ACTIVATION = re.compile(r"FFN[^=\n]{0,40}=\s*\\?(max|relu|gelu|silu|swish)", re.I)
 
@@ -166,7 +169,7 @@ _ROW_NAMED = re.compile(
     r"(?:\b(?:row|token)\s*#?\s*(\d{1,2})\b"
     r"|\b(first|second|third|fourth|fifth|sixth)\s+(?:row|token)"
     r"|第\s*([一二三四五六七八九]|\d{1,2})\s*(?:行|个)"
-    r"|\b(?:for|对于|对)\s*\$?\s*(?:\\(?:mathbf|boldsymbol|vec)\{x\}|\\vx|x)_\{?(\d{1,2})\}?)",
+    r"|\b(?:for|对于|对)\s*\$?\s*(?:\\(?:mathbf|boldsymbol|vec)\{x\}|\\vx|x)_?\{?(\d{1,2})\}?(?![\d.]))",
     re.I,
 )
 

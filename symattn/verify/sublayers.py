@@ -30,11 +30,11 @@ from sympy import ImmutableMatrix, Rational
 from symattn import block, registry
 from symattn.errors import SymattnError
 from symattn.exact import _endpoints, enclose, parse_claim
-from symattn.latexparse import Call, Div, Name, Node, Num, Pow
+from symattn.latexparse import Call, Div, Matrix, Name, Node, Num, Pow
 from symattn.verify.balls import _widen
 from symattn.verify.claims import claim_fits, judge, larger_than
 from symattn.verify.finding import Finding
-from symattn.verify.shapes import names_in
+from symattn.verify.shapes import is_literal, names_in
 from symattn.verify.stated import Stated
 from symattn.verify.values import Binding, Unverifiable, Val, equal, is_matrix
 
@@ -87,6 +87,7 @@ _OVERRIDES = {
     "tanh GELU": ("gelu", "gelu_tanh"),
     "without gamma and beta": ("affine", False),
     "erf GELU": ("gelu", "gelu"),
+    "base 10000": ("base", 10000),  # the document states another base, the paper's was used
 }
 
 
@@ -107,6 +108,9 @@ class Sublayers:
     row_hint: int | None = None  # the row the formula's line names ("row 2:", "第二行"), set per span
     section_row: int | None = None  # the row named last in this section (a heading resets it)
     own_row: int | None = None  # the row the formula's own line names ("token1  x = [...]")
+    squares_cue: bool = False  # the words before the formula say it squares what came before
+    last_row: Val | None = None  # the last row a chain printed
+    last_row_half: Any = None  # ... and its cells' half-units
     accepted: tuple[Any, set] | None = None  # a convention the chain's numbers were accepted under
     top_element: Node | None = None
 
@@ -132,6 +136,8 @@ class Sublayers:
             return self._bound_eps()
         if key == "affine":
             return True
+        if key == "base":
+            return stated.base or 10000
         raise KeyError(key)  # pragma: no cover - the keys are _OVERRIDES' own
 
     def _acceptable(self, label: str) -> bool:
@@ -149,6 +155,8 @@ class Sublayers:
             return stated.gelu is None or (stated.gelu == "tanh") == (value == "gelu_tanh")
         if key == "eps":
             return self._eps_binding() is None
+        if key == "base":
+            return stated.base in (None, value)
         return key == "affine"  # a γ, β bound for another norm (an RMSNorm's gain) may not be this one's
 
     def _eps_binding(self) -> Binding | None:
@@ -357,6 +365,125 @@ class Sublayers:
             return self._pe_matrix(rows, cols)
         return None
 
+    def _printed_pe(self, element: Node) -> Val | None:
+        """A matrix given as an input in a document about positional encodings whose every
+        printed cell, some of them rounded, is the rounding of the sinusoidal encoding at
+        those positions (``E = [[0.0000, 1.0000], [0.8415, 0.5403]]``): that encoding, exact,
+        whatever the document calls it; None otherwise (it stays an input)."""
+        if not (self.stated.positions and isinstance(element, Matrix) and is_literal(element)):
+            return None
+        texts = [[cell.text if isinstance(cell, Num) else "" for cell in row] for row in element.rows]  # type: ignore[attr-defined]
+        if not texts or any(not t for row in texts for t in row):
+            return None  # a cell written -0.5 (a sign and a number) or not a number: not a printout
+        n, d = len(texts), len(texts[0])
+        if d % 2 or not 1 <= n <= 64 or d > 64 or any(len(row) != d for row in texts):
+            return None
+        if not any((parse_claim(t).places or 0) >= 3 for row in texts for t in row):
+            return None  # nothing rounded: numbers typed as data
+        saved = self.consulted
+        self.consulted = None  # trying the encoding is not a convention this element depends on
+        try:
+            for start in (self.stated.start,) if self.stated.start is not None else (0, 1):
+                try:
+                    pe = self._pe(n, d, start)
+                except Unverifiable:
+                    return None
+                off = [
+                    (i, j)
+                    for i, row in enumerate(texts)
+                    for j, t in enumerate(row)
+                    if not claim_fits(t, pe[i, j])
+                ]
+                if not off:
+                    printed = ImmutableMatrix([[parse_claim(t).value for t in row] for row in texts])
+                    return Val(printed, pe, frozenset(), arith=False)
+                if n * d >= 6 and len(off) <= max(
+                    1, n * d // 6
+                ):  # most cells are the encoding: it, with slips
+                    self.consulted = saved
+                    return self._judged_pe(element, pe, (n, d), start)
+        finally:
+            self.consulted = saved
+        return None
+
+    def _judged_pe(self, element: Node, pe: ImmutableMatrix, shape: tuple[int, int], start: int) -> Val:
+        """A printed encoding whose cells are the encoding but for a few: each cell judged as
+        the encoding's, and the few named by a convention they all fit (a stated base 100
+        computed with the paper's 10000)."""
+        mark = len(self.findings)
+        result = self.claim(element, Val(pe, pe, frozenset(), arith=False))  # type: ignore[attr-defined]
+        wrong = [k for k in range(mark, len(self.findings)) if self.findings[k].status == "wrong"]
+        labels = ["base 10000"] if self.stated.base not in (None, 10000) else []
+        labels += [lab for lab in ("concatenated layout", "interleaved layout") if not self._acceptable(lab)]
+        for label in labels:
+            key, value = _OVERRIDES[label]
+            saved, self.override = self.override, {key: value}
+            try:
+                other = self._pe(*shape, start)
+            except Unverifiable:
+                continue
+            finally:
+                self.override = saved
+            if wrong and all(_fits(self.findings[k], other) for k in wrong):
+                for k in wrong:
+                    self.findings[k] = dataclasses.replace(
+                        self.findings[k],
+                        kind="convention",
+                        fits=label,
+                        carried_from=None,
+                        reason=f"these values match {label}",
+                    )
+                break
+        return result
+
+    def _squares_of_last_row(self, element: Node) -> bool:
+        """``x − μ = [0.5435, …]``, and squaring: ``[0.2954, …]``: a printed row on its own after
+        such words claims the squares of the row printed just before (of its truth, and by the
+        document's numbers); False when there is no such row or the shapes differ."""
+        last = self.last_row
+        if not (self.stated.norm and self.squares_cue and last is not None and is_literal(element)):
+            return False
+        if len(element.rows) != 1 or len(element.rows[0]) != last.a.cols:  # type: ignore[attr-defined]
+            return False
+        half = self.last_row_half[0] if isinstance(self.last_row_half, list) and self.last_row_half else None
+        ball = None
+        if (
+            half is not None
+            and len(half) == last.a.cols
+            and all(getattr(v, "is_Rational", False) for v in last.a)
+        ):
+            # a printed v ± h squares into [(|v| − h)², (|v| + h)²]: v² ± h(2|v| + h)
+            ball = [
+                [
+                    _widen(enclose(v**2, 128), h * (2 * abs(v) + h) if h else 0)
+                    for v, h in zip(last.a, half, strict=True)
+                ]
+            ]
+        squares = Val(
+            last.a.applyfunc(lambda v: v**2),
+            last.b.applyfunc(lambda v: v**2),
+            last.deps,
+            arith=True,
+            ball=ball,
+        )
+        self.claim(element, squares)
+        return True
+
+    def _hinted_ball(self, name: str) -> tuple[Any, Any] | None:
+        """The row :meth:`_hinted_row` gives, with its cells' half-units when it was printed
+        rounded (for the interval check of balls.py); None when no hint applies."""
+        hinted = self._hinted_row(name)
+        if hinted is None:
+            return None
+        numbered = self.env.get(f"{name}_{{{self.row_hint}}}")
+        if numbered is not None and numbered.a == hinted.a:
+            return hinted.a, self._half_units(f"{name}_{{{self.row_hint}}}", numbered.halfwidth)
+        try:
+            row, half = self._normalised_row(None)
+        except Unverifiable:
+            return hinted.a, None
+        return row.a, [half] if half else None
+
     def _hinted_row(self, name: str) -> Val | None:
         """A bare ``x`` that the document never binds (only X, of several rows) in a section
         that named the row being normalised ("Take the second row of X + PE"): that row; and a
@@ -557,7 +684,7 @@ class Sublayers:
 
     def _pe(self, n: int, d: int, start: int) -> ImmutableMatrix:
         layout = self._convention("layout", ("concatenated layout", "interleaved layout"))
-        base = self.stated.base or 10000
+        base = self._convention("base", ("base 10000",) if self.stated.base not in (None, 10000) else ())
         try:
             return block.positional_encoding(n, d, base=base, start=start, layout=layout)
         except SymattnError as err:
