@@ -1026,6 +1026,60 @@ h5pe = _add(
 _add(vary(h5pe, "h5pe_b10000", "h5pe with base 10000", fits="base 10000", change={"PE": {"base": 10000}}))
 
 
+# --- the sixth held-out set (h_6_* documents): inputs no earlier document uses --------------
+
+# h6nb: a NumPy notebook: LayerNorm (eps 1e-5, no gamma/beta) of 2 tokens, d 3, then an FFN with GELU in the
+# tanh approximation, d_ff 2, back to d 3
+_add(
+    Case(
+        "h6nb",
+        "LayerNorm (eps 1e-5) of 2 tokens, d 3, then FFN with GELU (tanh), d_ff 2",
+        {
+            "X": [["0.8", "-0.6", "1.3"], ["0.2", "1.1", "-0.4"]],
+            "W1": [["0.5", "-0.3"], ["0.2", "0.7"], ["-0.4", "0.6"]],
+            "b1": [["0.1", "-0.1"]],
+            "W2": [["1", "-0.5", "0.3"], ["0.4", "0.8", "-0.6"]],
+            "b2": [["0", "0.05", "-0.1"]],
+        },
+        [
+            ("N", "ln", {"src": "X", "eps": "1e-5"}),
+            ("F", "ffn", {"src": "N", "W1": "W1", "b1": "b1", "W2": "W2", "b2": "b2", "act": "gelu_tanh"}),
+        ],
+    )
+)
+
+# h6zh: PE with positions from 1 (stated), d_model 4, 2 positions; X + PE; LayerNorm (eps 1e-5) of its rows
+_add(
+    Case(
+        "h6zh",
+        "2 positions (1, 2), d_model 4: PE (interleaved), H = X + PE, LayerNorm (eps 1e-5)",
+        {"X": [["0.2", "-0.5", "0.4", "0.1"], ["-0.3", "0.6", "0.1", "-0.2"]]},
+        [
+            ("PE", "pe", {"n": 2, "d": 4, "start": 1}),
+            ("XP", "add", {"a": "X", "b": "PE"}),
+            ("LN", "ln", {"src": "XP", "eps": "1e-5"}),
+        ],
+    )
+)
+
+# h6rms: residual then RMSNorm (gamma, eps 1e-6) of 2 tokens, d 2; a plain-text homework answer
+_add(
+    Case(
+        "h6rms",
+        "r = x + s, RMSNorm(r) (gamma, eps 1e-6), 2 tokens, d 2",
+        {
+            "X": [["0.6", "-1.1"], ["1.4", "0.3"]],
+            "S": [["0.3", "0.5"], ["-0.2", "0.9"]],
+            "g": [["0.8", "1.2"]],
+        },
+        [
+            ("R", "add", {"a": "X", "b": "S"}),
+            ("RMS", "rms", {"src": "R", "gamma": "g", "eps": "1e-6"}),
+        ],
+    )
+)
+
+
 def S(case: str) -> dict:
     return CASES[case].stages
 
