@@ -46,7 +46,12 @@ HELD_OUT_FLOOR = 1.0
 #: not read as naming row 1): fixed; 3 of 6, 0 false alarms now (a whitespace-aligned text table
 #: is not read).
 BLIND_SETS = {"h_2_": 0.98, "h_3_": 0.78, "h_4_": 0.9, "h_5_": 0.5}
-BLIND = tuple(BLIND_SETS)
+#: The sixth (h_6_*: a notebook control, a Chinese handout control, one homework with one slip),
+#: written blind after that: 0 of 1 and 4 false alarms when it came in (a product of a printout
+#: np.round(A, 4) judged exactly; "mean" in an RMSNorm document read as μ): fixed; 0 of 1 now (the
+#: final answer y = γ r / rms(r) is a family verify does not read). Too few planted numbers for a
+#: floor: it counts for false alarms only.
+BLIND = (*BLIND_SETS, "h_6_")
 
 _REPORTS: dict[Path, Report] = {}
 
@@ -113,10 +118,10 @@ def test_recall_is_measured() -> None:
     """Recall on the documents verify was built against (every planted error found) and on
     the held-out ones (``h_*``, written afterwards by someone else: 23 of 78 before the
     verifier was taught from them)."""
-    counts = {key: [0, 0] for key in ("built", "held", *BLIND_SETS)}  # set -> [found, total]
+    counts = {key: [0, 0] for key in ("built", "held", *BLIND)}  # set -> [found, total]
     for doc in DOCUMENTS:
         report = _report(doc)
-        which = next((p for p in BLIND_SETS if doc.name.startswith(p)), None)
+        which = next((p for p in BLIND if doc.name.startswith(p)), None)
         which = which or ("held" if doc.name.startswith("h_") else "built")
         for planted in _expect(doc).get("finding", []):
             counts[which][1] += 1
@@ -727,3 +732,40 @@ def test_for_x1_names_row_1() -> None:
         2,
         None,
     )
+
+
+def test_a_rounded_printout_of_a_function_the_reader_cannot_follow_is_not_held_exact() -> None:
+    """``A = gelu_tanh(H)`` (a function of the notebook's own) then ``print(np.round(A, 4))``:
+    A is known only to 4 places, so ``A @ W2 + b2`` printed from the unrounded A is not a slip
+    (the products are from mpmath on A's unrounded values)."""
+    a = [[mpmath.mpf("-0.134778"), mpmath.mpf("-0.162337")], [mpmath.mpf("0.562652"), mpmath.mpf("0.100143")]]
+    W2 = [
+        [1, mpmath.mpf(-5) / 10, mpmath.mpf(3) / 10],
+        [mpmath.mpf(4) / 10, mpmath.mpf(8) / 10, mpmath.mpf(-6) / 10],
+    ]
+    b2 = [0, mpmath.mpf(5) / 100, mpmath.mpf(-1) / 10]
+    y = [[sum(r[k] * W2[k][j] for k in range(2)) + b2[j] for j in range(3)] for r in a]
+
+    def printed(rows: list[list[mpmath.mpf]]) -> str:
+        return "[" + "\n ".join("[" + " ".join(_round(v, 4) for v in r) + "]" for r in rows) + "]"
+
+    text = (
+        "LayerNorm, then an FFN with GELU (tanh approximation), in NumPy.\n\n"
+        "```python\nW2 = np.array([[1.0, -0.5, 0.3], [0.4, 0.8, -0.6]])\nb2 = np.array([0.0, 0.05, -0.1])\n"
+        "def gelu_tanh(t):\n    return 0.5 * t * (1 + np.tanh(np.sqrt(2 / np.pi) * (t + 0.044715 * t**3)))\n\n"
+        "A = gelu_tanh(H)\nprint(np.round(A, 4))\nY = A @ W2 + b2\nprint(np.round(Y, 4))\n```\n\n"
+        f"```\n{printed(a)}\n{printed(y)}\n```\n"
+    )
+    assert verify_text(text).wrong == ()
+
+
+def test_mean_in_an_rmsnorm_document_is_not_read_as_mu() -> None:
+    text = (
+        "RMSNorm homework, gamma = (0.8, 1.2), eps = 1e-6.\n\n"
+        "    r2 = (1.2, 1.2)\n\n"
+        "token 2: r2^2 = (1.44, 1.44), sum = 2.88, mean = 1.4400\n"
+    )
+    report = verify_text(text)
+    assert report.wrong == ()
+    mean = next(f for f in report.findings if f.claimed == "1.4400")
+    assert mean.status == "unverified"

@@ -228,7 +228,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                         carried_from=carried_line(deps) if deps else None,
                     )
                     reason = "right by the document's rounded numbers, off in truth"
-            if verdict.status == "wrong" and self.ref_approximate and not arith and ball is None:
+            if verdict.status == "wrong" and self.ref_approximate and ball is None:
                 # LN(R_1) with R_1 given as ≈ [0.7975, …]: world (b) is itself rounded; a stage of the
                 # block (no interval evaluation) cannot tell a slip from that rounding
                 self._add(
@@ -398,6 +398,8 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                     self._end_block_element(element)
                     if self.defined_by_input and index > 0 and chain.relations[index - 1] in _APPROX:
                         chain_approximate = True  # R_1 ≈ [0.7975, …] as an input: world (b) is rounded
+                    elif self.defined_by_input and self.binary and _printed_rounded(element):
+                        chain_approximate = True  # print(np.round(A, 4)) of an A the reader could not follow
                 doubted = None
                 if value is None:
                     continue
@@ -868,3 +870,8 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                 for f in self.findings[mark:]
             ]
         return fitted
+
+
+def _printed_rounded(element: Node) -> bool:
+    """Whether a printout shows a number with a decimal point (a float, rounded to print)."""
+    return any("." in num.text for num in literals(element))

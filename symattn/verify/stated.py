@@ -47,6 +47,7 @@ class Stated:
     norm: bool = False
     positions: bool = False
     block: bool = False
+    rms_only: bool = False  # RMSNorm and no layer norm: a bare "mean" may be mean(x²), not μ
 
 
 #: The concatenated layout in words (not "the concatenation of the heads").
@@ -89,6 +90,8 @@ _POPULATION = re.compile(
 )
 _TANH = re.compile(r"tanh", re.I)
 _ERF = re.compile(r"\berf\b|\\Phi|Φ|\\operatorname\{erf\}|\\mathrm\{erf\}", re.I)
+_RMS = re.compile(r"RMS ?Norm|\brms\b", re.I)
+_LAYER_NORM = re.compile(r"layer ?norm|\bLN\b|层归一化|Add\s*(?:&|\\&|and)\s*Norm", re.I)
 _NORM = re.compile(
     r"layer ?norm|\bLN\b|RMS ?Norm|normali[sz]|层归一化|归一化|Add\s*(?:&|\\&|and)\s*Norm", re.I
 )
@@ -160,6 +163,7 @@ def stated_conventions(text: str) -> Stated:
         norm=norm,
         positions=positions,
         block=norm or positions or bool(_BLOCK.search(text)),
+        rms_only=bool(_RMS.search(text)) and not _LAYER_NORM.search(text),
     )
 
 

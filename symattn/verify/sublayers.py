@@ -336,6 +336,8 @@ class Sublayers:
         stat = _STAT.match(name)
         if stat and self.stated.norm:
             which = _STAT_WORDS.get(stat.group(1), stat.group(1))
+            if which == "mu" and stat.group(1) == "mean" and self.stated.rms_only:
+                raise Unverifiable("the mean of what? (RMSNorm takes the mean of the squares)")
             return self._statistic(which, int(stat.group(2)) if stat.group(2) else None)
         hat = _HAT.match(name)
         if hat and self.stated.norm:
