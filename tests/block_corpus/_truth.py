@@ -1080,6 +1080,60 @@ _add(
 )
 
 
+# --- the seventh held-out set (h_7_* documents): inputs no earlier document uses -------------
+
+# h7rms: RMSNorm (gamma, eps 1e-6) of 2 tokens, d 3, then the residual add x + RMSNorm(x); a Q&A-site answer
+_add(
+    Case(
+        "h7rms",
+        "RMSNorm (gamma, eps 1e-6) of 2 tokens, d 3, then y = x + RMSNorm(x)",
+        {
+            "X": [["0.5", "-1.2", "0.9"], ["1.1", "0.4", "-0.7"]],
+            "g": [["1.1", "0.9", "1.3"]],
+        },
+        [
+            ("N", "rms", {"src": "X", "gamma": "g", "eps": "1e-6"}),
+            ("Y", "add", {"a": "X", "b": "N"}),
+        ],
+    )
+)
+
+# h7ffn: an FFN with SiLU, 2 tokens, d 2, d_ff 2; Chinese plain-text notes
+_add(
+    Case(
+        "h7ffn",
+        "FFN with SiLU, 2 tokens, d 2, d_ff 2",
+        {
+            "X": [["0.6", "-0.4"], ["-0.9", "1.3"]],
+            "W1": [["0.7", "-0.5"], ["0.3", "0.8"]],
+            "b1": [["0.1", "0.2"]],
+            "W2": [["1.2", "-0.4"], ["0.5", "0.9"]],
+            "b2": [["-0.1", "0.05"]],
+        },
+        [("F", "ffn", {"src": "X", "W1": "W1", "b1": "b1", "W2": "W2", "b2": "b2", "act": "silu"})],
+    )
+)
+
+# h7ln: LayerNorm (eps 1e-5, population variance) of 2 tokens, d 2; a beamer slide deck
+h7ln = _add(
+    Case(
+        "h7ln",
+        "LayerNorm (eps 1e-5) of 2 tokens, d 2",
+        {"X": [["0.7", "-0.3"], ["1.5", "0.4"]]},
+        [("LN", "ln", {"src": "X", "eps": "1e-5"})],
+    )
+)
+# token 2's sigma^2 = 0.3025 printed 0.3125 (one digit); its sqrt and x-hat computed from that
+_add(
+    vary(
+        h7ln,
+        "h7ln_var",
+        "h7ln with sigma^2 printed 0.3125 (true 0.3025)",
+        sets={"LN_var": {(2, 1): "0.3125"}},
+    )
+)
+
+
 def S(case: str) -> dict:
     return CASES[case].stages
 
