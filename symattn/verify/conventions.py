@@ -46,6 +46,7 @@ from symattn.verify.values import (
     equal,
     is_matrix,
     row_deps,
+    row_of,
     rows_joined,
     scale,
 )
@@ -281,12 +282,7 @@ class Conventions:
         i = int(match.group(1)) - 1
         if output is None or not 0 <= i < output.a.rows:
             return None
-        return Val(
-            ImmutableMatrix(output.a.row(i)),
-            ImmutableMatrix(output.b.row(i)),
-            row_deps(output, i),
-            arith=output.arith,
-        )
+        return row_of(output, i)
 
     def _convention_output(self) -> Val | None:
         """(weights)·V when the document gave both (``o_1`` is its first row)."""

@@ -171,10 +171,10 @@ def _run_span(state: DocumentState, span: Span, locator: Locator) -> None:
                 state.complement(num)
             return
         if "list" in span.flags:  # the same numbers, listed together: a row or column restated
-            state.bare_list(_signed_numbers(span.text))
+            state.bare_list(_numbers(span.text, signed=True))
             return
         cell = next((flag[5:] for flag in span.flags if flag.startswith("cell:")), None)
-        for num in _signed_numbers(span.text):
+        for num in _numbers(span.text, signed=True):
             state.bare_number(num, cell)
         return
     state.formula_index += 1
@@ -207,18 +207,15 @@ def _run_span(state: DocumentState, span: Span, locator: Locator) -> None:
             state.unverified(nums, "error", f"could not be checked ({type(err).__name__}: {err})"[:200])
 
 
-def _numbers(text: str) -> list[Num]:
-    return [Num(t.offset, t.text) for t in tokenize(text) if t.kind == "num"]
-
-
-def _signed_numbers(text: str) -> list[Num]:
-    """The numbers of prose, a minus written against one included (``ends at -2.1822``)."""
+def _numbers(text: str, *, signed: bool = False) -> list[Num]:
+    """The numbers of ``text``; ``signed``: a minus written against one is its sign (the
+    prose's ``ends at -2.1822``)."""
     tokens = tokenize(text)
     found = []
     for k, token in enumerate(tokens):
         if token.kind != "num":
             continue
-        sign = tokens[k - 1] if k else None
+        sign = tokens[k - 1] if signed and k else None
         if sign is not None and sign.text == "-" and sign.offset + 1 == token.offset:
             found.append(Num(sign.offset, "-" + token.text))
         else:

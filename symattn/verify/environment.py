@@ -44,6 +44,7 @@ from symattn.verify.values import (
     equal,
     is_matrix,
     row_deps,
+    row_of,
 )
 from symattn.verify.world import (
     _ACCENTED_LETTER,
@@ -360,12 +361,7 @@ class Environment:
             whole = self.env[self._resolve(row.group(1).upper() + head)]
             i = int(row.group(2)) - 1
             if is_matrix(whole.a) and 0 <= i < whole.a.rows:
-                return Val(
-                    ImmutableMatrix(whole.a.row(i)),
-                    ImmutableMatrix(whole.b.row(i)),
-                    row_deps(whole, i),
-                    arith=whole.arith,
-                )
+                return row_of(whole, i)
         output_row = self._output_row(name)
         if output_row is not None:
             return output_row

@@ -167,8 +167,9 @@ def stated_conventions(text: str) -> Stated:
     )
 
 
-_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6}
-_CHINESE_DIGITS = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+#: Ordinal words and Chinese digits as numbers (also the prose reader's, readers/text.py).
+ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6}
+CHINESE_DIGITS = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _ROW_NAMED = re.compile(
     r"(?:\b(?:row|token)\s*#?\s*(\d{1,2})\b"
     r"|\b(first|second|third|fourth|fifth|sixth)\s+(?:row|token)"
@@ -191,9 +192,9 @@ def row_named(line: str) -> int | None:
         if digits or subscript:
             found = int(digits or subscript)
         elif ordinal:
-            found = _ORDINALS[ordinal.lower()]
+            found = ORDINALS[ordinal.lower()]
         else:
-            found = _CHINESE_DIGITS.get(chinese) or int(chinese)
+            found = CHINESE_DIGITS.get(chinese) or int(chinese)
     return found
 
 

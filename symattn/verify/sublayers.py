@@ -36,7 +36,7 @@ from symattn.verify.claims import claim_fits, judge, larger_than
 from symattn.verify.finding import Finding
 from symattn.verify.shapes import is_literal, names_in
 from symattn.verify.stated import Stated
-from symattn.verify.values import Binding, Unverifiable, Val, equal, is_matrix
+from symattn.verify.values import Binding, Unverifiable, Val, equal, is_matrix, row_deps, row_of
 
 __all__ = ["Sublayers"]
 
@@ -428,13 +428,7 @@ class Sublayers:
                 self.override = saved
             if wrong and all(_fits(self.findings[k], other) for k in wrong):
                 for k in wrong:
-                    self.findings[k] = dataclasses.replace(
-                        self.findings[k],
-                        kind="convention",
-                        fits=label,
-                        carried_from=None,
-                        reason=f"these values match {label}",
-                    )
+                    self.findings[k] = _following(self.findings[k], label)
                 break
         return result
 
@@ -517,13 +511,7 @@ class Sublayers:
             binding = self.env.get(letter.upper())  # x_1 of X, h_2 of H: a token's row of the matrix
         if binding is None or not is_matrix(binding.a) or binding.a.rows < 2 or not 1 <= i <= binding.a.rows:
             return None
-        deps = binding.rows[i - 1] if binding.rows is not None else binding.deps
-        return Val(
-            ImmutableMatrix(binding.a.row(i - 1)),
-            ImmutableMatrix(binding.b.row(i - 1)),
-            deps,
-            arith=binding.arith,
-        )
+        return row_of(binding, i - 1)
 
     def _half_units(self, name: str, halfwidth: Any) -> Any:
         """A row's half-units for interval checks: none for an input the document gives
@@ -584,10 +572,8 @@ class Sublayers:
             raise Unverifiable(f"μ and σ of which row of {name}?")
         if not 0 <= i < value.a.rows:
             raise Unverifiable(f"{name} has no row {index}")
-        deps = value.rows[i] if value.rows is not None else value.deps
         half = halves[i] if isinstance(halves, list) and len(halves) == value.a.rows else None
-        row = Val(ImmutableMatrix(value.a.row(i)), ImmutableMatrix(value.b.row(i)), deps, arith=value.arith)
-        return row, half
+        return row_of(value, i), half
 
     def _variance(self, node: Node) -> Val | None:
         """``σ^2``, ``\\sigma_1^2`` in a document about layer norm: the variance itself
@@ -939,7 +925,7 @@ class Sublayers:
                     break
                 rows.append(found)
             else:
-                deps = tuple((binding.rows[k] if binding.rows is not None else binding.deps) for k in rows)
+                deps = tuple(row_deps(binding, k) for k in rows)
                 return ImmutableMatrix([list(binding.a.row(k)) for k in rows]), deps
         return None
 
@@ -1081,14 +1067,7 @@ class Sublayers:
                 elif found.kind == "carried":  # from an earlier number of the same convention: both said
                     self.findings[i] = dataclasses.replace(found, fits=label)
                 else:  # a printed step of the other convention (σ² = 14.8 / 4 for d = 5) included
-                    self.findings[i] = dataclasses.replace(
-                        found,
-                        status="wrong",
-                        kind="convention",
-                        fits=label,
-                        carried_from=None,
-                        reason=f"these values match {label}",
-                    )
+                    self.findings[i] = _following(found, label)
                     self._last_scalar_off(found, element)
             return
         if _ANOTHER_ROW in elements[-1][1]:
@@ -1193,6 +1172,18 @@ class Sublayers:
             return self._convention(key, ()) == value
         finally:
             self.override, self.consulted = saved, consulted
+
+
+def _following(finding: Finding, label: str) -> Finding:
+    """``finding`` reported as following the convention ``label`` (a wrong number it explains)."""
+    return dataclasses.replace(
+        finding,
+        status="wrong",
+        kind="convention",
+        fits=label,
+        carried_from=None,
+        reason=f"these values match {label}",
+    )
 
 
 def _in_ball(ball: Any, value: Any) -> bool:

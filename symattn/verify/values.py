@@ -68,6 +68,16 @@ class Val:
     rows: tuple[frozenset[tuple[int, bool]], ...] | None = None  # a matrix's deps row by row, when known
 
 
+def row_of(value: Val | Binding, i: int) -> Val:
+    """Row ``i`` (0-based) of a matrix, in both worlds, with that row's lines (:func:`row_deps`)."""
+    return Val(
+        ImmutableMatrix(value.a.row(i)),
+        ImmutableMatrix(value.b.row(i)),
+        row_deps(value, i),
+        arith=value.arith,
+    )
+
+
 def row_deps(value: Val | Binding, i: int | None) -> frozenset[tuple[int, bool]]:
     """The lines row ``i`` of a matrix depends on: its own row's when they are
     known (row 2 of AV comes from row 2 of A), else the whole value's."""

@@ -22,6 +22,7 @@ import dataclasses
 import re
 
 from symattn.verify.readers.span import Builder, Span
+from symattn.verify.stated import CHINESE_DIGITS, ORDINALS
 
 __all__ = ["FUNCTIONS", "core_text", "named_cell", "named_cell_spans", "prose_spans"]
 
@@ -607,8 +608,6 @@ def named_cell_spans(piece: Span) -> list[Span]:
     return [span for span in _bare_spans(piece, []) if any(f.startswith("cell:") for f in span.flags)]
 
 
-_ZH_DIGITS = {c: k + 1 for k, c in enumerate("一二三四五六七八九")}
-_EN_ORDINALS = {w: k + 1 for k, w in enumerate(("first", "second", "third", "fourth", "fifth", "sixth"))}
 _TOKEN_WORD = r"(?:token|词|单词|字|位置|query|输入|元素)"
 _ORDINAL = re.compile(
     rf"第\s*([1-9一二三四五六七八九])\s*个?\s*{_TOKEN_WORD}"
@@ -631,8 +630,8 @@ _ANY_NUMBER = re.compile(r"\d")
 def _ordinal_value(match: re.Match[str]) -> int:
     digit, number, word = match.groups()
     if digit:
-        return _ZH_DIGITS.get(digit) or int(digit)
-    return int(number) if number else _EN_ORDINALS[word.lower()]
+        return CHINESE_DIGITS.get(digit) or int(digit)
+    return int(number) if number else ORDINALS[word.lower()]
 
 
 def named_cell(text: str, start: int, end: int) -> str | None:
@@ -683,7 +682,7 @@ def named_cell(text: str, start: int, end: int) -> str | None:
         if len(tokens) != 1:
             return None
         dim = output.group(1)
-        return f"O_{{{tokens[0]},{_ZH_DIGITS.get(dim) or int(dim)}}}"
+        return f"O_{{{tokens[0]},{CHINESE_DIGITS.get(dim) or int(dim)}}}"
     if len(tokens) == 1 and not _SELF.search(context) and context is clause:
         first = _ORDINAL.search(clause)
         subject = _subject_before(text, cuts, k)
