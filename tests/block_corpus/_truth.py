@@ -1134,6 +1134,123 @@ _add(
 )
 
 
+# --- the eighth held-out set (h_8_* documents): inputs no earlier document uses --------------
+
+# h8pe: PE (3 positions from 0, d_model 4, base 10000, interleaved), H = X + PE, then post-norm Add & Norm
+# LayerNorm(H + S) with a given sublayer output S, gamma, beta, eps 1e-5; a GitHub study-notes README
+h8pe = _add(
+    Case(
+        "h8pe",
+        "PE (pos 0..2, d_model 4), H = X + PE, R = H + S, LayerNorm(R) (gamma, beta, eps 1e-5)",
+        {
+            "X": [
+                ["0.2", "-0.4", "0.1", "0.3"],
+                ["-0.1", "0.5", "0.3", "-0.2"],
+                ["0.4", "0.1", "-0.3", "0.6"],
+            ],
+            "S": [
+                ["0.05", "0.1", "-0.2", "0.15"],
+                ["0.3", "-0.25", "0.1", "0.05"],
+                ["-0.1", "0.2", "0.25", "-0.3"],
+            ],
+            "g": [["1.2", "0.8", "1", "0.5"]],
+            "b": [["0.1", "0", "-0.1", "0.2"]],
+        },
+        [
+            ("PE", "pe", {"n": 3, "d": 4}),
+            ("H", "add", {"a": "X", "b": "PE"}),
+            ("R", "add", {"a": "H", "b": "S"}),
+            ("LN", "ln", {"src": "R", "gamma": "g", "beta": "b", "eps": "1e-5"}),
+        ],
+    )
+)
+# PE(1, 0) = sin 1 = 0.8415 printed 0.8475 (one digit); H, R and row 2's LayerNorm computed from it
+_add(vary(h8pe, "h8pe_pe21", "h8pe with PE[2,1] = 0.8475 (true 0.8415)", sets={"PE": {(2, 1): "0.8475"}}))
+
+# h8zh: FFN with GELU (erf form), d_model 2, d_ff 3, biases; residual r = x + FFN(x); RMSNorm(r) (gamma,
+# eps 1e-6); Chinese plain-text notes
+_add(
+    Case(
+        "h8zh",
+        "FFN with GELU (erf), 2 tokens, d 2, d_ff 3; r = x + FFN(x); RMSNorm(r) (gamma, eps 1e-6)",
+        {
+            "X": [["0.8", "-0.3"], ["-0.5", "1.1"]],
+            "W1": [["0.6", "-0.2", "0.9"], ["0.4", "0.7", "-0.5"]],
+            "b1": [["0.1", "-0.1", "0.05"]],
+            "W2": [["0.5", "-0.3"], ["-0.6", "0.8"], ["0.2", "0.4"]],
+            "b2": [["0.02", "-0.04"]],
+            "g": [["1.5", "0.7"]],
+        },
+        [
+            ("F", "ffn", {"src": "X", "W1": "W1", "b1": "b1", "W2": "W2", "b2": "b2", "act": "gelu"}),
+            ("R", "add", {"a": "X", "b": "F"}),
+            ("N", "rms", {"src": "R", "gamma": "g", "eps": "1e-6"}),
+        ],
+    )
+)
+
+# h8ln: LayerNorm (gamma, beta, eps 1e-5, population variance) of 3 tokens, d 3, then a ReLU FFN (d_ff 3) on
+# the normalised rows; a LaTeX lecture-notes solution
+h8ln = _add(
+    Case(
+        "h8ln",
+        "LayerNorm (gamma, beta, eps 1e-5) of 3 tokens, d 3; FFN with ReLU, d_ff 3, on LN(X)",
+        {
+            "X": [["1.2", "0.3", "-0.6"], ["0.5", "2.1", "1.1"], ["-0.4", "0.2", "1.4"]],
+            "g": [["1.5", "1", "0.5"]],
+            "b": [["0.1", "0", "-0.2"]],
+            "W1": [["0.4", "-0.6", "0.3"], ["0.2", "0.5", "-0.7"], ["-0.3", "0.1", "0.8"]],
+            "b1": [["0.1", "0", "-0.1"]],
+            "W2": [["0.6", "-0.2", "0.1"], ["0.3", "0.4", "-0.5"], ["-0.2", "0.3", "0.7"]],
+            "b2": [["0", "0.05", "-0.05"]],
+        },
+        [
+            ("LN", "ln", {"src": "X", "gamma": "g", "beta": "b", "eps": "1e-5"}),
+            ("F", "ffn", {"src": "LN", "W1": "W1", "b1": "b1", "W2": "W2", "b2": "b2", "act": "relu"}),
+        ],
+    )
+)
+_add(
+    vary(
+        h8ln,
+        "h8ln_sample",
+        "h8ln with sigma^2 divided by d - 1 (sample variance)",
+        fits="sample variance",
+        change={"LN": {"variance": "sample"}},
+    )
+)
+
+# h8t: RMSNorm (gamma, eps 1e-6) of 2 tokens, d 3, then an FFN with SiLU (d_ff 3, biases); h8t2: a new x
+# (1 token) through the same weights; a PyTorch REPL session
+_H8T_W = {
+    "g": [["1", "0.8", "1.2"]],
+    "W1": [["0.5", "-0.3", "0.2"], ["0.1", "0.6", "-0.4"], ["-0.7", "0.2", "0.9"]],
+    "b1": [["0", "0.1", "-0.1"]],
+    "W2": [["0.4", "-0.2", "0.1"], ["0.3", "0.5", "-0.6"], ["-0.1", "0.7", "0.2"]],
+    "b2": [["0.05", "0", "-0.05"]],
+}
+_H8T_STEPS = [
+    ("N", "rms", {"src": "X", "gamma": "g", "eps": "1e-6"}),
+    ("F", "ffn", {"src": "N", "W1": "W1", "b1": "b1", "W2": "W2", "b2": "b2", "act": "silu"}),
+]
+_add(
+    Case(
+        "h8t",
+        "RMSNorm (gamma, eps 1e-6) of 2 tokens, d 3; FFN with SiLU, d_ff 3",
+        {"X": [["0.6", "-1", "0.5"], ["1.3", "0.2", "-0.5"]], **_H8T_W},
+        copy.deepcopy(_H8T_STEPS),
+    )
+)
+_add(
+    Case(
+        "h8t2",
+        "h8t's RMSNorm and SiLU FFN on a new x (1 token)",
+        {"X": [["-0.3", "0.9", "1.5"]], **_H8T_W},
+        copy.deepcopy(_H8T_STEPS),
+    )
+)
+
+
 def S(case: str) -> dict:
     return CASES[case].stages
 
