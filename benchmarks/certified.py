@@ -24,7 +24,7 @@ def fmpq_inputs(case: Case) -> tuple[flint.fmpq_mat, ...]:
     return tuple(convert(m) for m in (case.X, case.W_Q, case.W_K, case.W_V))
 
 
-def certified_attention(X, W_Q, W_K, W_V, prec: int = PREC) -> tuple[flint.arb_mat, flint.arb_mat]:
+def certified_attention(X, W_Q, W_K, W_V, prec: int = PREC):
     """Exact products (integer matrices over common denominators), then symattn's
     enclosures of the weights and the output.
 
@@ -33,7 +33,8 @@ def certified_attention(X, W_Q, W_K, W_V, prec: int = PREC) -> tuple[flint.arb_m
         prec: working precision in bits.
 
     Returns:
-        (weights, output) as arb_mat balls.
+        (weights, output): output an arb_mat; weights an arb_mat or, from the fixed-point
+        dense method, a FixedWeights (read like one; its arb_mat is built on first read).
     """
     scores, V = exact_products(X, W_Q, W_K, W_V)
     factor = 1 / sympy.sqrt(W_Q.ncols())  # exact: 1/8 for d_k = 64, sqrt(3)/6 for d_k = 12

@@ -68,6 +68,9 @@ class Row:
     ratios: tuple[float, ...]  # certified wall / numpy wall, one per paired run
     load: tuple[float, float]  # 1-minute load average before and after the paired runs
     numpy_cpu: float  # median CPU seconds of one numpy call (one BLAS thread)
+    # paired ratios of the certified run followed by building the weights' python-flint balls
+    # (FixedWeights.arb_mat); empty when the weights come back as an arb_mat already
+    arb_ratios: tuple[float, ...] = ()
 
     @property
     def vs_numpy(self) -> float:
@@ -171,11 +174,30 @@ def bench(kind: str, n: int, d_model: int, d_k: int, *, naive_cap: float | None)
     )
     load = (load_before, os.getloadavg()[0])
     weights, output = certified_attention(*exact)
+    arb_ratios: tuple[float, ...] = ()
+    if isinstance(weights, numeric.FixedWeights):  # the same pairs, the weights' arb_mat built as well
+
+        def with_arb_mat():
+            return certified_attention(*exact)[0].arb_mat()
+
+        arb_ratios = paired_times(with_arb_mat, lambda: attention_float64(*floats), runs)[4]
     np_weights, np_output = attention_float64(*floats)
     V_abs_max = np.abs(floats[0] @ floats[3]).max(axis=0)
     check = check_numpy(weights, output, np_weights, np_output, V_abs_max)
     naive, capped = (None, False) if naive_cap is None else naive_time(kind, n, d_model, d_k, naive_cap)
-    return Row(case.label, certified, certified_cpu, numpy_s, naive, capped, check, ratios, load, numpy_cpu)
+    return Row(
+        case.label,
+        certified,
+        certified_cpu,
+        numpy_s,
+        naive,
+        capped,
+        check,
+        ratios,
+        load,
+        numpy_cpu,
+        arb_ratios,
+    )
 
 
 def decimals_time(kind: str, n: int, d: int, places: int) -> float:
@@ -196,12 +218,15 @@ def arb_exp_cost(count: int = 100_000) -> float:
         flint.ctx.prec = old
 
 
-def fixed_phases(n: int = 512, d: int = 64, runs: int = 5) -> list[tuple[str, float]]:
-    """CPU time of each step of the fixed-point dense method on the ``unit`` case (median of ``runs``).
+def fixed_phases(
+    n: int = 512, d: int = 64, runs: int = 5
+) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+    """CPU time of each step of the fixed-point dense method on the ``unit`` case (median of ``runs``),
+    and of the two things a caller may ask of its weights afterwards (python-flint balls, decimals).
 
     The steps call the helpers of symattn.numeric._fixed_point_balls one by one
     (same calls, same order), so that the time of each can be read on its own; each
-    round runs them all in order, as one certified run does.
+    round runs them all in order, as one certified run does, then the on-demand steps.
     """
     inputs = fmpq_inputs(make_case("unit", n, d, d))
     scores, V = exact_products(*inputs)
@@ -228,9 +253,13 @@ def fixed_phases(n: int = 512, d: int = 64, runs: int = 5) -> list[tuple[str, fl
         def numerators():
             state["N"] = numeric._blas_numerators(np, state["W"], state["radii"].V_small, n_r=n, n_k=n)
 
-        def weight_balls():
+        def weight_balls():  # FixedWeights.arb_mat, on demand
             largest = state["radii"].spread + max(state["radii"].rows)
             numeric._float_weights(np, state["W"], n, n, largest=largest)
+
+        def weight_decimals():  # FixedWeights.decimals, on demand
+            radius = [state["radii"].spread + row for row in state["radii"].rows]
+            numeric._fixed_decimals(np, state["W"], radius, n_r=n, n_k=n, places=30)
 
         def output_balls():
             numeric._numerator_balls(np, state["N"], state["radii"], n_r=n, limbs=limbs, prec=128)
@@ -253,18 +282,26 @@ def fixed_phases(n: int = 512, d: int = 64, runs: int = 5) -> list[tuple[str, fl
                 numerators,
             ),
             (
-                "the weights into python-flint: two float64 pieces a weight (two lists of n² Python floats, "
-                "two arb_mats), joined, radius added (C)",
-                weight_balls,
-            ),
-            (
                 "the outputs into python-flint: three float64 pieces an output, joined, radii added (C)",
                 output_balls,
             ),
         ]
+        on_demand = [
+            (
+                "the weights' python-flint balls (`FixedWeights.arb_mat`): two float64 pieces a weight (two "
+                "lists of n² Python floats, two arb_mats), joined, radius added (C)",
+                weight_balls,
+            ),
+            (
+                "every weight's 30-place decimal, certified, from the integers (`FixedWeights.decimals`, numpy)",
+                weight_decimals,
+            ),
+        ]
         # the steps in order, as in one run, ``runs`` times (after one untimed pass)
-        medians = interleaved_times(dict(steps), runs)
-        return [(label, medians[label]) for label, _ in steps]
+        medians = interleaved_times(dict(steps + on_demand), runs)
+        return [(label, medians[label]) for label, _ in steps], [
+            (label, medians[label]) for label, _ in on_demand
+        ]
     finally:
         flint.ctx.prec = old
 
@@ -273,8 +310,8 @@ def route_costs(n: int = 512, d: int = 64, runs: int = 7) -> dict[str, float]:
     """CPU costs (seconds) of the two ways the fixed-point weights Z enter python-flint, on ``unit``.
 
     * ``float_route``: one whole certified run (exact_products and attention_balls) with
-      two float64 pieces a weight and the output numerators from exact float64 BLAS
-      products (symattn.numeric._float_balls, the default).
+      the output numerators from exact float64 BLAS products (symattn.numeric._float_outputs,
+      the default), then the weights' arb_mat from two float64 pieces a weight.
     * ``chunk_route``: the same run forced to the fallback: two fmpz_mats of 60-bit chunks,
       joined in C, and W·V as fmpz_mat products (_limb_chunks and _chunk_balls).
       Both after one untimed run each, then interleaved, median of ``runs``.
@@ -298,20 +335,19 @@ def route_costs(n: int = 512, d: int = 64, runs: int = 7) -> dict[str, float]:
     finally:
         flint.ctx.prec = old
     inputs = fmpq_inputs(make_case("unit", n, d, d))
-    float_balls = numeric._float_balls
+    float_outputs = numeric._float_outputs
 
     def chunk_route():  # the fallback, forced by declining the float route for this one run
-        numeric._float_balls = lambda *args, **kwargs: None
+        numeric._float_outputs = lambda *args, **kwargs: None
         try:
-            certified_attention(*inputs)
+            certified_attention(*inputs)[0].arb_mat()  # built during the run already
         finally:
-            numeric._float_balls = float_balls
+            numeric._float_outputs = float_outputs
 
-    costs.update(
-        interleaved_times(
-            {"float_route": lambda: certified_attention(*inputs), "chunk_route": chunk_route}, runs
-        )
-    )
+    def float_route():  # the default, then the weights' arb_mat
+        certified_attention(*inputs)[0].arb_mat()
+
+    costs.update(interleaved_times({"float_route": float_route, "chunk_route": chunk_route}, runs))
     return costs
 
 
@@ -498,13 +534,14 @@ def _midpoint_and_bulk_costs(scores, V, exps: list, runs: int) -> dict[str, floa
 
 
 def phase_report(
-    fixed: list[tuple[str, float]],
+    phases: tuple[list[tuple[str, float]], list[tuple[str, float]]],
     arb: list[tuple[str, float]],
     row: Row,
     levers: dict[str, float],
     routes: dict[str, float],
 ) -> list[str]:
     """The lines of RESULTS.md on where the time of the dense n = 512 case goes."""
+    fixed, on_demand = phases
     total, arb_total = (sum(seconds for _, seconds in steps) for steps in (fixed, arb))
     budget = 50 * row.numpy_cpu
     share = (
@@ -515,8 +552,8 @@ def phase_report(
         if share <= 0
         else f"the parent would save at most {share:.0%} of its time on the rows it hands over"
     )
-    into_flint = fixed[-2][1] + fixed[-1][1]
     floor = 2 * (routes["float_lists"] + routes["float_arb_mat"])
+    weight_balls, weight_decimals = (seconds for _, seconds in on_demand)
     lines = [
         "## Where the time goes: the dense method, `unit` n = 512",
         "",
@@ -526,7 +563,10 @@ def phase_report(
         "in 30-bit limbs, each table an exact integer recurrence from one arb exponential), exact row sums, "
         "the weights as limb products, and every error bounded in units of 2^-120; the output numerators "
         "W·V are exact integers from float64 BLAS products of limb pieces (every partial sum below 2^53), "
-        "and the weights and outputs enter python-flint as a few float64 pieces each (every piece exact). "
+        "and the outputs enter python-flint as a few float64 pieces each (every piece exact). The weights are "
+        "returned as they are, exact fixed-point integers Z with a certified radius per row "
+        "(`symattn.numeric.FixedWeights`: the true weight lies within r_i·2^-120 of Z·2^-120): that is the "
+        "whole enclosure, and python-flint balls of the weights are built only when a caller reads them. "
         "CPU time of each step (median of 5 rounds of all steps in order, after one untimed round; "
         "`fixed_phases` in benchmarks/run.py):",
         "",
@@ -535,9 +575,16 @@ def phase_report(
         *(f"| {label} | {fmt_s(seconds)} |" for label, seconds in fixed),
         f"| sum | {fmt_s(total)} |",
         "",
+        "On demand, after the run (same rounds):",
+        "",
+        "| step | CPU |",
+        "|---|---|",
+        *(f"| {label} | {fmt_s(seconds)} |" for label, seconds in on_demand),
+        "",
         f"In CPU time (steadier than wall time on the shared machine), numpy took {fmt_s(row.numpy_cpu)} in "
         f"this run's `unit` n = 512 pairs, so 50× is {fmt_s(budget)}; the steps above sum to "
-        f"{total / budget:.2f}× that budget. Without numpy (or with a mask) the arb dense method "
+        f"{total / budget:.2f}× that budget, and {(total + weight_balls) / budget:.2f}× with the weights' "
+        "python-flint balls built as well. Without numpy (or with a mask) the arb dense method "
         "(`symattn.numeric._dense_balls`) runs; its steps (`dense_phases`):",
         "",
         "| step | CPU |",
@@ -545,13 +592,18 @@ def phase_report(
         *(f"| {label} | {fmt_s(seconds)} |" for label, seconds in arb),
         f"| sum | {fmt_s(arb_total)} |",
         "",
-        "What is left of the fixed-point method is mostly bringing numbers into python-flint, which builds a "
-        "matrix entry by entry from Python objects and has no bulk constructor (from a buffer or an array): "
-        f"the last two steps are {into_flint / total:.0%} of the method. The weights need about 105 bits each, "
-        "so two Python objects a weight: one n² float64 array becomes a list of rows of Python floats in "
-        f"{fmt_s(routes['float_lists'])} and an arb_mat from it takes {fmt_s(routes['float_arb_mat'])} "
-        f"({routes['float_arb_mat'] / 512**2 * 1e9:.0f} ns an entry), so the two pieces alone cost "
-        f"{fmt_s(floor)}, {floor / budget:.0%} of the 50× budget, before anything is computed.",
+        "Bringing numbers into python-flint is what this design avoids: python-flint builds a matrix entry by "
+        "entry from Python objects and has no bulk constructor (from a buffer or an array). The weights need "
+        "about 105 bits each, so two Python objects a weight: one n² float64 array becomes a list of rows of "
+        f"Python floats in {fmt_s(routes['float_lists'])} and an arb_mat from it takes "
+        f"{fmt_s(routes['float_arb_mat'])} ({routes['float_arb_mat'] / 512**2 * 1e9:.0f} ns an entry), so the "
+        f"two pieces alone cost {fmt_s(floor)}, {floor / budget:.0%} of the 50× budget. That is why "
+        "`attention_balls` returns the weights as `FixedWeights`: read like an arb_mat (`[i, j]`, `nrows`, "
+        "`entries`, `tolist`), it builds the arb_mat on first use "
+        f"({fmt_s(weight_balls)} above), and `attention_decimals` rounds the weights straight from the "
+        f"integers in numpy ({fmt_s(weight_decimals)} for all 262,144 at 30 places, each decided by its "
+        "ball or left to the next precision) without building them at all; `symattn.oracle` reads only "
+        "the outputs.",
         "",
         "Levers kept (same run):",
         "",
@@ -561,7 +613,8 @@ def phase_report(
         "merged into 16-bit ones (each by one product of 65,536 entries), which halves the number of n²-entry "
         "products in the exponentials; one more makes the weights (each row's reciprocal broadcast, not "
         "copied n times).",
-        f"- **float64 pieces and BLAS numerators** (the last three steps): a whole certified `unit` n = 512 run "
+        f"- **float64 pieces and BLAS numerators** (the last two steps, and the weights' balls on demand): a "
+        "whole certified `unit` n = 512 run with the weights' arb_mat built "
         f"takes {routes['float_route'] / routes['chunk_route']:.2f}× the CPU time with them as the same run "
         "forced to the fallback, two fmpz_mats of 60-bit chunks (joined and scaled in C) and W·V as fmpz_mat "
         "products, which still serves V's numerators wider than the pieces allow or too many keys (medians of "
@@ -728,8 +781,14 @@ def targets(rows: list[Row], startup_s: dict[str, float], mem: dict[str, dict[st
                 f"- n = 512, d = 64, `{r.label.split()[0]}` inputs: certified at ≥ 30 digits in ≤ 50× numpy "
                 f"float64 (median of {len(r.ratios)} paired ratios): **{r.vs_numpy:.0f}×** ({ratios}); "
                 f"certified {fmt_s(r.certified)} wall ({fmt_s(r.certified_cpu)} CPU), numpy {fmt_s(r.numpy)}, "
-                f"{r.check.digits} digits, load average {r.load[0]:.2f} before and {r.load[1]:.2f} after: "
+                f"{r.check.digits} digits, load average {r.load[0]:.2f} before and {r.load[1]:.2f} after"
             )
+            if r.arb_ratios:
+                head += (
+                    f"; with the weights' python-flint balls built as well (`FixedWeights.arb_mat`), "
+                    f"{statistics.median(r.arb_ratios):.0f}× ({', '.join(f'{x:.0f}' for x in r.arb_ratios)})"
+                )
+            head += ": "
             out.append(
                 head
                 + verdict(
@@ -855,7 +914,10 @@ def write_results(report: list[str], *, quick: bool, argv: list[str] | None) -> 
         f"(the median of {NUMPY_CALLS} calls), and the table shows the median of the per-pair ratios. numpy is "
         "pinned to one BLAS thread (OPENBLAS_NUM_THREADS=1), as symattn's certified path runs on one core.",
         '"symattn certified" starts from exact fmpq_mat inputs and includes the exact products Q·Kᵀ and X·W_V '
-        "and the arb enclosures of every weight and output at 128 bits (`symattn.numeric.attention_balls`); "
+        "and the enclosures of every weight and output at 128 bits (`symattn.numeric.attention_balls`): arb balls, "
+        "except the weights of the fixed-point dense method, which come back as exact fixed-point integers "
+        "with a certified radius per row (`FixedWeights`, turned into an arb_mat on first use; the `unit` "
+        "target below also gives the ratio with that arb_mat built); "
         'numpy starts from float64 arrays. "digits" is the number of decimal places every ball guarantees '
         "(its widest radius is below 10^-digits). \"numpy in balls\": numpy's value lies in symattn's ball "
         "widened by a float64 forward-error bound (4·(n+64)·2^-53 + 2^-40, times max|V| for outputs); "
@@ -869,8 +931,9 @@ def write_results(report: list[str], *, quick: bool, argv: list[str] | None) -> 
         "shifted exponent is below -(prec + 16)·ln 2 is not evaluated but enclosed in [0, 2^-(prec+16)] and "
         "equal gaps share one evaluation; with the `dense` method (chosen when, on a sample of rows, over "
         f"{DENSE_SHARE} of the entries must be evaluated) every exponential is evaluated: with numpy and no mask "
-        "as exact fixed-point integers in numpy (W·V then exact from float64 BLAS products of limb pieces, and "
-        "the weights and outputs enter python-flint as float64 pieces), otherwise as arb balls with the row "
+        "as exact fixed-point integers in numpy (W·V then exact from float64 BLAS products of limb pieces, the "
+        "outputs entering python-flint as float64 pieces, the weights kept as fixed-point integers with their "
+        "radii), otherwise as arb balls with the row "
         "sums and E·V as arb_mat products in C. "
         "The `unit` kind is the dense worst case: every one of the n² exponentials must be evaluated "
         "(see the cost of one arb exponential below); the table states its distance from the budget.",

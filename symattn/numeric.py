@@ -48,6 +48,7 @@ from symattn.exact import Rounder, round_half_away
 from symattn.limits import MAX_PREC  # give up (UndecidedRoundingError) beyond this many bits
 
 __all__ = [
+    "FixedWeights",
     "IntegerScores",
     "RowBalls",
     "attention_balls",
@@ -209,7 +210,9 @@ class RowBalls:
     output: tuple[tuple[flint.arb, ...], ...]
     n_k: int
     evaluated: int
-    dense: flint.arb_mat | None = None  # when set, the weights of all ``rows`` (active is unused)
+    # when set, the weights of all ``rows`` (active is unused): an arb_mat, or the fixed-point
+    # method's FixedWeights (the same read methods; its arb_mat is built on first use)
+    dense: flint.arb_mat | FixedWeights | None = None
     output_matrix: flint.arb_mat | None = None  # when set, ``output`` as one arb_mat
 
     def weight_row(self, index: int) -> list[flint.arb]:
@@ -504,10 +507,13 @@ def _fixed_point_balls(
     E, delta = exponentials
     W, totals = _fixed_weights(np, E, n_r, n_k)
     radii = _fixed_point_radii(V, n_k, totals, delta, limbs)
-    balls = _float_balls(np, W, radii, n_r=n_r, n_k=n_k, limbs=limbs, prec=prec)
-    if balls is None:
-        balls = _chunk_balls(_limb_chunks(np, W, n_r, n_k), radii, limbs=limbs, prec=prec)
-    weights, output = balls
+    radius = [radii.spread + row for row in radii.rows]
+    output = _float_outputs(np, W, radii, n_r=n_r, n_k=n_k, limbs=limbs, prec=prec)
+    if output is None:
+        arb, output = _chunk_balls(_limb_chunks(np, W, n_r, n_k), radii, limbs=limbs, prec=prec)
+        weights = FixedWeights(W, radius, n_r, n_k, arb=arb)
+    else:
+        weights = FixedWeights(W, radius, n_r, n_k)  # its arb_mat is built when asked
     none = frozenset()
     return RowBalls(
         tuple(rows),
@@ -595,15 +601,15 @@ class _Radii(NamedTuple):
     V_small: object  # V_numer as an int64 numpy array, or None when an entry may reach 2^62
 
 
-def _float_balls(np, W, radii: _Radii, *, n_r: int, n_k: int, limbs: int, prec: int):
-    """The weights and outputs from the fixed-point weights Z, through float64: the weights'
-    arb_mat from a few float pieces per weight (_float_weights), the output numerators
+def _float_outputs(np, W, radii: _Radii, *, n_r: int, n_k: int, limbs: int, prec: int):
+    """The outputs from the fixed-point weights Z, through float64: the numerators
     N = sum_j Z_ij V_jk exactly from float64 BLAS products of limb pieces (_blas_numerators),
-    entering python-flint as float pieces too (each piece times its power of two, 2^(52t - P),
-    is a float64 exactly; their sum in arb encloses N·2^-P).
+    entering python-flint as float pieces (each piece times its power of two, 2^(52t - P),
+    is a float64 exactly; their sum in arb encloses N·2^-P).  The weights' arb_mat, when
+    asked for, comes from float pieces too (FixedWeights.arb_mat, _float_weights).
 
-    Returns (weights, output) as arb_mats, or None when V's numerators are too wide or
-    the keys too many for exact BLAS products, or P too large for float64 pieces.
+    Returns the outputs' arb_mat, or None when V's numerators are too wide or the keys
+    too many for exact BLAS products, or P too large for float64 pieces.
     """
     P = LIMB * limbs
     if radii.V_small is None or P > FLOAT_MAX_P:
@@ -611,8 +617,7 @@ def _float_balls(np, W, radii: _Radii, *, n_r: int, n_k: int, limbs: int, prec: 
     numerators = _blas_numerators(np, W, radii.V_small, n_r=n_r, n_k=n_k)
     if numerators is None:
         return None
-    weights = _float_weights(np, W, n_r, n_k, largest=radii.spread + max(radii.rows))
-    return weights, _numerator_balls(np, numerators, radii, n_r=n_r, limbs=limbs, prec=prec)
+    return _numerator_balls(np, numerators, radii, n_r=n_r, limbs=limbs, prec=prec)
 
 
 def _numerator_balls(np, pieces, radii: _Radii, *, n_r: int, limbs: int, prec: int) -> flint.arb_mat:
@@ -705,6 +710,170 @@ def _float_weights(np, W, n_r: int, n_k: int, *, largest: int) -> flint.arb_mat:
             else:
                 weights = term + weights
     return weights
+
+
+class FixedWeights:
+    """The weights of the fixed-point dense method as certified balls in fixed point.
+
+    The true weight w_ij lies within ``radius[i]`` units (2^-P) of Z_ij·2^-P, where
+    Z = sum_k W[k]·2^(30k) are the limbs of _fixed_weights (see _fixed_point_radii for
+    the bound), and w_ij >= 0.  That is the whole enclosure: no further arithmetic is
+    needed to certify a digit.  python-flint objects are built only when asked, because
+    building n² of them from Python costs more than computing the weights
+    (benchmarks/RESULTS.md): :meth:`arb_mat` builds them once, and the read methods of an
+    arb_mat (``nrows``, ``ncols``, ``[i, j]``, ``entries``, ``tolist``) use it.
+    :meth:`decimals` rounds straight from the integers, in numpy.
+    """
+
+    def __init__(self, W, radius: Sequence[int], n_r: int, n_k: int, *, arb: flint.arb_mat | None = None):
+        self.W = W  # (limbs, n_r·n_k) uint64, limbs below 2^30 (the top one up to 2^30)
+        self.radius = list(radius)
+        self.n_r, self.n_k = n_r, n_k
+        self._arb = arb
+
+    @property
+    def precision(self) -> int:
+        """P: the weights are multiples of 2^-P, their radii in units of 2^-P."""
+        return LIMB * self.W.shape[0]
+
+    def arb_mat(self) -> flint.arb_mat:
+        """The balls as an arb_mat (each radius the largest row radius; built once)."""
+        if self._arb is None:
+            largest = max(self.radius, default=0)
+            self._arb = _float_weights(_numpy(), self.W, self.n_r, self.n_k, largest=largest)
+        return self._arb
+
+    def nrows(self) -> int:
+        return self.n_r
+
+    def ncols(self) -> int:
+        return self.n_k
+
+    def __getitem__(self, index: tuple[int, int]) -> flint.arb:
+        return self.arb_mat()[index]
+
+    def entries(self) -> list[flint.arb]:
+        return self.arb_mat().entries()
+
+    def tolist(self) -> list[list[flint.arb]]:
+        return self.arb_mat().tolist()
+
+    def decimals(self, places: int) -> list[list[str | None]] | None:
+        """Every weight rounded half away from zero to ``places`` digits, None where its
+        ball straddles a rounding boundary; None for all when this method does not apply
+        (then round the arb balls).  See _fixed_decimals."""
+        return _fixed_decimals(_numpy(), self.W, self.radius, n_r=self.n_r, n_k=self.n_k, places=places)
+
+
+DECIMAL_GROUP = 9  # decimal digits per step of the long division (10^9 · 2^30 < 2^63)
+
+
+def _normalise(np, T) -> None:
+    """Carry-propagate int64 limbs in place: every limb but the top one into [0, 2^30)
+    (arithmetic shifts, so negative limbs borrow); the top one keeps the sign."""
+    mask = np.int64((1 << LIMB) - 1)
+    for k in range(T.shape[0] - 1):
+        T[k + 1] += T[k] >> np.int64(LIMB)
+        T[k] &= mask
+
+
+def _fixed_decimals(np, W, radius: Sequence[int], *, n_r: int, n_k: int, places: int):
+    """The decimals of nonnegative fixed-point balls, in numpy, or None when not applicable.
+
+    Each ball is [Z - r_i, Z + r_i]·2^-P (Z in the limbs W, r_i its row's radius), cut at 0.
+    Returns rows of strings with exactly ``places`` digits after the point ("0.1234"), None
+    where a ball straddles a rounding boundary (_fixed_units); None for the whole call when
+    places < 1 or a value does not have a one-digit integer part (never for weights).
+    """
+    count = n_r * n_k
+    if places < 1 or not count:
+        return None
+    units = _fixed_units(np, W, radius, n_k=n_k, places=places)
+    if units is None:
+        return None
+    q, decided = units
+    digits = _decimal_digits(np, q, places + 1)
+    if digits is None:
+        return None  # an integer part of two digits or more: not a weight
+    # the text, one row per character (contiguous writes), then read entry by entry: "d.ddd…d\n"
+    line = np.empty((places + 3, count), dtype=np.uint8)
+    line[0] = digits[places]
+    line[1] = ord(".")
+    for position in range(places):  # the lowest digit last
+        line[places + 1 - position] = digits[position]
+    line[-1] = ord("\n")
+    flat: list[str | None] = line.T.tobytes().decode("ascii").split("\n")
+    for index in np.flatnonzero(~decided).tolist():
+        flat[index] = None
+    return [flat[i * n_k : (i + 1) * n_k] for i in range(n_r)]
+
+
+def _fixed_units(np, W, radius: Sequence[int], *, n_k: int, places: int):
+    """(q, decided): the rounded units q (int64 limbs) of every Z·2^-P at ``places`` digits, and
+    whether every point of its ball rounds to q.
+
+    With C = 10^places and h = 2^(P-1), the rounding of x = Z·2^-P >= 0 is
+    q = floor((Z·C + h)/2^P) (half away from zero).  Y = Z·C + h is an exact integer
+    (schoolbook product of 30-bit limbs, every column sum below 2^63); write
+    Y = q·2^P + f with 0 <= f < 2^P.  Every point x' >= 0 of the ball [Z - r, Z + r]·2^-P
+    gives floor((x'·2^P·C + h)/2^P) = q exactly when f - r·C >= 0 (or q = 0: the lower end
+    is then 0, whose units are 0 too) and f + r·C < 2^P.  None when C has too many limbs for
+    the column sums.
+    """
+    limbs = W.shape[0]
+    P = LIMB * limbs
+    count = W.shape[1]
+    scale = 10**places
+    mask = (1 << LIMB) - 1
+    c = [(scale >> (LIMB * b)) & mask for b in range(-(-scale.bit_length() // LIMB))]
+    if min(limbs + 1, len(c)) * (1 << (2 * LIMB)) >= 1 << 63:
+        return None
+    Z = np.zeros((limbs + 1, count), dtype=np.int64)
+    Z[:limbs] = W.view(np.int64)
+    _normalise(np, Z)  # the top limb of W may be 2^30
+    T = np.zeros((limbs + 1 + len(c), count), dtype=np.int64)
+    for b, digit in enumerate(c):
+        if digit:
+            T[b : b + limbs + 1] += Z * np.int64(digit)
+    T[limbs - 1] += np.int64(1 << (LIMB - 1))  # h = 2^(P-1)
+    _normalise(np, T)
+    f, q = T[:limbs], T[limbs:]
+    # r·C per row, as limbs broadcast over the row's keys; at 2^P or more nothing is decided,
+    # and 2^P itself says so (f + 2^P >= 2^P), so larger spans are cut to it
+    spans = [min(r * scale, 1 << P) for r in radius]
+    span = np.array(
+        [[(s >> (LIMB * k)) & mask for s in spans] for k in range(limbs - 1)]
+        + [[s >> (LIMB * (limbs - 1)) for s in spans]],
+        dtype=np.int64,
+    )
+    span = np.repeat(span, n_k, axis=1)
+    low, high = f - span, f + span
+    _normalise(np, low)
+    _normalise(np, high)
+    decided = ((low[-1] >= 0) | ~np.any(q != 0, axis=0)) & ((high[-1] >> np.int64(LIMB)) == 0)
+    return q, decided
+
+
+def _decimal_digits(np, q, wanted: int):
+    """The lowest ``wanted`` decimal digits of the integers q (int64 limbs, lowest first) as
+    ASCII codes (uint8 arrays, lowest digit first), or None when q has more digits.  A long
+    division by 10^9 per group of nine digits (limbs that are 0 everywhere are dropped first)."""
+    base = np.int64(10**DECIMAL_GROUP)
+    rest = q.copy()
+    digits = []
+    while len(digits) < wanted:
+        while rest.shape[0] > 1 and not rest[-1].any():
+            rest = rest[:-1]
+        remainder = np.zeros(rest.shape[1], dtype=np.int64)
+        for k in range(rest.shape[0] - 1, -1, -1):
+            current = (remainder << np.int64(LIMB)) + rest[k]
+            rest[k], remainder = np.divmod(current, base)
+        for _ in range(min(DECIMAL_GROUP, wanted - len(digits))):
+            remainder, digit = np.divmod(remainder, 10)
+            digits.append((digit + ord("0")).astype(np.uint8))
+        if remainder.any():
+            return None
+    return None if rest.any() else digits
 
 
 def _pieces(np, M, width: int):
@@ -1160,7 +1329,7 @@ def attention_balls(
     *,
     progress: bool = False,
     method: str = "auto",
-) -> tuple[flint.arb_mat, flint.arb_mat]:
+) -> tuple[flint.arb_mat | FixedWeights, flint.arb_mat]:
     """Rigorous enclosures of the weights and the output at ``prec`` bits.
 
     Args:
@@ -1176,7 +1345,12 @@ def attention_balls(
             balls are rigorous either way.
 
     Returns:
-        (weights, output) as ``arb_mat``: every true value lies in its ball.
+        (weights, output): every true value lies in its ball.  output is an ``arb_mat``;
+        weights is one too, except from the fixed-point dense method (numpy installed, no
+        mask, over 2^15 entries), where it is a :class:`FixedWeights`: the same enclosures
+        as exact fixed-point integers with certified radii, read like an arb_mat (``[i, j]``,
+        ``nrows``, ``entries``, ``tolist``) and turned into one by ``.arb_mat()``; its
+        python-flint objects are built on first use.
 
     Raises:
         ShapeError: V or the mask does not fit the scores.
@@ -1335,12 +1509,18 @@ def _decide_rows(balls: RowBalls, name: str, rounder: Rounder) -> list[list[str 
         rows = balls.output if balls.output_matrix is None else balls.output_matrix.tolist()
         return [[decide(ball) for ball in row] for row in rows]
     if balls.dense is not None:
+        dense = balls.dense
+        if isinstance(dense, FixedWeights):
+            decided = dense.decimals(rounder.places)  # from the integers, in numpy
+            if decided is not None:
+                return decided
+            dense = dense.arb_mat()
         # weights are >= 0, so round(y) = floor(y + 1/2) with y = w * 10**places;
         # scale and shift the whole matrix in C, then take floors entry by entry
         halves = flint.arb_mat(len(balls.rows), 1, [1] * len(balls.rows)) * flint.arb_mat(
             1, balls.n_k, [rounder.half] * balls.n_k
         )
-        shifted = balls.dense * rounder.scale + halves
+        shifted = dense * rounder.scale + halves
         floor, text = rounder.floor, rounder.text
         out = []
         for index in range(len(balls.rows)):

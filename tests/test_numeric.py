@@ -643,7 +643,7 @@ def _counting(monkeypatch, name):
     return calls
 
 
-@pytest.mark.parametrize(("bound", "path"), [(10**20, "_chunk_balls"), (10**3, "_float_weights")])
+@pytest.mark.parametrize(("bound", "path"), [(10**20, "_chunk_balls"), (10**3, "_blas_numerators")])
 def test_fixed_point_method_falls_back_to_fmpz_products_for_wide_values(monkeypatch, bound, path):
     # V's numerators beyond 2^62 cannot enter the float64 products: the fmpz_mat products run
     rng = random.Random(5)
@@ -651,10 +651,13 @@ def test_fixed_point_method_falls_back_to_fmpz_products_for_wide_values(monkeypa
     scores = flint.fmpq_mat(n, n, [flint.fmpq(rng.randint(-9, 9), rng.randint(1, 5)) for _ in range(n * n)])
     V = flint.fmpq_mat(n, d, [flint.fmpq(rng.randint(-bound, bound), 3) for _ in range(n * d)])
     args = (scores, sympy.Rational(1, 3), None, V, 30)
-    calls = {name: _counting(monkeypatch, name) for name in ("_chunk_balls", "_float_weights")}
+    names = ("_chunk_balls", "_blas_numerators", "_float_weights")
+    calls = {name: _counting(monkeypatch, name) for name in names}
     with fixed_dense():
         fixed = attention_decimals(*args, method="dense")
-    assert calls[path] and not calls[({"_chunk_balls", "_float_weights"} - {path}).pop()]
+    assert calls[path] and not calls[({"_chunk_balls", "_blas_numerators"} - {path}).pop()]
+    # the decimals come from the fixed-point integers: no python-flint ball of a weight is built
+    assert not calls["_float_weights"]
     with arb_dense():
         assert attention_decimals(*args, method="dense") == fixed
     for exact, ball in zip(_exact_balls_check(scores, V), _balls_of(args), strict=True):
@@ -740,10 +743,11 @@ def test_fixed_point_balls_contain_the_arb_balls_at_every_precision(monkeypatch,
     V = flint.fmpq_mat(n, d, [flint.fmpq(rng.randint(-20, 20), rng.randint(1, 9)) for _ in range(n * d)])
     from symattn.numeric import _row_balls
 
-    calls = _counting(monkeypatch, "_float_weights")
+    calls = _counting(monkeypatch, "_blas_numerators")
     with fixed_dense():
         fixed = _row_balls(scores, sympy.sqrt(3) / 5, None, V, prec, method="dense")
     assert fixed.output_matrix is not None and calls  # the float64 pieces served
+    assert isinstance(fixed.dense, numeric.FixedWeights)  # read below through its arb_mat
     with arb_dense():
         arb = _row_balls(scores, sympy.sqrt(3) / 5, None, V, 2 * prec, method="dense")  # narrower balls
     with numeric._precision(2 * prec):
@@ -754,3 +758,87 @@ def test_fixed_point_balls_contain_the_arb_balls_at_every_precision(monkeypatch,
             for k in range(d):
                 assert fixed.output_matrix[i, k].contains(arb.output[i][k])
                 assert fixed.output_matrix[i, k].rad() < flint.arb(2) ** (40 - prec)
+
+
+# --- decimals straight from the fixed-point integers (FixedWeights.decimals) -----------------
+
+
+def _limb_array(values, limbs):
+    """Integers in [0, 2^(30·limbs)] as 30-bit limbs (the top one takes the rest), written here."""
+    rows = [[(v >> (30 * k)) & ((1 << 30) - 1) for v in values] for k in range(limbs - 1)]
+    rows.append([v >> (30 * (limbs - 1)) for v in values])
+    return np.array(rows, dtype=np.uint64)
+
+
+def _expected_text(z, radius, P, places):
+    """Every point of [max(0, z - r), z + r]·2^-P rounded half away from zero, in Fractions; None
+    when the two ends round apart (the rounding is monotone, so the ends decide)."""
+    low, high = Fraction(max(0, z - radius), 2**P), Fraction(z + radius, 2**P)
+    units = {int(end * 10**places + Fraction(1, 2)) for end in (low, high)}  # int() floors: ends >= 0
+    if len(units) > 1:
+        return None
+    (u,) = units
+    return f"{u // 10**places}.{u % 10**places:0{places}d}"
+
+
+def _near_boundaries(draw_k, places, P):
+    """Fixed-point integers a few units either side of a rounding boundary (k + 1/2)·10^-places."""
+    centre = ((2 * draw_k + 1) << P) // (2 * 10**places)
+    return [max(0, centre + delta) for delta in range(-3, 4)]
+
+
+@settings(max_examples=150, derandomize=True)
+@given(
+    st.sampled_from([2, 4, 5, 9]),
+    st.integers(1, 40),
+    st.lists(st.integers(0, 2**270), min_size=1, max_size=6),
+    st.integers(0, 10**12),
+    st.sampled_from([0, 1, 2, 3, 37, 2**20]),
+)
+def test_fixed_decimals_round_every_point_of_the_ball_alike(limbs, places, raw, k, radius):
+    P = 30 * limbs
+    values = [v % (2**P + 1) for v in raw] + _near_boundaries(k % 10**places, places, P) + [0, 2**P]
+    W = _limb_array(values, limbs)
+    got = numeric._fixed_decimals(np, W, [radius], n_r=1, n_k=len(values), places=places)
+    assert got is not None
+    expected = [_expected_text(z, radius, P, places) for z in values]
+    assert got == [expected]
+    event(f"undecided: {sum(text is None for text in expected) > 0}")
+
+
+def test_fixed_decimals_take_each_rows_radius_and_decline_what_is_not_a_weight():
+    P, places = 120, 6
+    z = ((2 * 123 + 1) << P) // (2 * 10**places)  # just below the boundary 0.0001235
+    W = _limb_array([z, z, z, z], 4)
+    # row 0 with radius 0 is decided, row 1 with a radius across the boundary is not
+    assert numeric._fixed_decimals(np, W, [0, 2**70], n_r=2, n_k=2, places=places) == [
+        ["0.000123", "0.000123"],
+        [None, None],
+    ]
+    assert (
+        numeric._fixed_decimals(np, W, [0, 0], n_r=2, n_k=2, places=0) is None
+    )  # no places: the arb path rounds
+    assert (
+        numeric._fixed_decimals(np, _limb_array([10 * 2**P], 4), [0], n_r=1, n_k=1, places=places) is None
+    )  # 10.0
+
+
+def test_the_fixed_point_route_builds_no_weight_ball_unless_asked(monkeypatch):
+    # attention_balls returns the fixed-point enclosure; python-flint balls of the weights are made
+    # only when read, once, and they contain the true weights
+    rng = random.Random(11)
+    n, d = 200, 2
+    scores = flint.fmpq_mat(n, n, [flint.fmpq(rng.randint(-9, 9), rng.randint(1, 7)) for _ in range(n * n)])
+    V = flint.fmpq_mat(n, d, [flint.fmpq(rng.randint(-20, 20), rng.randint(1, 9)) for _ in range(n * d)])
+    calls = _counting(monkeypatch, "_float_weights")
+    with fixed_dense():
+        weights, _ = attention_balls(scores, sympy.Rational(1, 4), None, V, 128, method="dense")
+    assert isinstance(weights, numeric.FixedWeights) and not calls
+    assert (weights.nrows(), weights.ncols(), weights.precision) == (n, n, 120)
+    with numeric._precision(200):
+        exps = [sympy.exp(sympy.Rational(int(scores[3, j].p), 4 * int(scores[3, j].q))) for j in range(n)]
+        total = sum(exps)
+        for j in (0, 7, 199):
+            assert weights[3, j].contains(enclose(exps[j] / total, 200))
+    assert weights.tolist()[3][7] is not None and len(weights.entries()) == n * n
+    assert len(calls) == 1  # one arb_mat, reused
