@@ -70,6 +70,7 @@ __all__ = [
     "positional_encoding",
     "residual",
     "rms_norm",
+    "root",
     "rope",
     "transformer",
 ]
@@ -227,6 +228,13 @@ def _pow(base: sympy.Expr, exponent: Any) -> sympy.Expr:
     if _simple(base) and not base.is_Add:
         return sympy.Pow(base, exponent)
     return sympy.Pow(base, exponent, evaluate=False)
+
+
+def root(base: Any, index: Any = 2) -> sympy.Expr:
+    """The ``index``-th root of ``base`` built as :func:`_pow` builds powers: SymPy's for a small
+    base (√4 = 2, √(5/4 + 1/100000) as a radical), structural for a large one (√σ² of a row of
+    sines), so that no assumption query runs evalf on the whole tree."""
+    return _pow(_sym(base), 1 / _sym(index))
 
 
 def _apply(function: Any, argument: sympy.Expr) -> sympy.Expr:

@@ -85,6 +85,11 @@ def _is_mat(x: Any) -> bool:
     return isinstance(x, list)
 
 
+def _is_vector(x: list) -> bool:
+    """One row or one column of more than one entry."""
+    return (len(x) == 1 and len(x[0]) > 1) or (len(x) > 1 and all(len(row) == 1 for row in x))
+
+
 def _map2(x: Any, y: Any, op: Any) -> Any:
     if _is_mat(x) and _is_mat(y):
         if len(x) != len(y) or len(x[0]) != len(y[0]):
@@ -151,12 +156,18 @@ def _eval(node: Node, lookup: Any, depth: int = 0) -> Any:
         if _is_mat(arg) or arg.upper() > 10_000:
             raise _NoBall
         return arg.exp()
+    if isinstance(node, Call) and node.name in ("mean", "np.mean") and len(node.args) == 1:
+        arg = _eval(node.args[0], lookup, depth + 1)  # mean(x^2): the mean of one vector's entries
+        if not (_is_mat(arg) and _is_vector(arg)):
+            raise _NoBall
+        entries = [p for row in arg for p in row]
+        return sum(entries, arb(0)) / len(entries)
     if isinstance(node, Pow) and isinstance(node.exponent, Num) and "." not in node.exponent.text:
         base = _eval(node.base, lookup, depth + 1)
         n = int(node.exponent.text)
-        if _is_mat(base) or n > 64:
-            raise _NoBall
-        return base**n
+        if n > 64 or (_is_mat(base) and not _is_vector(base)):
+            raise _NoBall  # a vector's power is entry by entry, as numpy's (the evaluator's rule)
+        return [[p**n for p in row] for row in base] if _is_mat(base) else base**n
     if isinstance(node, Matrix):
         rows = [[_eval(c, lookup, depth + 1) for c in row] for row in node.rows]
         if any(_is_mat(c) for row in rows for c in row) or len({len(r) for r in rows}) != 1:

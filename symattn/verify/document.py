@@ -552,7 +552,7 @@ def _with_row_hint(span: Span, text: str) -> Span:
     row, name = row_named(before), row_name(before)
     here = text.rfind("\n", 0, start) + 1
     at_line_start = not text[here:start].strip(" \t$\\[")  # "$$\mu = …" opens its line too
-    for _ in range(_HINT_LINES if at_line_start else 0):  # "LayerNorm of r1" heads the lines below it
+    for _ in range(_HINT_LINES):  # "LayerNorm of r1" heads the lines below it
         if row is not None or name is not None or here == 0:
             break
         above = text.rfind("\n", 0, here - 1) + 1
@@ -562,7 +562,11 @@ def _with_row_hint(span: Span, text: str) -> Span:
             if lead.endswith((":", "：")):  # "Take the second row of X + PE and add up its entries:"
                 row, name = row_named(lead), row_name(lead)
             break
-        row, name, here = row_named(line), row_name(line), above
+        if at_line_start or line.rstrip().endswith((":", "：")):
+            # a formula inside a line of prose ("平方：…，均方 mean(r^2) = …") takes only a label
+            # line above it ("第 2 个 token："), not a row some other sentence mentions
+            row, name = row_named(line), row_name(line)
+        here = above
     flags = ({f"row:{row}"} if row is not None else set()) | ({f"rowname:{name}"} if name else set())
     return dataclasses.replace(span, flags=span.flags | flags) if flags else span
 

@@ -35,6 +35,7 @@ from symattn.latexparse import (
 )
 from symattn.verify.claims import claim_fits, within_float_rounding
 from symattn.verify.shapes import (
+    is_literal,
     names_in,
 )
 from symattn.verify.values import (
@@ -79,6 +80,34 @@ class Environment:
             self.last_concat = Val(value.a, value.b, value.deps, arith=value.arith)
         if isinstance(node, Sum) and not used & {"mu", "sigma"}:  # X + PE, a residual sum: μ_1's rows
             self._note_rows(["(sum)"], value)
+
+    def _given_call(self, chain: Chain) -> bool:
+        """``Sublayer(H) = [numbers]`` ("I take the self-attention output as given"): a function
+        the document never defines, applied to what it has bound, with its value printed.  The
+        numbers are an input, and the call stands for them where it comes back
+        (``H + Sublayer(H)``), so the residual sum and the norm after it can be checked."""
+        if len(chain.elements) != 2 or chain.relations[0] != "=":
+            return False
+        call, block = chain.elements
+        if not (isinstance(call, Call) and isinstance(block, (Matrix, Num)) and is_literal(block)):
+            return False
+        if call.name in self.env or self._claimed_binding(call) is not None:
+            return False
+        try:
+            self._value_of(call, record=False)
+        except Unverifiable as err:
+            if str(err) != f"the function {_display_name(call.name)} is not defined in the document":
+                return False  # an argument that is not bound, or a known stage it cannot evaluate
+        except SymattnError:
+            return False
+        else:
+            return False  # a stage it knows: the numbers are a claim
+        value = self.literal_value(block)
+        self.subject = _display_name(call.name)
+        self.unverified(literals(block), "input", "given as an input")
+        self.last_halfwidth = None
+        self._bind_expression(call, value)
+        return True
 
     def _claimed_binding(self, node: Node) -> Binding | None:
         entry = self.expressions.get(_shape_key(node))
@@ -293,7 +322,7 @@ class Environment:
                 self.env[name] = Binding(
                     last.a, last.b, last.deps, last.arith, self.last_halfwidth, last.rows
                 )
-        self._note_rows(names, last)
+        self._note_rows(names, last, normalised=self._normalises(chain))
 
     def _ball_lookup(self, name: str) -> tuple[Any, Any]:
         """A name's value by the document's numbers and their half-units (balls.py)."""

@@ -150,6 +150,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
         self.head_factors: tuple[Node, list[Val]] | None = None  # the factors of the last product element
         self.untied_rounded = False
         self.top_element: Node | None = None  # the chain element being read (never its own claimed value)
+        self.defining = False  # ... unless the chain has no numbers: it defines a name by it
         self.element_before: Node | None = None  # the element before it in its chain
         self.results: dict[str, Val] = {}  # printed results by their text, for operands that restate them
         self.output_rows = True  # o_1 in this chain may be row 1 of (weights)·V
@@ -318,11 +319,13 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
             self.unverified(literals(element), "no-claim", reason)
             return
         chain = self._resolved(chain)
-        if self._given_scores(chain):
+        self.defining = False
+        if self._given_scores(chain) or self._given_call(chain):
             return
         self._causal_mask_by_convention(chain)
         self.chain_start_offset = chain.elements[0].offset
         names = [e.name for e in chain.elements if isinstance(e, Name)]
+        self.defining = bool(names) and not literals_of(chain)
         self.subject = next((_display_name(n) for n in names), subject_of(0))
         values = [e for e in chain.elements if not isinstance(e, Name)]
         symbolic_input = self._declare_symbols(names, values)

@@ -12,7 +12,7 @@ import dataclasses
 import sympy
 from sympy import ImmutableMatrix
 
-from symattn import stages
+from symattn import block, stages
 from symattn.errors import DivisionByZeroError, LatexParseError, ShapeError
 from symattn.exact import parse_claim, safe_power
 from symattn.latexparse import (
@@ -89,7 +89,9 @@ class Evaluator:
         return self._value_of(node, record=True)
 
     def _value_of(self, node: Node, record: bool) -> Val:  # noqa: PLR0915 - one branch per node type
-        if isinstance(node, (Div, Mul, Call, Sum, Pow, Transpose, Sqrt)) and node is not self.top_element:
+        if isinstance(node, (Div, Mul, Call, Sum, Pow, Transpose, Sqrt)) and (
+            node is not self.top_element or self.defining
+        ):  # a chain without numbers (z = LN(x_2)) defines a name by what the document printed for it
             claimed = self._claimed_expression(node)
             if claimed is not None:
                 return claimed
@@ -161,8 +163,8 @@ class Evaluator:
                 printed = self._claimed_expression(Sqrt(0, Num(0, str(arg.b)), None))
                 if printed is not None and not is_matrix(printed.a):
                     return printed  # √d_k with d_k = 2 after "√2 ≈ 1.4142": the document's 1.4142
-            return Val(
-                sympy.root(arg.a, index.a), sympy.root(arg.b, index.b), arg.deps | index.deps, arith=False
+            return Val(  # structural for a large radicand (sympy.root would run evalf on all of it)
+                block.root(arg.a, index.a), block.root(arg.b, index.b), arg.deps | index.deps, arith=False
             )
         if isinstance(node, Pow):
             variance = self._variance(node)  # σ² (sublayers.py)

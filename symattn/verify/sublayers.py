@@ -112,6 +112,7 @@ class Sublayers:
     last_row: Val | None = None  # the last row a chain printed
     last_row_half: Any = None  # ... and its cells' half-units
     accepted: tuple[Any, set] | None = None  # a convention the chain's numbers were accepted under
+    followed: tuple[Any, set] | None = None  # a convention they follow where the document states another
     top_element: Node | None = None
 
     # --- the conventions in force ---------------------------------------------------------
@@ -226,8 +227,10 @@ class Sublayers:
         """``μ = 3.2`` printed for token 2 is not token 3's μ: a printed statistic is
         forgotten once the rows it was of are no longer the ones being normalised."""
         if name in self.env and name in self.statistic_of and self.stated.norm:
+            rows, row = self.statistic_of[name]
             current = self.norm_rows[1] if self.norm_rows else None
-            if self.statistic_of[name] is not current:
+            if rows is not current or (row is not None and self.row_hint not in (None, row)):
+                # other rows, or another row named ("**Row 2.** μ = …" after row 1's μ)
                 del self.statistic_of[name]
                 self.env.pop(name, None)
 
@@ -542,19 +545,15 @@ class Sublayers:
             index is None
             and hint is not None
             and self.norm_rows is not None
-            and (self.norm_rows[1].a.rows > 1 or any(n in self.env for n in _row_names(hint)))
+            and (
+                self.norm_rows[1].a.rows > 1
+                or any(n in self.env for n in _row_names(hint))
+                or self._bound_rows(hint)  # r1, r2 given one by one, then "第 1 个 token：RMS = …"
+            )
         ):
             index = hint
         if index is not None and bound_only:
-            numbered = [
-                n
-                for n in self.env
-                if (m := _ROW_OF_BOUND.match(n))
-                and m.group(2) == str(index)
-                and not _NOT_NORMALISED.match(n)
-                and is_matrix(self.env[n].a)
-                and self.env[n].a.rows == 1
-            ]
+            numbered = self._bound_rows(index)
             latest = max(numbered, key=lambda n: self.bound_line.get(n, 0), default=None)
             family = (latest,) if latest else ()  # z1 = x1 + PE(1) bound after x1: token 1's z, not its x
             for name in (*family, *_row_names(index)):
@@ -574,6 +573,18 @@ class Sublayers:
             raise Unverifiable(f"{name} has no row {index}")
         half = halves[i] if isinstance(halves, list) and len(halves) == value.a.rows else None
         return row_of(value, i), half
+
+    def _bound_rows(self, index: int) -> list[str]:
+        """The bound one-row names of token ``index`` (``r_{1}``, ``z_{1}``), which a norm may apply to."""
+        return [
+            n
+            for n in self.env
+            if (m := _ROW_OF_BOUND.match(n))
+            and m.group(2) == str(index)
+            and not _NOT_NORMALISED.match(n)
+            and is_matrix(self.env[n].a)
+            and self.env[n].a.rows == 1
+        ]
 
     def _variance(self, node: Node) -> Val | None:
         """``σ^2``, ``\\sigma_1^2`` in a document about layer norm: the variance itself
@@ -952,13 +963,21 @@ class Sublayers:
 
     # --- the rows a norm applies to ----------------------------------------------------------
 
-    def _note_rows(self, names: list[str], value: Val) -> None:
+    def _normalises(self, chain: Any) -> bool:
+        """``out = LayerNorm(H + Sublayer(H))``: a chain whose value is a norm's output, which
+        μ and σ never speak of (they are its input's)."""
+        return any(
+            isinstance(e, Call) and (e.name.lower() in _LN_NAMES or e.name.lower() == "rmsnorm")
+            for e in chain.elements
+        )
+
+    def _note_rows(self, names: list[str], value: Val, *, normalised: bool = False) -> None:
         """Remember the last matrix or vector bound that μ and σ may speak of (and which
-        row a printed μ or σ was of)."""
+        row a printed μ or σ was of); not a norm's output (``normalised``)."""
         if self.stated.norm:
             for name in names:
                 if _STAT.match(name):
-                    self.statistic_of[name] = self.norm_rows[1] if self.norm_rows else None
+                    self.statistic_of[name] = (self.norm_rows[1] if self.norm_rows else None, self.row_hint)
             labelled = self.own_row is not None and len(names) == 1 and re.fullmatch(r"[a-z]", names[0])
             if labelled and is_matrix(value.a) and value.a.rows == 1 and names[0] in self.env:
                 numbered = f"{names[0]}_{{{self.own_row}}}"  # "token2  x = [...]": also x_2
@@ -968,7 +987,7 @@ class Sublayers:
                     for given in (self.inputs, self.approximate_inputs):  # given exactly, or only rounded
                         if names[0] in given:
                             given.add(numbered)
-        if not is_matrix(value.a) or not names:
+        if not is_matrix(value.a) or not names or normalised:
             return
         name = names[0]
         if _NOT_NORMALISED.match(name):
@@ -1053,8 +1072,11 @@ class Sublayers:
             acceptable = self._acceptable(label)
             if acceptable and any(self.findings[i].kind == "carried" for i in targets):
                 continue  # a carried error stays one, whatever else its numbers fit
+            cells = {(self.findings[i].line, self.findings[i].column) for i in targets}
             if acceptable:  # what follows is computed under it too (X + PE after a concatenated PE)
-                self.accepted = (value, {(self.findings[i].line, self.findings[i].column) for i in targets})
+                self.accepted = (value, cells)
+            else:  # what the author computed next came from these values, unrounded
+                self.followed = (value, cells)
             for i in targets:
                 found = self.findings[i]
                 if acceptable:
@@ -1075,12 +1097,20 @@ class Sublayers:
 
     def _accepted(self, last: Val | None) -> Val | None:
         """The chain's result under the convention its numbers were accepted under (the
-        document allows it), so later formulas are judged by it; else ``last`` unchanged."""
+        document allows it), so later formulas are judged by it; else ``last`` unchanged.
+
+        When they follow a convention the document does not allow (LN(x_2) by the sample
+        variance under σ² = (1/d)Σ), the author's world (a) becomes that convention's exact
+        value: the next numbers were computed from it unrounded, so they are carried (the
+        rounded printout would put them one digit off, "wrong")."""
         accepted, self.accepted = self.accepted, None
-        if accepted is None or last is None:
+        followed, self.followed = self.followed, None
+        if last is None:
             return last
+        if accepted is None:
+            return self._followed(last, followed)
         value, cells = accepted
-        if is_matrix(value.b) != is_matrix(last.b) or (is_matrix(value.b) and value.b.shape != last.b.shape):
+        if not _same_shape(value.b, last.b):
             return last
         lines = {line for line, _ in cells}
         if any(f.status == "wrong" and f.line in lines for f in self.findings):
@@ -1091,6 +1121,21 @@ class Sublayers:
 
         rows = None if last.rows is None else tuple(cleared(r) for r in last.rows)
         return Val(last.a, value.b, cleared(last.deps), arith=False, rows=rows)
+
+    def _followed(self, last: Val, followed: tuple[Any, set] | None) -> Val:
+        if followed is None:
+            return last
+        value, cells = followed
+        if not _same_shape(value.b, last.a):
+            return last
+        reported = {
+            (f.line, f.column)
+            for f in self.findings
+            if f.status == "wrong" and f.line in {c[0] for c in cells}
+        }
+        if reported != cells:
+            return last  # a line also holds another error: not every number is the convention's
+        return Val(value.b, last.b, last.deps, arith=False, rows=last.rows)
 
     def _last_scalar_off(self, found: Finding, element: Node) -> None:
         """The scalar just printed (``σ² = 14.8 / 4 = 3.7``) follows another convention: what
@@ -1224,6 +1269,10 @@ def _row_statistic(which: str, x: ImmutableMatrix, ddof: int, eps: Any = 0) -> A
         return sympy.Integer(0)  # a constant row: σ = 0
     statistics = norm[1][0]
     return statistics.variance if which == "variance" else statistics.root  # √σ², built structurally
+
+
+def _same_shape(x: Any, y: Any) -> bool:
+    return is_matrix(x) == is_matrix(y) and (not is_matrix(x) or x.shape == y.shape)
 
 
 def _fits(finding: Finding, value: Any) -> bool:

@@ -24,6 +24,7 @@ from symattn.latexparse import (
 )
 from symattn.verify.values import (
     Val,
+    equal,
     is_matrix,
     row_deps,
 )
@@ -119,7 +120,20 @@ class _BallLookup:
         if node is self.top:
             return None
         binding = self.state._claimed_binding(node)
-        return None if binding is None else (binding.a, binding.halfwidth)
+        return None if binding is None else (binding.a, _exact_cells(binding.a, binding.b, binding.halfwidth))
+
+
+def _exact_cells(printed: Any, true: Any, halfwidth: Any) -> Any:
+    """The half-units of a printed value, none for a cell printed exactly as it truly is
+    (``x^2 = [1.44, 0.64, …]`` of x = [1.2, −0.8, …] claims 1.44, not 1.44 ± 0.005)."""
+    if not isinstance(halfwidth, list) or not is_matrix(printed) or not is_matrix(true):
+        return halfwidth
+    if printed.shape != true.shape or len(halfwidth) != printed.rows:
+        return halfwidth
+    return [
+        [None if equal(printed[i, j], true[i, j]) is True else h for j, h in enumerate(row)]
+        for i, row in enumerate(halfwidth)
+    ]
 
 
 def _blamed_part(node: Node, true: Any) -> Num | None:
