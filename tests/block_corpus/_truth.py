@@ -1251,6 +1251,118 @@ _add(
 )
 
 
+# --- the ninth held-out set (h_9_* documents): inputs no earlier document uses ---------------
+
+# h9nb: one post-norm encoder step in a NumPy notebook, 2 tokens, d_model 4: H = X + PE (positions 0, 1,
+# interleaved), N = LayerNorm(H) (gamma, beta, eps 1e-5), F = FFN(N) with GELU in the tanh approximation
+# (d_ff 2, biases), R = N + F (the FFN sub-layer's residual)
+h9nb = _add(
+    Case(
+        "h9nb",
+        "X + PE (pos 0, 1, d_model 4), LayerNorm (gamma, beta, eps 1e-5), FFN with GELU (tanh), d_ff 2, N + FFN(N)",
+        {
+            "X": [["0.3", "-0.2", "0.5", "0.1"], ["-0.4", "0.6", "0.2", "-0.3"]],
+            "g": [["1.1", "0.9", "1", "1.2"]],
+            "b": [["0.1", "-0.1", "0", "0.05"]],
+            "W1": [["0.4", "-0.3"], ["-0.2", "0.5"], ["0.6", "0.1"], ["0.3", "-0.4"]],
+            "b1": [["0.05", "-0.1"]],
+            "W2": [["0.7", "-0.2", "0.3", "0.1"], ["-0.4", "0.6", "0.2", "0.5"]],
+            "b2": [["0", "0.1", "-0.05", "0"]],
+        },
+        [
+            ("PE", "pe", {"n": 2, "d": 4}),
+            ("H", "add", {"a": "X", "b": "PE"}),
+            ("N", "ln", {"src": "H", "gamma": "g", "beta": "b", "eps": "1e-5"}),
+            ("F", "ffn", {"src": "N", "W1": "W1", "b1": "b1", "W2": "W2", "b2": "b2", "act": "gelu_tanh"}),
+            ("R", "add", {"a": "N", "b": "F"}),
+        ],
+    )
+)
+
+# token 2's FFN output FFN(n_2)[4] = 0.1238 copied by hand as 0.1298 (one digit) in the markdown cell below the
+# code; the hand-computed residual n_2 + FFN(n_2) uses the copied number
+_add(vary(h9nb, "h9nb_f24", "h9nb with F[2,4] = 0.1298 (true 0.1238)", sets={"F": {(2, 4): "0.1298"}}))
+
+# h9pe: PE for 4 positions (0..3), d_model 6, base 10000, interleaved; X + PE (X's rows 1 and 3 are the ones the
+# document states and adds; rows 0 and 2 are zeros no document prints); a Chinese LaTeX homework solution
+h9pe = _add(
+    Case(
+        "h9pe",
+        "4 positions (0..3), d_model 6: PE (interleaved), X + PE",
+        {
+            "X": [
+                ["0", "0", "0", "0", "0", "0"],
+                ["0.2", "-0.3", "0.1", "0.4", "-0.2", "0.5"],
+                ["0", "0", "0", "0", "0", "0"],
+                ["-0.1", "0.3", "0.4", "-0.5", "0.2", "0.1"],
+            ]
+        },
+        [("PE", "pe", {"n": 4, "d": 6}), ("XP", "add", {"a": "X", "b": "PE"})],
+    )
+)
+# the homework's table (and so X + PE) computed for positions 1..4 while the text counts from 0
+_add(
+    vary(
+        h9pe,
+        "h9pe_from1",
+        "h9pe with positions counted from 1",
+        fits="positions from 1",
+        change={"PE": {"start": 1}},
+    )
+)
+
+# h9rms: pre-norm y = x + FFN(RMSNorm(x)), RMSNorm (gamma, eps 1e-6), ReLU FFN (d_ff 2, biases), 2 tokens,
+# d_model 3; a Stack Exchange-style plain-text answer
+h9rms = _add(
+    Case(
+        "h9rms",
+        "pre-norm y = x + FFN(RMSNorm(x)): RMSNorm (gamma, eps 1e-6), ReLU FFN d_ff 2, 2 tokens, d 3",
+        {
+            "X": [["0.7", "-1.1", "0.4"], ["-0.3", "0.8", "1.2"]],
+            "g": [["0.9", "1.2", "1.05"]],
+            "W1": [["0.5", "-0.6"], ["-0.3", "0.4"], ["0.8", "0.2"]],
+            "b1": [["0.1", "-0.05"]],
+            "W2": [["0.6", "-0.2", "0.3"], ["-0.5", "0.7", "0.4"]],
+            "b2": [["0.02", "0", "-0.03"]],
+        },
+        [
+            ("N", "rms", {"src": "X", "gamma": "g", "eps": "1e-6"}),
+            ("F", "ffn", {"src": "N", "W1": "W1", "b1": "b1", "W2": "W2", "b2": "b2", "act": "relu"}),
+            ("Y", "add", {"a": "X", "b": "F"}),
+        ],
+    )
+)
+
+# h9b1, h9b2: a blog's two worked examples of LayerNorm (eps 1e-5, no gamma/beta) then a ReLU FFN (d_ff 2, biases),
+# 2 tokens each, d_model 3, the same weights; Example 2 re-binds x, mu, sigma^2, h, y to new values
+_H9B_W = {
+    "W1": [["0.6", "-0.4"], ["-0.5", "0.3"], ["0.2", "0.7"]],
+    "b1": [["0.1", "0"]],
+    "W2": [["0.8", "-0.3", "0.5"], ["0.4", "0.6", "-0.2"]],
+    "b2": [["0", "-0.1", "0.05"]],
+}
+_H9B_STEPS = [
+    ("LN", "ln", {"src": "X", "eps": "1e-5"}),
+    ("F", "ffn", {"src": "LN", "W1": "W1", "b1": "b1", "W2": "W2", "b2": "b2", "act": "relu"}),
+]
+_add(
+    Case(
+        "h9b1",
+        "Example 1: LayerNorm (eps 1e-5) of 2 tokens, d 3, then a ReLU FFN, d_ff 2",
+        {"X": [["1.2", "-0.3", "0.6"], ["0.4", "0.9", "-0.8"]], **_H9B_W},
+        copy.deepcopy(_H9B_STEPS),
+    )
+)
+_add(
+    Case(
+        "h9b2",
+        "Example 2: the same LayerNorm and FFN on a new x",
+        {"X": [["-0.5", "1.5", "0.2"], ["2.1", "1.3", "0.7"]], **_H9B_W},
+        copy.deepcopy(_H9B_STEPS),
+    )
+)
+
+
 def S(case: str) -> dict:
     return CASES[case].stages
 
