@@ -163,6 +163,9 @@ _REPRODUCTIONS = [
     # one paragraph of prose numbers whose clauses name cells (each looks for its sentence nearby)
     pytest.param(lambda n: "token 1 puts 0.25 of its attention on token 2, " * n, 400, False, (400, 1600), id="md-prose-cells"),
     pytest.param(lambda n: "\\begin{equation} a " * n, 800, False, None, id="md-equation"),
+    # tables aligned with spaces: every line is read under one rule of dashes at most
+    pytest.param(lambda n: "a     b\n---   ---\n" * n, 400, False, (0, 0), id="md-dash-rules"),
+    pytest.param(lambda n: "token   mean\n-----   -----\n" + "x1      1.0\n" * n, 100, False, (100, 400), id="md-aligned-rows"),
 ]  # fmt: skip
 
 

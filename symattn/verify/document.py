@@ -161,7 +161,8 @@ def _run_span(state: DocumentState, span: Span, locator: Locator) -> None:
     state.own_row = state.row_hint  # "token1  x = [...]": the line's own label, not the section's
     state.squares_cue = "squares" in span.flags
     if state.row_hint is not None:
-        state.section_row = state.row_hint
+        if "rowonly" not in span.flags:  # a table's row holds for itself only
+            state.section_row = state.row_hint
     elif state.stated.norm and "bare" not in span.flags and span.reader != "code":
         state.row_hint = state.section_row  # "Take the second row": its μ, σ² and x̂ until the next heading
     state.row_name_hint = next((flag[8:] for flag in span.flags if flag.startswith("rowname:")), None)
@@ -540,8 +541,8 @@ def _check(  # noqa: PLR0917 - the one path, called once
 def _with_row_hint(span: Span, text: str) -> Span:
     r"""The span, flagged ``row:N`` when its line names a row just before it ("row 2: mu
     = …", "以第二行为例：$\mu = …$", "For $x_2$: $\mu = 1$"): which row a bare μ is of."""
-    if span.reader == "scope" or not span.text:
-        return span
+    if span.reader == "scope" or not span.text or any(flag.startswith("row:") for flag in span.flags):
+        return span  # a table's row names its token itself
     start = span.source_offset(0)
     line_start = text.rfind("\n", 0, start) + 1
     if not text[line_start:start].strip(" \t$\\[") or text[line_start:start].lstrip().startswith("\\begin"):

@@ -261,11 +261,13 @@ class Evaluator:
                 deps,
                 arith=all(a.arith for a in args),
             )
-        if node.name in self.env and len(args) == 1:
-            return self._product([self._lookup(node.name), args[0]])
+        if node.name in self.env and len(args) == 1 and not self._is_stage_call(node):
+            return self._product([self._lookup(node.name), args[0]])  # W(x): W times x
         stage = self._block_call(node, args)  # LayerNorm, ReLU, FFN, PE(pos, i) (sublayers.py)
         if stage is not None:
             return stage
+        if node.name in self.env and len(args) == 1:
+            return self._product([self._lookup(node.name), args[0]])
         raise Unverifiable(f"the function {_display_name(node.name)} is not defined in the document")
 
     def _product(self, values: list[Val]) -> Val:

@@ -46,6 +46,10 @@ MAX_PE_WIDTH = 4096
 DEFAULT_EPS = Rational(1, 100000)
 
 _LN_NAMES = {"layernorm", "ln", "layer_norm"}
+#: The names _block_call evaluates as stages, lower-cased.
+_STAGE_CALLS = frozenset(
+    {*_LN_NAMES, "rmsnorm", "relu", "gelu", "silu", "swish", "ffn", "rope", "mha", "multihead", "pe"}
+)
 _EPS_NAMES = ("epsilon", "varepsilon", "eps", "\u03b5")
 _GAMMA, _BETA = ("gamma", "\u03b3"), ("beta", "\u03b2")
 _STAT = re.compile(r"(mu|sigma|mean|var|variance|std|RMS|rms)(?:_\{?(\d{1,2})\}?)?$")
@@ -100,7 +104,7 @@ class Sublayers:
     block_elements: list[tuple[Node, frozenset[str]]] | None = None
     norm_rows: tuple[str, Val, Any] | None = None  # the last matrix bound that a norm may apply to
     recent_rows: tuple[tuple[str, Val, Any], ...] = ()  # the last few, for "μ of the second row"
-    other_statistics: tuple[Any, ...] = ()  # (μ or σ, ddof, those rows): the same statistic of other rows
+    other_statistics: tuple[Any, ...] = ()  # (μ, σ or RMS, ddof, ε, those rows): the same of other rows
     pe_shape: tuple[int, int] | None = None
     claim_shape: tuple[int, int] | None = None  # of ReLU = [printed]
     last_concat: Val | None = None
@@ -623,9 +627,9 @@ class Sublayers:
         bare = isinstance(top, Name) or (isinstance(top, Pow) and isinstance(top.base, Name))
         if self.consulted is not None:  # μ = 1.0979 alone, or √(σ² + ε), may be another row's
             self.consulted.add(_ANOTHER_ROW if bare else _ANOTHER_ROW_IN)
-        if self.override is None:
-            self.other_statistics = (which, ddof, self.recent_rows)  # computed only when a number fits no row
         eps = self._convention("eps", ("eps = 0",)) if which == "rms" else 0  # RMS = √(mean(x²) + ε)
+        if self.override is None:  # computed only when a number fits no row
+            self.other_statistics = (which, ddof, eps, self.recent_rows)
         return Val(
             _row_statistic(which, row.a, ddof, eps),
             _row_statistic(which, row.b, ddof, eps),
@@ -702,6 +706,27 @@ class Sublayers:
         value = self._pe(1, d, max(pos + self._shift(), 0))[0, dim]
         return Val(value, value, arith=False)
 
+    def _printed_pe_row(self, name: str, pos: int) -> Val | None:
+        """``PE(1)`` after a table ``PE = [...]`` of positions: that table's row for position 1
+        (its rows counted from the document's first position), the document's numbers in world
+        (a), so what is computed from a wrong row is carried from it; None when PE is no such
+        matrix."""
+        binding = self.env.get(name)
+        index = pos - (self.stated.start or 0)
+        if (
+            binding is None
+            or not is_matrix(binding.a)
+            or binding.a.rows < 2
+            or not 0 <= index < binding.a.rows
+        ):
+            return None
+        try:
+            if binding.a.cols != self._d_model():
+                return None
+        except Unverifiable:
+            return None
+        return row_of(binding, index)
+
     def _pe_row(self, pos: int) -> Val:
         row = self._pe(1, self._d_model(), max(pos + self._shift(), 0))
         return Val(row, row, arith=False)
@@ -728,6 +753,12 @@ class Sublayers:
 
     # --- functions ------------------------------------------------------------------------
 
+    def _is_stage_call(self, node: Call) -> bool:
+        """``FFN(RMSNorm(x_2))`` after ``FFN = [0.049, 0.464, 0.562]`` printed for token 1: in a
+        document about the block, a stage's name applied is the stage, whatever the name was
+        last bound to (a token's FFN output), not a product with it."""
+        return self.stated.block and node.name.lower() in _STAGE_CALLS
+
     def _block_call(self, node: Call, args: list[Val]) -> Val | None:
         """LayerNorm, RMSNorm, ReLU, max(0, ·), GELU, SiLU, FFN, PE(pos, i); None for others."""
         name = node.name.lower()
@@ -739,7 +770,7 @@ class Sublayers:
             if len(numbers) == 2:
                 return self._pe_cell(int(numbers[0]), int(numbers[1]))
             if len(numbers) == 1:
-                return self._pe_row(int(numbers[0]))
+                return self._printed_pe_row(node.name, int(numbers[0])) or self._pe_row(int(numbers[0]))
             return None
         if name in ("mha", "multihead") and args and is_matrix(args[0].a):
             return self._attention_output(args[0])  # MHA(E), or MHA(N_1, M) across to the encoder
@@ -1195,9 +1226,9 @@ class Sublayers:
         which row is meant is not certain, so the number is listed, not called wrong."""
         if not self.other_statistics:
             return False
-        which, ddof, recent = self.other_statistics
+        which, ddof, eps, recent = self.other_statistics
         candidates = (
-            (f"row {i + 1} of {name}", _row_statistic(which, ImmutableMatrix(world.row(i)), ddof))
+            (f"row {i + 1} of {name}", _row_statistic(which, ImmutableMatrix(world.row(i)), ddof, eps))
             for name, value, _ in recent
             for world in (value.a, value.b)
             for i in range(world.rows)

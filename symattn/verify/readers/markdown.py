@@ -12,6 +12,7 @@ by character within a short window.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import re
 from functools import lru_cache
@@ -22,7 +23,7 @@ from symattn.verify.readers.code import CodeContext, code_block_spans, inline_co
 from symattn.verify.readers.config import ReadConfig
 from symattn.verify.readers.images import image_span
 from symattn.verify.readers.span import Builder, Locator, Span
-from symattn.verify.readers.tables import row_list_span, table_span
+from symattn.verify.readers.tables import aligned_tables, row_list_span, statistics_spans, table_span
 from symattn.verify.readers.tex import tex_spans
 from symattn.verify.readers.text import prose_spans
 
@@ -389,6 +390,8 @@ class _Walker:
             self.heading = None  # it names the first table under it only
             if span is not None:
                 self.spans.append(span)
+            else:
+                self.spans.extend(statistics_spans(rows))  # token | mean | rms | y: row by row
         return index + 1
 
 
@@ -468,4 +471,17 @@ def markdown_spans(original: str, config: ReadConfig) -> list[Span]:
     """All spans of a Markdown document, in order."""
     walker = _Walker(original, config)
     tokens = _markdown().parse(walker.source)
-    return walker.walk(tokens)
+    spans = walker.walk(tokens)
+    if config.tables:  # tables aligned with spaces under a rule of dashes, which Markdown does not see
+        for table in aligned_tables(original):
+            found = statistics_spans(table)
+            if not found:
+                continue
+            last = table[-1][-1]
+            first, end = table[1][0].source_offset(0), last.source_offset(0) + len(last.text)
+            # the body's lines were prose to the Markdown walker: read as the table only
+            spans = [s for s in spans if s.reader == "scope" or not first <= s.source_offset(0) < end]
+            offsets = [span.source_offset(0) for span in spans]
+            at = bisect.bisect_right(offsets, found[0].source_offset(0))
+            spans[at:at] = found
+    return spans

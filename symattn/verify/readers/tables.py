@@ -15,7 +15,7 @@ import re
 from symattn.verify.readers.code import _name_text, _numbers_span, phrase_name
 from symattn.verify.readers.span import Builder, Span
 
-__all__ = ["Cell", "row_list_span", "table_span"]
+__all__ = ["Cell", "aligned_tables", "row_list_span", "statistics_spans", "table_span"]
 
 _CELL_NUMBER = re.compile(
     r"^[\s*_$`]*(?:\\(?:num|SI)\s*\{\s*)?(-?(?:\d+(?:\.\d+)?|\.\d+)%?)(?:\s*\}(?:\{[^{}]*\})?)?[\s*_$`]*$"
@@ -225,6 +225,11 @@ def _total_row(out: Builder, body: list[list[Cell]], column: int | None, exps: l
 _POSITION_HEADER = re.compile(r"(?:pos(?:ition)?s?|位置|m|t)$", re.I)
 
 
+def _plain(cell: Cell) -> str:
+    """A header or label cell's words, without emphasis, code or math marks (``$pos$``, ``**pos**``)."""
+    return cell.text.strip().strip("*`$ ")
+
+
 _SUM_OF_NAMES = re.compile(
     r"\s*[A-Za-z](?:_\{?\w+\}?)?(?:\s*[+-]\s*(?:\\mathrm\{)?[A-Za-z]{1,3}\}?(?:_\{?\w+\}?)?)+\s*"
 )
@@ -255,7 +260,7 @@ def _named_by_heading(words: str, math: str) -> str | None:
 
 def _dimension_header(header: list[Cell]) -> bool:
     """``pos | 0 | 1 | 2 | 3``: positions down, dimensions 0 … d − 1 across (a header)."""
-    texts = [c.text.strip().strip("*`") for c in header]
+    texts = [_plain(c) for c in header]
     return bool(_POSITION_HEADER.match(texts[0])) and texts[1:] == [str(k) for k in range(len(texts) - 1)]
 
 
@@ -263,8 +268,8 @@ def _counts(body: list[list[Cell]], header: list[Cell]) -> bool:
     """A first column 1, 2, 3 ... under a header word ("query", "token", "词"): token numbers."""
     if not header or _number(header[0]) is not None or len(body[0]) < 2:
         return False
-    first = [row[0].text.strip().strip("*`") for row in body]
-    if _POSITION_HEADER.match(header[0].text.strip().strip("*`")):  # pos 0, 1, 2: a positional table
+    first = [_plain(row[0]) for row in body]
+    if _POSITION_HEADER.match(_plain(header[0])):  # pos 0, 1, 2: a positional table
         return first in ([str(k) for k in range(len(body))], [str(k + 1) for k in range(len(body))])
     return first == [str(k + 1) for k in range(len(body))]
 
@@ -313,8 +318,8 @@ def table_span(
     if (
         name is None
         and header
-        and _POSITION_HEADER.match(header[0].text.strip().strip("*`"))
-        and any(re.search(r"\b(?:sin|cos|dim)\b", c.text, re.I) for c in header[1:])
+        and _POSITION_HEADER.match(_plain(header[0]))
+        and any(re.search(r"\b(?:sin|cos|dim|dimension)\b|维", c.text, re.I) for c in header[1:])
     ):
         name = "PE"  # pos | dim 0 (sin) | dim 1 (cos) | …: the positional encoding
     expression = None
@@ -378,3 +383,146 @@ def row_list_span(piece: Span, prose: str) -> Span | None:
     block = _numbers_span(piece, rows, scalar=False)
     builder = Builder().put(_name_text(name) + " = ", piece.source_offset(rows[0][0][0]))
     return builder.copy_span(block, 0, len(block.text)).build(True, "tables", frozenset({"tentative"}))
+
+
+# --- per-token statistics tables -----------------------------------------------------------
+
+#: A header cell of a per-token statistics table: what each cell of the column claims for the row's
+#: token, and which norm such a column belongs to ("rms", "ln"; None for either).
+_STATISTIC_HEADERS = (
+    (re.compile(r"^(?:sum\s+of\s+squares|平方和)$", re.I), None, "rms"),  # read for the flavour only
+    (
+        re.compile(r"^(?:mean\s+(?:of\s+)?(?:the\s+)?squares?|mean\s*\(\s*x\s*\^?\s*2\s*\)|均方)$", re.I),
+        "ms",
+        "rms",
+    ),
+    (re.compile(r"^(?:rms|rms\s*\(\s*x\s*\)|均方根)$", re.I), r"\mathrm{RMS}", "rms"),
+    (re.compile(r"^(?:μ|mu|\\mu|mean|均值)$", re.I), "mean", None),
+    (
+        re.compile(r"^(?:σ²|σ\^2|sigma\s*\^?\s*2|\\sigma\^\{?2\}?|var|variance|方差)$", re.I),
+        r"\sigma^2",
+        "ln",
+    ),
+    (re.compile(r"^(?:σ|sigma|\\sigma|std|标准差)$", re.I), r"\sigma", "ln"),
+)
+_OUTPUT_HEADER = re.compile(
+    r"^(?:y|out|output|输出|(?:LN|LayerNorm|RMSNorm)\s*\(\s*x\s*\))$", re.I
+)  # the normalised row of a statistics table
+_TOKEN_LABEL = re.compile(
+    r"^(?:[a-z]\s*_?\{?(\d{1,2})\}?|token\s*#?\s*(\d{1,2})|第\s*(\d)\s*个(?:\s*token)?)$", re.I
+)
+
+
+def _header_word(cell: Cell) -> str:
+    return cell.text.strip().strip("*`$ ").replace("\\(", "").replace("\\)", "")
+
+
+def statistics_spans(rows: list[list[Cell]]) -> list[Span]:
+    """A table of per-token statistics (``token | sum of squares | mean | rms | y``, or ``μ``,
+    ``σ²``): one span per token row, flagged with its row, stating each statistic the header
+    names (``\\mathrm{RMS} = 0.224``, ``\\mathrm{mean}(x^2) = 0.050`` when the table is of RMSNorm,
+    ``\\mu = …`` otherwise) and the normalised row (``\\mathrm{RMSNorm}(x) = [2.012, -0.224]``).
+    Empty when the header names no statistic or a row names no token."""
+    if len(rows) < 2 or len({len(r) for r in rows}) != 1 or len(rows[0]) < 2:
+        return []
+    header, body = rows[0], rows[1:]
+    kinds = []
+    for cell in header[1:]:
+        word = _header_word(cell)
+        found = next(
+            ((formula, flavour) for pattern, formula, flavour in _STATISTIC_HEADERS if pattern.match(word)),
+            None,
+        )
+        kinds.append(found if found is not None else ("output", None) if _OUTPUT_HEADER.match(word) else None)
+    flavours = {kind[1] for kind in kinds if kind is not None and kind[1] is not None}
+    if len(flavours) > 1 or not any(kind is not None and kind[0] not in (None, "output") for kind in kinds):
+        return []
+    flavour = flavours.pop() if flavours else "ln"
+    tokens = [_TOKEN_LABEL.match(_header_word(row[0])) for row in body]
+    if any(t is None for t in tokens):
+        return []
+    spans = []
+    for row, token in zip(body, tokens, strict=True):
+        index = int(next(g for g in token.groups() if g))  # type: ignore[union-attr]
+        builder = Builder()
+        for cell, kind in zip(row[1:], kinds, strict=True):
+            if kind is None or kind[0] is None:
+                continue
+            formula = kind[0]
+            if formula == "output":
+                vector = _VECTOR.match(cell.text)
+                if vector is None:
+                    continue
+                left = r"\mathrm{RMSNorm}(x)" if flavour == "rms" else r"\mathrm{LN}(x)"
+                parts = [m.span() for m in re.finditer(r"-?[\d.]+", vector.group(1))]
+                statement = [(left + r" = \begin{bmatrix}", None)]
+                for k, (lo, hi) in enumerate(parts):
+                    statement.append((" & " if k else "", None))
+                    statement.append(("", (vector.start(1) + lo, vector.start(1) + hi)))
+                statement.append((r"\end{bmatrix}", None))
+            else:
+                number = _number(cell)
+                if number is None:
+                    continue
+                if formula == "mean":
+                    formula = r"\mathrm{mean}(x^2)" if flavour == "rms" else r"\mu"
+                elif formula == "ms":
+                    formula = r"\mathrm{mean}(x^2)"
+                statement = [(formula + " = ", None), ("", number)]
+            if builder.length:
+                builder.put(r" \quad ", cell.source_offset(0))
+            for text, copied in statement:
+                if copied is None:
+                    builder.put(text, cell.source_offset(0))
+                else:
+                    builder.copy_span(cell, *copied)
+        if builder.length:
+            spans.append(builder.build(True, "tables", frozenset({f"row:{index}", "rowonly", "tentative"})))
+    return spans
+
+
+#: Body rows read under one rule of dashes.
+MAX_ALIGNED_ROWS = 500
+_DASH_RULE = re.compile(r"^([ \t]*)-{3,}(?:[ \t]{2,}-{3,})+[ \t]*$")
+
+
+def aligned_tables(source: str) -> list[list[list[Cell]]]:
+    """Plain-text tables aligned with spaces under a rule of dashes::
+
+        token   mean    rms
+        -----   -----   -----
+        x1      1.040   1.025
+
+    as rows of cells (the header first), each cell the text under its rule's dashes (the
+    last to the end of the line), mapped to the source.  Body rows run to a blank line."""
+    lines = source.split("\n")
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    tables = []
+    for i, line in enumerate(lines):
+        if i == 0 or not _DASH_RULE.match(line) or not lines[i - 1].strip():
+            continue
+        columns = [m.start() for m in re.finditer(r"-+", line)]
+        rows = []
+        for k in [i - 1, *range(i + 1, min(len(lines), i + 1 + MAX_ALIGNED_ROWS))]:
+            text = lines[k]
+            if k > i and (not text.strip() or _DASH_RULE.match(text)):
+                break  # a blank line, or the next table's rule: every line is read by one table at most
+            cells = []
+            for c, start in enumerate(columns):
+                end = columns[c + 1] if c + 1 < len(columns) else len(text)
+                piece = text[start:end] if start < len(text) else ""
+                lead = len(piece) - len(piece.lstrip())
+                cells.append(Span.verbatim(piece.strip(), starts[k] + start + lead, False, "text"))
+            if any(
+                text[columns[c] - 1 : columns[c]].strip()
+                for c in range(1, len(columns))
+                if columns[c] <= len(text)
+            ):
+                rows = []  # a cell runs across a column boundary: not this kind of table
+                break
+            rows.append(cells)
+        if len(rows) >= 2:
+            tables.append(rows)
+    return tables

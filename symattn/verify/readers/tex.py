@@ -191,13 +191,14 @@ _TABULAR = re.compile(r"\\begin\{tabular\*?\}(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\})
 _RULES = re.compile(r"\\(?:hline|toprule|midrule|bottomrule|cline\{[^}]*\})")
 
 
-def _tabular(blanked: str, start: int, prose: str) -> tuple[Span | None, int]:
-    """A ``tabular`` of numbers as a table claim (see :mod:`.tables`), and where it ends."""
-    from symattn.verify.readers.tables import table_span
+def _tabular(blanked: str, start: int, prose: str) -> tuple[list[Span], int]:
+    """A ``tabular`` of numbers as a table claim, or a table of per-token statistics row by row
+    (see :mod:`.tables`), and where it ends."""
+    from symattn.verify.readers.tables import statistics_spans, table_span
 
     end = blanked.find("\\end{tabular}", start)
     if end < 0:
-        return None, start
+        return [], start
     rows: list[list[Span]] = []
     pos = start
     body = blanked[start:end]
@@ -211,7 +212,8 @@ def _tabular(blanked: str, start: int, prose: str) -> tuple[Span | None, int]:
         pos += len(raw) + 2
         if any(c.text.strip() for c in cells):
             rows.append(cells)
-    return table_span(rows, prose), end
+    table = table_span(rows, prose)
+    return ([table] if table is not None else statistics_spans(rows)), end
 
 
 def _prose_cells(blanked: str, start: int, end: int) -> list[Span]:
@@ -246,9 +248,8 @@ def tex_spans(source: str) -> list[Span]:  # noqa: PLR0915 - one branch per kind
         if env in ("tabular", "tabular*"):
             head = _TABULAR.match(blanked, match.start())
             prose = blanked[max(last_math, match.start() - 400) : match.start()]
-            table, after = _tabular(blanked, head.end() if head else match.end(), prose)
-            if table is not None:
-                spans.append(table)
+            tables, after = _tabular(blanked, head.end() if head else match.end(), prose)
+            spans.extend(tables)
             pos = max(after, match.end())
             continue
         if env is not None:
