@@ -1363,6 +1363,69 @@ _add(
 )
 
 
+# --- the tenth held-out set (h_10_* documents): inputs no earlier document uses --------------
+
+# h10ln: a cheat sheet's LayerNorm of one token, d 5, gamma, beta, eps 1e-5, every step printed
+h10ln = _add(
+    Case(
+        "h10ln",
+        "LayerNorm of one token, d 5 (gamma, beta, eps 1e-5), step by step",
+        {
+            "X": [["0.8", "-0.4", "1.3", "0.1", "-0.6"]],
+            "g": [["1.2", "0.8", "1", "1.5", "0.9"]],
+            "b": [["0.1", "0", "-0.2", "0.05", "0.3"]],
+        },
+        [("LN", "ln", {"src": "X", "gamma": "g", "beta": "b", "eps": "1e-5"})],
+    )
+)
+# the fourth deviation x_4 - mu = -0.14 written 0.14 (the sign lost); its square is the same, its x-hat and
+# output are computed from 0.14
+_add(
+    vary(h10ln, "h10ln_dev4", "h10ln with LN_dev[1,4] = 0.14 (true -0.14)", sets={"LN_dev": {(1, 4): "0.14"}})
+)
+
+# h10pe: a WeChat article's PE for positions 0..2, d_model 4, base 10000 (interleaved); one token at position 2
+# (P2 is PE computed for that position alone), X + PE(2), then RMSNorm (gamma, eps 1e-6) of that token
+_add(
+    Case(
+        "h10pe",
+        "PE (pos 0..2, d_model 4), x + PE(2) for one token, RMSNorm (gamma, eps 1e-6) of it",
+        {"X": [["0.3", "-0.5", "0.2", "0.6"]], "g": [["1", "0.9", "1.1", "0.8"]]},
+        [
+            ("PE", "pe", {"n": 3, "d": 4}),
+            ("P2", "pe", {"n": 1, "d": 4, "start": 2}),
+            ("XP", "add", {"a": "X", "b": "P2"}),
+            ("RMS", "rms", {"src": "XP", "gamma": "g", "eps": "1e-6"}),
+        ],
+    )
+)
+
+# h10pn: post-norm y = LN(x + FFN(x)), ReLU FFN (d_model 2, d_ff 3, biases), LN with gamma, beta, eps 1e-5, 2 tokens;
+# token 1's residual has a small variance (0.0049), so leaving eps out shows at 4 places
+h10pn = _add(
+    Case(
+        "h10pn",
+        "post-norm y = LN(x + FFN(x)), ReLU FFN d_ff 3, d_model 2, gamma, beta, eps 1e-5, 2 tokens",
+        {
+            "X": [["0.35", "0.3"], ["-0.3", "0.9"]],
+            "W1": [["0.4", "-0.6", "0.3"], ["0.2", "0.5", "-0.7"]],
+            "b1": [["0.1", "0", "-0.05"]],
+            "W2": [["0.5", "-0.3"], ["0.6", "0.4"], ["-0.2", "0.8"]],
+            "b2": [["-0.05", "0.1"]],
+            "g": [["1.2", "0.8"]],
+            "b": [["0.1", "-0.1"]],
+        },
+        [
+            ("F", "ffn", {"src": "X", "W1": "W1", "b1": "b1", "W2": "W2", "b2": "b2", "act": "relu"}),
+            ("R", "add", {"a": "X", "b": "F"}),
+            ("N", "ln", {"src": "R", "gamma": "g", "beta": "b", "eps": "1e-5"}),
+        ],
+    )
+)
+# the slides state eps = 1e-5 and compute the LayerNorm without it
+_add(vary(h10pn, "h10pn_eps0", "h10pn computed without eps", fits="eps = 0", change={"N": {"eps": "0"}}))
+
+
 def S(case: str) -> dict:
     return CASES[case].stages
 
