@@ -45,7 +45,7 @@ HELD_OUT_FLOOR = 1.0
 #: printed PE matrix named E taken as exact data, so X + E's right sums were called off; "for x1:"
 #: not read as naming row 1): fixed; 3 of 6, 0 false alarms now (a whitespace-aligned text table
 #: is not read).
-BLIND_SETS = {"h_2_": 0.98, "h_3_": 0.78, "h_4_": 0.9, "h_5_": 1.0}  # h_5_: 6 of 6 since the aligned table
+BLIND_SETS = {"h_2_": 1.0, "h_3_": 0.78, "h_4_": 0.9, "h_5_": 1.0}  # h_5_: 6 of 6 since the aligned table
 #: The sixth (h_6_*: a notebook control, a Chinese handout control, one homework with one slip),
 #: written blind after that: 0 of 1 and 4 false alarms when it came in (a product of a printout
 #: np.round(A, 4) judged exactly; "mean" in an RMSNorm document read as μ): fixed; 0 of 1 now (the
@@ -66,9 +66,15 @@ BLIND_SETS["h_8_"] = 1.0
 #: tabular was computed from position 1, a StackExchange-style RMSNorm control, a blog control with two
 #: examples re-using names), written blind after the h_8_ rules: 10 of 32 and 3 false alarms when it
 #: came in (FFN(RMSNorm(x2)) read as a product with the FFN row printed for token 1; a tabular headed
-#: "$pos$ & 维 0" not read as PE): fixed; 30 of 32, 0 false alarms now (the miss: a hand copy of a
-#: printout row whose FFN is judged only from ≈ inputs, so the difference stays undecided).
-BLIND_SETS["h_9_"] = 0.93
+#: "$pos$ & 维 0" not read as PE): fixed; 32 of 32, 0 false alarms now (the last two once an FFN of a
+#: row given only rounded was judged on intervals).
+BLIND_SETS["h_9_"] = 1.0
+#: The tenth (h_10_*: an inline-math LayerNorm cheat sheet with a lost sign, a Chinese WeChat-style PE +
+#: RMSNorm control, a beamer post-norm block with eps left out), written blind after the h_9_ rules:
+#: 6 of 9 and 0 false alarms on first contact, the second round without one (h_7_ the first). Not
+#: changed for it; the misses: γ ⊙ x̂ (\odot is not in the grammar), and √(σ² + ε) = 0.07000 within
+#: the interval of σ² = 0.0049 printed at 4 places (it is exact, which the interval does not know).
+BLIND_SETS["h_10_"] = 0.66
 BLIND = (*BLIND_SETS, "h_6_")
 
 _REPORTS: dict[Path, Report] = {}
@@ -1049,3 +1055,47 @@ def test_pe_of_a_position_after_a_printed_table_is_the_tables_row() -> None:
     report = verify_text(text)
     after = [f for f in report.wrong if f.line == 7]
     assert after and all(f.kind == "carried" and f.carried_from == 3 for f in after)
+
+
+def test_the_gelu_form_a_document_says_it_uses_wins_over_one_it_compares_with() -> None:
+    """A heading "GELU（tanh 近似）" and a side note on the exact form: the tanh form is the
+    document's, so GELU(1) printed with the erf form's value is off (mpmath for both)."""
+    one = mpmath.mpf(1)
+    tanh_form = one / 2 * (1 + mpmath.tanh(mpmath.sqrt(2 / mpmath.pi) * (one + mpmath.mpf("0.044715"))))
+    erf_form = one / 2 * (1 + mpmath.erf(one / mpmath.sqrt(2)))
+    assert _round(tanh_form, 4) != _round(erf_form, 4)
+    text = (
+        "二、GELU（tanh 近似）\n\n  GELU(x) ≈ 0.5 * x * (1 + tanh( sqrt(2/pi) * (x + 0.044715 * x^3) ))\n\n"
+        "  GELU(1) ≈ {}\n\n（精确版 GELU(x) = x * Φ(x)，和近似版只差一点点）\n"
+    )
+    assert stated_conventions(text).gelu == "tanh"
+    assert [f.claimed for f in verify_text(text.format(_round(erf_form, 4))).wrong] == [_round(erf_form, 4)]
+    assert verify_text(text.format(_round(tanh_form, 4))).wrong == ()
+    denied = "这里用 GELU 的精确 erf 形式，不用 tanh 近似。"
+    assert stated_conventions(denied + " tanh").gelu == "erf"
+
+
+def test_an_ffn_of_a_row_given_only_rounded_is_judged_on_intervals() -> None:
+    """``FFN(n) ≈ [...]`` with n ≈ a rounded row: the FFN of every point of n's rounding
+    interval (arb balls through the document's weights and GELU) decides a copy slip, where
+    the exact check could only say "undecided"."""
+    n = [mpmath.mpf(v) for v in ("-0.4780", "1.2483")]
+    W1 = [[mpmath.mpf("0.4"), mpmath.mpf("-0.3")], [mpmath.mpf("-0.2"), mpmath.mpf("0.5")]]
+    b1 = [mpmath.mpf("0.05"), mpmath.mpf("-0.1")]
+    W2 = [[mpmath.mpf("0.7"), mpmath.mpf("-0.2")], [mpmath.mpf("-0.4"), mpmath.mpf("0.6")]]
+
+    def gelu_tanh(t: mpmath.mpf) -> mpmath.mpf:
+        return t / 2 * (1 + mpmath.tanh(mpmath.sqrt(2 / mpmath.pi) * (t + mpmath.mpf("0.044715") * t**3)))
+
+    hidden = [gelu_tanh(sum(n[k] * W1[k][j] for k in range(2)) + b1[j]) for j in range(2)]
+    out = [sum(hidden[k] * W2[k][j] for k in range(2)) for j in range(2)]
+    text = (
+        "FFN(x) = GELU(x W1 + b1) W2, with GELU in its tanh approximation, after a LayerNorm.\n\n"
+        "    W1 = [[0.4, -0.3], [-0.2, 0.5]]\n    b1 = [0.05, -0.1]\n    W2 = [[0.7, -0.2], [-0.4, 0.6]]\n\n"
+        "From the printout, n ≈ [-0.4780, 1.2483], so FFN(n) ≈ [{}, {}].\n"
+    )
+    right = text.format(_round(out[0], 4), _round(out[1], 4))
+    assert verify_text(right).wrong == ()
+    slipped = _round(out[1] + mpmath.mpf("0.006"), 4)
+    report = verify_text(text.format(_round(out[0], 4), slipped))
+    assert [f.claimed for f in report.wrong] == [slipped]

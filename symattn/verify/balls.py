@@ -151,17 +151,8 @@ def _eval(node: Node, lookup: Any, depth: int = 0) -> Any:
         if _is_mat(arg) or arg.lower() < 0:
             raise _NoBall
         return arg.sqrt()
-    if isinstance(node, Call) and node.name == "exp" and len(node.args) == 1:
-        arg = _eval(node.args[0], lookup, depth + 1)
-        if _is_mat(arg) or arg.upper() > 10_000:
-            raise _NoBall
-        return arg.exp()
-    if isinstance(node, Call) and node.name in ("mean", "np.mean") and len(node.args) == 1:
-        arg = _eval(node.args[0], lookup, depth + 1)  # mean(x^2): the mean of one vector's entries
-        if not (_is_mat(arg) and _is_vector(arg)):
-            raise _NoBall
-        entries = [p for row in arg for p in row]
-        return sum(entries, arb(0)) / len(entries)
+    if isinstance(node, Call) and len(node.args) == 1:
+        return _call(node, _eval(node.args[0], lookup, depth + 1), lookup)
     if isinstance(node, Pow) and isinstance(node.exponent, Num) and "." not in node.exponent.text:
         base = _eval(node.base, lookup, depth + 1)
         n = int(node.exponent.text)
@@ -176,6 +167,25 @@ def _eval(node: Node, lookup: Any, depth: int = 0) -> Any:
     if isinstance(node, Transpose):
         inner = _eval(node.arg, lookup, depth + 1)
         return [list(col) for col in zip(*inner, strict=True)] if _is_mat(inner) else inner
+    raise _NoBall
+
+
+def _call(node: Call, arg: Any, lookup: Any) -> Any:
+    """exp, FFN and mean of one argument on intervals."""
+    if node.name == "exp":
+        if _is_mat(arg) or arg.upper() > 10_000:
+            raise _NoBall
+        return arg.exp()
+    if node.name.lower() == "ffn":  # FFN(x_2) of a row printed rounded (≈)
+        ffn = getattr(lookup, "ffn", None)
+        if ffn is None or not _is_mat(arg):
+            raise _NoBall
+        return ffn(arg)
+    if node.name in ("mean", "np.mean"):  # mean(x^2): the mean of one vector's entries
+        if not (_is_mat(arg) and _is_vector(arg)):
+            raise _NoBall
+        entries = [p for row in arg for p in row]
+        return sum(entries, arb(0)) / len(entries)
     raise _NoBall
 
 

@@ -134,6 +134,34 @@ def _own_layout(text: str) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
+_GELU_HEADING = re.compile(r"GELU\s*[（(]\s*(tanh|erf|exact|精确)", re.I)  # "二、GELU（tanh 近似）"
+_EXACT = re.compile(r"精确|\bexact\b", re.I)
+_NOT_FORM = re.compile(
+    r"(?:不用|不是|而非|\bnot(?:\s+the)?|instead of|rather than)\s*(tanh|erf|精确|exact)", re.I
+)
+
+
+def _gelu_form(word: str) -> str:
+    return "tanh" if word.lower() == "tanh" else "erf"
+
+
+def _own_gelu(text: str) -> str | None:
+    """The form of GELU a document that names both says it uses itself: a heading
+    "GELU（tanh 近似）", or one sentence of its own choice ("这里用 tanh 近似", "本文用 GELU 的精确形式")
+    naming one form and not denying it ("不用 tanh 近似"); None when that is not one form."""
+    found = {_gelu_form(m.group(1)) for m in _GELU_HEADING.finditer(text)}
+    for sentence in _SENTENCE.split(text):
+        if not (_OWN_CHOICE.search(sentence) and (_USES.search(sentence) or "用" in sentence)):
+            continue
+        forms = {"tanh"} if _TANH.search(sentence) else set()
+        if _ERF.search(sentence) or _EXACT.search(sentence):
+            forms.add("erf")
+        forms -= {_gelu_form(word) for word in _NOT_FORM.findall(sentence)}
+        if len(forms) == 1:
+            found |= forms
+    return found.pop() if len(found) == 1 else None
+
+
 def stated_conventions(text: str) -> Stated:
     """The conventions ``text`` states in words (see :class:`Stated`).
 
@@ -149,6 +177,8 @@ def stated_conventions(text: str) -> Stated:
     variance = None if sample == population else ("sample" if sample else "population")
     tanh, erf = bool(_TANH.search(text)), bool(_ERF.search(text))
     gelu = None if tanh == erf else ("tanh" if tanh else "erf")
+    if tanh and erf:  # both named: the one the document says it uses, if it says so
+        gelu = _own_gelu(text)
     bases = {int(m.group(1)) for m in _BASE.finditer(text)}
     activation = {m.group(1).lower() for m in _ACTIVATION.finditer(text)}
     act = activation.pop() if len(activation) == 1 else None

@@ -25,13 +25,14 @@ import re
 from typing import Any
 
 import sympy
+from flint import arb
 from sympy import ImmutableMatrix, Rational
 
 from symattn import block, registry
 from symattn.errors import SymattnError
 from symattn.exact import _endpoints, enclose, parse_claim
 from symattn.latexparse import Call, Div, Matrix, Name, Node, Num, Pow
-from symattn.verify.balls import _widen
+from symattn.verify.balls import _lift, _widen
 from symattn.verify.claims import claim_fits, judge, larger_than
 from symattn.verify.finding import Finding
 from symattn.verify.shapes import is_literal, names_in
@@ -883,7 +884,8 @@ class Sublayers:
         except SymattnError as err:
             raise Unverifiable(str(err)) from None
 
-    def _ffn(self, arg: Val) -> Val:
+    def _ffn_parts(self) -> tuple[dict[str, Binding], dict[str, Binding | None], str]:
+        """The document's W_1, W_2, b_1, b_2 and the FFN's activation (under the conventions)."""
         names = {"W_1": ("W_{1}", "W^{(1)}", "W_{in}"), "W_2": ("W_{2}", "W^{(2)}", "W_{out}")}
         weights = {}
         for key, candidates in names.items():
@@ -899,6 +901,31 @@ class Sublayers:
             activation = self._convention("gelu", ("tanh GELU", "erf GELU"))
         if activation not in block.ACTIVATIONS[:4]:
             raise Unverifiable(f"an FFN with {activation}")
+        return weights, biases, activation
+
+    def _ffn_ball(self, rows: list[list[Any]]) -> list[list[Any]]:
+        """``FFN(x)`` on intervals (balls.py): each row of arb balls through x W_1 + b_1, the
+        activation (arb's erf, tanh and exp on balls enclose it) and · W_2 + b_2, with the
+        document's weights as printed (and their half-units)."""
+        weights, biases, activation = self._ffn_parts()
+        named = {id(binding): name for name, binding in self.env.items()}
+
+        def half(binding: Binding) -> Any:  # none for numbers typed as given (0.4 is 4/10)
+            return self._half_units(named.get(id(binding), ""), binding.halfwidth)
+
+        lifted = {key: _lift(b.a, half(b)) for key, b in weights.items()}
+        shift = {
+            key: (_lift(self._matrix_of(b.a), half(b))[0] if b is not None else None)
+            for key, b in biases.items()
+        }
+        out = []
+        for row in rows:
+            pre = _ball_row(row, lifted["W_1"], shift["b_1"])
+            out.append(_ball_row([_ball_activation(activation, p) for p in pre], lifted["W_2"], shift["b_2"]))
+        return out
+
+    def _ffn(self, arg: Val) -> Val:
+        weights, biases, activation = self._ffn_parts()
         deps = arg.deps.union(*(w.deps for w in weights.values()))
         deps = deps.union(*(b.deps for b in biases.values() if b is not None))
 
@@ -1300,6 +1327,27 @@ def _row_statistic(which: str, x: ImmutableMatrix, ddof: int, eps: Any = 0) -> A
         return sympy.Integer(0)  # a constant row: σ = 0
     statistics = norm[1][0]
     return statistics.variance if which == "variance" else statistics.root  # √σ², built structurally
+
+
+def _ball_row(row: list[Any], W: list[list[Any]], b: list[Any] | None) -> list[Any]:
+    """x·W + b for one row of arb balls."""
+    if len(row) != len(W):
+        raise Unverifiable("the FFN's input does not fit W_1")
+    out = [sum((row[k] * W[k][j] for k in range(len(W))), arb(0)) for j in range(len(W[0]))]
+    return out if b is None else [v + c for v, c in zip(out, b, strict=True)]
+
+
+def _ball_activation(name: str, p: Any) -> Any:
+    """An activation of an arb ball, enclosing its image (ReLU: 0 joined with the ball where it
+    straddles 0)."""
+    if name == "relu":
+        return p if p > 0 else arb(0) if p < 0 else p.union(arb(0))
+    if name == "gelu":
+        return p * (1 + (p / arb(2).sqrt()).erf()) / 2
+    if name == "gelu_tanh":
+        inner = (2 / arb.pi()).sqrt() * (p + arb("0.044715") * p**3)
+        return p * (1 + inner.tanh()) / 2
+    return p / (1 + (-p).exp())  # silu
 
 
 def _same_shape(x: Any, y: Any) -> bool:

@@ -30,6 +30,7 @@ __all__ = [
     "add_values",
     "bounded_exp",
     "equal",
+    "exact_cells",
     "is_matrix",
     "multiply",
     "row_deps",
@@ -232,3 +233,16 @@ def within(value: Any, target: Any, tolerance: Any) -> bool | None:
     if ball.abs_lower() > enclose(tolerance, 128):
         return False
     return None
+
+
+def exact_cells(printed: Any, true: Any, halfwidth: Any) -> Any:
+    """The half-units of a printed value, none for a cell printed exactly as it truly is
+    (``x^2 = [1.44, 0.64, …]`` of x = [1.2, −0.8, …] claims 1.44, not 1.44 ± 0.005)."""
+    if not isinstance(halfwidth, list) or not is_matrix(printed) or not is_matrix(true):
+        return halfwidth
+    if printed.shape != true.shape or len(halfwidth) != printed.rows:
+        return halfwidth
+    return [
+        [None if equal(printed[i, j], true[i, j]) is True else h for j, h in enumerate(row)]
+        for i, row in enumerate(halfwidth)
+    ]

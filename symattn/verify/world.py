@@ -24,7 +24,7 @@ from symattn.latexparse import (
 )
 from symattn.verify.values import (
     Val,
-    equal,
+    exact_cells,
     is_matrix,
     row_deps,
 )
@@ -116,24 +116,20 @@ class _BallLookup:
     def __call__(self, name: str) -> tuple[Any, Any]:
         return self.state._ball_lookup(name)
 
+    def ffn(self, rows: list[list[Any]]) -> list[list[Any]]:
+        """The document's FFN of rows of balls (sublayers.py), for a formula that uses numbers
+        the document gives only rounded (``n ≈ [...]``, so the exact check can only say
+        "undecided"); an FFN of exact or computed rows is judged exactly.  Any error means no
+        interval (ball_of)."""
+        if not self.state.ref_approximate:
+            raise ValueError("an FFN of exact rows is judged exactly")
+        return self.state._ffn_ball(rows)
+
     def expression(self, node: Node) -> tuple[Any, Any] | None:
         if node is self.top:
             return None
         binding = self.state._claimed_binding(node)
-        return None if binding is None else (binding.a, _exact_cells(binding.a, binding.b, binding.halfwidth))
-
-
-def _exact_cells(printed: Any, true: Any, halfwidth: Any) -> Any:
-    """The half-units of a printed value, none for a cell printed exactly as it truly is
-    (``x^2 = [1.44, 0.64, …]`` of x = [1.2, −0.8, …] claims 1.44, not 1.44 ± 0.005)."""
-    if not isinstance(halfwidth, list) or not is_matrix(printed) or not is_matrix(true):
-        return halfwidth
-    if printed.shape != true.shape or len(halfwidth) != printed.rows:
-        return halfwidth
-    return [
-        [None if equal(printed[i, j], true[i, j]) is True else h for j, h in enumerate(row)]
-        for i, row in enumerate(halfwidth)
-    ]
+        return None if binding is None else (binding.a, exact_cells(binding.a, binding.b, binding.halfwidth))
 
 
 def _blamed_part(node: Node, true: Any) -> Num | None:
