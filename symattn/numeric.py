@@ -758,6 +758,27 @@ class FixedWeights:
     def tolist(self) -> list[list[flint.arb]]:
         return self.arb_mat().tolist()
 
+    def __mul__(self, other: object) -> flint.arb_mat:  # W · V, W * c: as the arb_mat would
+        return self.arb_mat() * other
+
+    def __rmul__(self, other: object) -> flint.arb_mat:
+        return other * self.arb_mat()
+
+    def __add__(self, other: object) -> flint.arb_mat:
+        return self.arb_mat() + other
+
+    def __radd__(self, other: object) -> flint.arb_mat:
+        return other + self.arb_mat()
+
+    def __sub__(self, other: object) -> flint.arb_mat:
+        return self.arb_mat() - other
+
+    def __neg__(self) -> flint.arb_mat:
+        return -self.arb_mat()
+
+    def __repr__(self) -> str:
+        return f"FixedWeights({self.n_r}×{self.n_k}, 2^-{self.precision} fixed point)"
+
     def decimals(self, places: int) -> list[list[str | None]] | None:
         """Every weight rounded half away from zero to ``places`` digits, None where its
         ball straddles a rounding boundary; None for all when this method does not apply

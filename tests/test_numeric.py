@@ -841,4 +841,8 @@ def test_the_fixed_point_route_builds_no_weight_ball_unless_asked(monkeypatch):
         for j in (0, 7, 199):
             assert weights[3, j].contains(enclose(exps[j] / total, 200))
     assert weights.tolist()[3][7] is not None and len(weights.entries()) == n * n
+    ones = flint.arb_mat(n, 1, [1] * n)
+    with numeric._precision(128):
+        assert all((weights * ones)[i, 0].contains(1) for i in range(n))  # arithmetic as an arb_mat
+        assert (2 * weights)[3, 7].contains(2 * weights[3, 7].mid())
     assert len(calls) == 1  # one arb_mat, reused
