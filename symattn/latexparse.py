@@ -76,7 +76,10 @@ _TOKEN = re.compile(
     re.DOTALL,
 )
 
-_UNICODE = {"\u2212": "-", "\u00b7": r"\cdot", "\u00d7": r"\times", "\u2248": r"\approx", "\u22c5": r"\cdot"}
+_UNICODE = {
+    "\u2212": "-", "\u00b7": r"\cdot", "\u00d7": r"\times", "\u2248": r"\approx", "\u22c5": r"\cdot",
+    "\u2299": r"\odot",
+}  # fmt: skip
 
 
 def tokenize(text: str) -> list[Token]:
@@ -137,6 +140,8 @@ _FRACS = {r"\frac", r"\dfrac", r"\tfrac", r"\cfrac"}
 _RELATIONS = {"=", r"\approx", r"\simeq", r"\equiv", r"\doteq", r"\eqqcolon", r"\coloneqq"}
 _SEPARATORS = {r"\quad", r"\qquad", r"\Rightarrow", r"\implies", r"\Longrightarrow", r"\iff", r"\text{sep}"}
 _MULS = {r"\cdot", r"\times", r"\ast", "*"}
+#: The function an entrywise product ``a \odot b`` is read as.
+HADAMARD = "hadamard"
 _ELLIPSES = {r"\cdots", r"\ldots", r"\dots", r"\vdots", r"\ddots", r"\dotsb", r"\dotsc"}
 _MATRIX_ENVS = {"array", "matrix", "bmatrix", "pmatrix", "Bmatrix", "vmatrix", "Vmatrix", "smallmatrix"}
 _LAYOUT_ENVS = {
@@ -313,6 +318,8 @@ def normalise(tokens: list[Token]) -> list[Token]:  # noqa: PLR0915 - one branch
             out.append(Token("sep", text, token.offset))
         elif text in _MULS:
             out.append(Token("mul", text, token.offset))
+        elif text == r"\odot":  # γ ⊙ x̂: the entrywise (Hadamard) product
+            out.append(Token("odot", text, token.offset))
         elif text in _ELLIPSES:
             out.append(Token("ellipsis", text, token.offset))
         elif text in (r"\{", r"\}"):
@@ -572,6 +579,10 @@ class _Parser:
             if token.kind == "mul":
                 self.take()
                 factors.append(self.unary())
+            elif token.kind == "odot":  # entry by entry: Call("hadamard", (left, right))
+                self.take()
+                left = factors[0] if len(factors) == 1 else Mul(start, tuple(factors))
+                factors = [Call(start, HADAMARD, (left, self.unary()))]
             elif token.kind == "char" and token.text == "/":
                 self.take()
                 den = self.unary()

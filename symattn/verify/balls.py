@@ -17,6 +17,7 @@ from flint import arb
 
 from symattn.exact import enclose, parse_claim
 from symattn.latexparse import (
+    HADAMARD,
     Call,
     Div,
     Matrix,
@@ -151,6 +152,9 @@ def _eval(node: Node, lookup: Any, depth: int = 0) -> Any:
         if _is_mat(arg) or arg.lower() < 0:
             raise _NoBall
         return arg.sqrt()
+    if isinstance(node, Call) and node.name == HADAMARD and len(node.args) == 2:
+        x, y = (_eval(a, lookup, depth + 1) for a in node.args)
+        return _map2(x, y, lambda p, q: p * q)  # entry by entry (a number broadcast)
     if isinstance(node, Call) and len(node.args) == 1:
         return _call(node, _eval(node.args[0], lookup, depth + 1), lookup)
     if isinstance(node, Pow) and isinstance(node.exponent, Num) and "." not in node.exponent.text:

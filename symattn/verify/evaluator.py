@@ -16,6 +16,7 @@ from symattn import block, stages
 from symattn.errors import DivisionByZeroError, LatexParseError, ShapeError
 from symattn.exact import parse_claim, safe_power
 from symattn.latexparse import (
+    HADAMARD,
     Call,
     Div,
     Inf,
@@ -46,6 +47,7 @@ from symattn.verify.values import (
     multiply,
     rows_joined,
     scale,
+    shape_text,
 )
 from symattn.verify.world import (
     _display_name,
@@ -215,6 +217,19 @@ class Evaluator:
             return self.last_concat  # Concat(\dots) W_O, after Concat(O^{(1)}, O^{(2)}) was printed
         args = [self._value_of(arg, record) for arg in node.args]
         deps = frozenset().union(*(arg.deps for arg in args))
+        if name == HADAMARD and len(args) == 2:  # γ ⊙ x̂: entry by entry (a number or a row broadcast)
+            x, y = self._broadcast(tuple(args))
+            if not (is_matrix(x.a) and is_matrix(y.a)):
+                return self._product([x, y])
+            if x.a.shape != y.a.shape:
+                raise ShapeError(f"{self.subject}: ⊙ of a {shape_text(x.a)} and a {shape_text(y.a)} matrix")
+            return Val(
+                x.a.multiply_elementwise(y.a),
+                x.b.multiply_elementwise(y.b),
+                deps,
+                arith=x.arith and y.arith,
+                rows=rows_joined(x.rows, y.deps),
+            )
         if name == "softmax" and len(args) == 1:
             arg = args[0]
             a, b = (
