@@ -1115,3 +1115,25 @@ def test_gamma_odot_x_hat_is_entry_by_entry() -> None:
     assert verify_text(text.replace("Y", _row(y))).wrong == ()
     off = [y[0], y[1] + mpmath.mpf("0.01"), y[2]]
     assert [f.claimed for f in verify_text(text.replace("Y", _row(off))).wrong] == [_round(off[1], 4)]
+
+
+def test_a_given_matrix_copied_into_a_product_with_one_slip_blames_the_copy() -> None:
+    """``A·[[1, 0], [0, 2], [1, 1]] = [...]`` after V = [[1, 0], [0, 1], [1, 1]]: the copy has a
+    slip (the 2), and the product, right by V, is not called off (it was, cell by cell)."""
+    text = (
+        "$$A = \\begin{bmatrix} 0.5 & 0.25 & 0.25 \\\\ 0.2 & 0.4 & 0.4 \\end{bmatrix}, \\quad "
+        "V = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\\\ 1 & 1 \\end{bmatrix}$$\n\n"
+        "$$A V = \\begin{bmatrix} 0.5 & 0.25 & 0.25 \\\\ 0.2 & 0.4 & 0.4 \\end{bmatrix}"
+        "\\begin{bmatrix} 1 & 0 \\\\ 0 & 2 \\\\ 1 & 1 \\end{bmatrix} = "
+        "\\begin{bmatrix} 0.75 & 0.5 \\\\ 0.6 & 0.8 \\end{bmatrix}$$\n"
+    )
+    wrong = verify_text(text).wrong
+    assert [(f.claimed, f.column) for f in wrong] == [("2", text.splitlines()[2].index("0 & 2") + 5)]
+
+
+def test_a_part_label_is_not_a_factor() -> None:
+    """``(c)  y1 = (0.8 * 0.9 / 0.8, …)``: the homework's part label, not c times y1."""
+    text = "RMSNorm homework.\n\n(c)  y1 = (0.8 * 0.9 / 0.8, 1.2 * 0.5 / 0.8)\n\n     y1 = (0.9, 0.75)\n"
+    report = verify_text(text)
+    assert report.wrong == ()
+    assert not any("c is not defined" in f.reason for f in report.findings)

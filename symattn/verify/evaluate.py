@@ -42,6 +42,7 @@ from symattn.latexparse import (
     Name,
     Node,
     Num,
+    Pow,
     Sum,
     Transpose,
     literals,
@@ -458,8 +459,9 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                 and chain not in self.deferred
             ):
                 self.deferred.append(chain)  # "Q = K = V = X" written before X is given
-            if names and not literals_of(chain):
-                self._note_family(chain, failure)  # h = x W_1 + b_1: h_1 is x_1 W_1 + b_1 (sublayers.py)
+        if failure is not None and names and _squares_only(chain):
+            # h = x W_1 + b_1, or y = γ(z − μ)/√(σ^2 + ε) + β: h_1 is x_1 W_1 + b_1 (sublayers.py)
+            self._note_family(chain, failure)
         if last is not None and failure is None and is_matrix(last.a) and last.a.rows == 1 and last_is_claim:
             self.last_row = last  # x − μ = [...]: what "and squaring: [...]" squares
             self.last_row_half = self.last_halfwidth
@@ -873,6 +875,29 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                 for f in self.findings[mark:]
             ]
         return fitted
+
+
+def _squares_only(chain: Chain) -> bool:
+    """Whether the only numbers of a formula are exponents 2 (``σ^2``, ``(x − μ)^2``): a
+    general formula all the same."""
+    squares: list[Num] = []
+    for element in chain.elements:
+        _square_exponents(element, squares)
+    return {id(n) for n in literals_of(chain)} <= {id(n) for n in squares}
+
+
+def _square_exponents(node: Any, found: list[Num]) -> None:
+    if isinstance(node, tuple):
+        for item in node:
+            _square_exponents(item, found)
+        return
+    if not isinstance(node, Node):
+        return
+    if isinstance(node, Pow) and isinstance(node.exponent, Num) and node.exponent.text == "2":
+        found.append(node.exponent)
+    for name in node.__dataclass_fields__:
+        if name != "offset":
+            _square_exponents(getattr(node, name), found)
 
 
 def _printed_rounded(element: Node) -> bool:

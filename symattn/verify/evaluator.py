@@ -137,6 +137,7 @@ class Evaluator:
             if term is not None:
                 return term
             factors = [self._value_of(f, record) for f in node.factors]
+            factors = self._scaled_by_gamma(node.factors, factors)  # gamma * (r - mu): entry by entry
             if node is self.top_element:
                 self.head_factors = (node, factors)  # softmax(QKᵀ/√d_k) V: the next element may print each
             return self._product(factors)
@@ -218,18 +219,7 @@ class Evaluator:
         args = [self._value_of(arg, record) for arg in node.args]
         deps = frozenset().union(*(arg.deps for arg in args))
         if name == HADAMARD and len(args) == 2:  # γ ⊙ x̂: entry by entry (a number or a row broadcast)
-            x, y = self._broadcast(tuple(args))
-            if not (is_matrix(x.a) and is_matrix(y.a)):
-                return self._product([x, y])
-            if x.a.shape != y.a.shape:
-                raise ShapeError(f"{self.subject}: ⊙ of a {shape_text(x.a)} and a {shape_text(y.a)} matrix")
-            return Val(
-                x.a.multiply_elementwise(y.a),
-                x.b.multiply_elementwise(y.b),
-                deps,
-                arith=x.arith and y.arith,
-                rows=rows_joined(x.rows, y.deps),
-            )
+            return self._entrywise(*args)
         if name == "softmax" and len(args) == 1:
             arg = args[0]
             a, b = (
@@ -284,6 +274,21 @@ class Evaluator:
         if node.name in self.env and len(args) == 1:
             return self._product([self._lookup(node.name), args[0]])
         raise Unverifiable(f"the function {_display_name(node.name)} is not defined in the document")
+
+    def _entrywise(self, x: Val, y: Val) -> Val:
+        """x ⊙ y, entry by entry (a number, or a row in a document about the block, broadcast)."""
+        x, y = self._broadcast((x, y))
+        if not (is_matrix(x.a) and is_matrix(y.a)):
+            return self._product([x, y])
+        if x.a.shape != y.a.shape:
+            raise ShapeError(f"{self.subject}: ⊙ of a {shape_text(x.a)} and a {shape_text(y.a)} matrix")
+        return Val(
+            x.a.multiply_elementwise(y.a),
+            x.b.multiply_elementwise(y.b),
+            x.deps | y.deps,
+            arith=x.arith and y.arith,
+            rows=rows_joined(x.rows, y.deps),
+        )
 
     def _product(self, values: list[Val]) -> Val:
         result = values[0]

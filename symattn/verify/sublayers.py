@@ -754,6 +754,24 @@ class Sublayers:
 
     # --- functions ------------------------------------------------------------------------
 
+    def _scaled_by_gamma(self, nodes: tuple[Node, ...], factors: list[Val]) -> list[Val]:
+        """``gamma * (r - mu)`` in a document about a norm: γ scales each feature, so its product
+        with a row of its width is entry by entry (numpy's ``*``), not a dot product."""
+        if not self.stated.norm or len(factors) < 2:
+            return factors
+        for i, node in enumerate(nodes[:-1]):
+            if not (isinstance(node, Name) and node.name in _GAMMA):
+                continue
+            gamma, other = factors[i], factors[i + 1]
+            if (
+                is_matrix(gamma.a)
+                and is_matrix(other.a)
+                and gamma.a.rows == other.a.rows == 1
+                and gamma.a.cols == other.a.cols > 1
+            ):
+                return [*factors[:i], self._entrywise(gamma, other), *factors[i + 2 :]]
+        return factors
+
     def _is_stage_call(self, node: Call) -> bool:
         """``FFN(RMSNorm(x_2))`` after ``FFN = [0.049, 0.464, 0.562]`` printed for token 1: in a
         document about the block, a stage's name applied is the stage, whatever the name was

@@ -43,6 +43,10 @@ from symattn.verify.world import (
     _row_texts,
 )
 
+#: A printed matrix in a computation restates a given one with a copy slip when this many cells
+#: or more are printed and exactly one differs (``A·[[1, 0], [0, 2], [1, 1]]`` for V = [[1, 0], [0, 1], [1, 1]]).
+NEAR_TIE_CELLS = 4
+
 
 class Ties:
     """Methods of :class:`~symattn.verify.evaluate.DocumentState` (see the module docstring)."""
@@ -250,6 +254,11 @@ class Ties:
                     for i in range(binding.a.rows):
                         if equal(binding.a.row(i), printed) is True:
                             return name, binding, "row", i
+        for name, binding in candidates:  # a given matrix copied into a computation with one slip
+            if name in self.inputs and binding.a.shape == printed.shape and len(printed) >= NEAR_TIE_CELLS:
+                off = sum(equal(x, y) is not True for x, y in zip(binding.a, printed, strict=True))
+                if off == 1:
+                    return name, binding, "whole", 0
         return None
 
     def _tied(self, node: Matrix, tie: tuple[str, Binding, str, int]) -> Val:

@@ -483,8 +483,16 @@ def _is_prose_word(word: str, text: str, end: int, *, at_start: bool) -> bool:
 _STATISTIC_WORDS = {"mean", "var", "variance", "std"}
 
 
+#: A part label opening a line of a homework ("(c)  y1 = …", "(ii) x = …"), not a factor.
+_PART_LABEL = re.compile(r"\((?:[a-h]|[ivx]{1,4}|\d)\)[ \t]+(?=[A-Za-z\\])")
+
+
 def _unwrap(text: str, start: int, end: int) -> tuple[int, int]:
-    """Drop brackets that hold the whole run ("(d_k = 2)") or close nothing in it."""
+    """Drop brackets that hold the whole run ("(d_k = 2)") or close nothing in it, and a part
+    label at the start of a line ("(c)  y1 = …")."""
+    label = _PART_LABEL.match(text, start, end)
+    if label is not None and not text[text.rfind("\n", 0, start) + 1 : start].strip():
+        start = label.end()
     for _ in range(4):
         run = text[start:end]
         opens = run.count("(") - run.count(")")
