@@ -312,6 +312,14 @@ def test_the_clean_writer_gives_a_clean_document(notation: str) -> None:
     assert report.summary["ok"] >= len(cells) - 6  # Q, K, V, S, A and O are all judged
 
 
+def _one_unit_apart(a: str, b: str) -> bool:
+    """Two printed decimals of the same places one unit in the last place apart."""
+    da, db = Decimal(a), Decimal(b)
+    return da.as_tuple().exponent == db.as_tuple().exponent and abs(da - db) == Decimal(1).scaleb(
+        da.as_tuple().exponent
+    )
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(slips(), st.sampled_from(NOTATIONS))
 def test_one_slip_is_found_and_everything_computed_from_it_is_carried(case, notation: str) -> None:
@@ -334,6 +342,11 @@ def test_one_slip_is_found_and_everything_computed_from_it_is_carried(case, nota
     changed = [key for key in cells if key != (stage, i, j) and cells[key][2] != clean[key][2]]
     for key in changed:
         where = cells[key][:2]
+        if notation == "code" and _one_unit_apart(cells[key][2], clean[key][2]):
+            # a float32 printout's last digit: 0.0000 for a true 0.0000505 is within float32
+            # rounding of the truth (and printed 0.0001 when right), so it may be called either
+            wrong.pop(where, None)
+            continue
         finding = wrong.pop(where, None)
         assert finding is not None, ("a carried number is not reported", key, cells[key], text)
         assert finding.kind in ("carried", "rounding-carried") and finding.carried_from == line, (
