@@ -1426,6 +1426,36 @@ h10pn = _add(
 _add(vary(h10pn, "h10pn_eps0", "h10pn computed without eps", fits="eps = 0", change={"N": {"eps": "0"}}))
 
 
+# --- the eleventh held-out set (h_11_* documents): inputs no earlier document uses -----------
+
+# h11an: a blog post's post-norm "Add & Norm" LayerNorm(x + Sublayer(x)), 2 tokens, d_model 3, the sublayer
+# output given as numbers, eps 1e-5, gamma = 1 and beta = 0 (no affine step)
+_add(
+    Case(
+        "h11an",
+        "post-norm Add & Norm LN(x + Sublayer(x)), sublayer output given, 2 tokens, d 3, eps 1e-5, no gamma/beta",
+        {
+            "X": [["0.5", "-0.2", "0.9"], ["1.1", "0.4", "-0.3"]],
+            "S": [["0.12", "0.35", "-0.25"], ["-0.4", "0.15", "0.6"]],
+        },
+        [("R", "add", {"a": "X", "b": "S"}), ("N", "ln", {"src": "R", "eps": "1e-5"})],
+    )
+)
+
+# h11pe: a course-forum post's PE for positions 0..3, d_model 2 (base 10000: the angle is pos itself), then
+# X + PE for 4 tokens
+h11pe = _add(
+    Case(
+        "h11pe",
+        "PE (pos 0..3, d_model 2), X + PE for 4 tokens",
+        {"X": [["0.2", "0.5"], ["-0.3", "0.1"], ["0.4", "-0.6"], ["0.6", "-0.2"]]},
+        [("PE", "pe", {"n": 4, "d": 2}), ("XP", "add", {"a": "X", "b": "PE"})],
+    )
+)
+# PE(3, 0) = sin 3 = 0.1411 printed 0.1441 (one digit); X + PE at that cell computed from it
+_add(vary(h11pe, "h11pe_pe41", "h11pe with PE[4,1] = 0.1441 (true 0.1411)", sets={"PE": {(4, 1): "0.1441"}}))
+
+
 def S(case: str) -> dict:
     return CASES[case].stages
 
