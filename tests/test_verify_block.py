@@ -76,7 +76,10 @@ BLIND_SETS["h_9_"] = 1.0
 #: since ``γ ⊙ x̂`` is read. The miss: √(σ² + ε) = 0.07000 within the interval of σ² = 0.0049 printed
 #: at 4 places (it is exact, which the interval does not know).
 BLIND_SETS["h_10_"] = 0.88
-BLIND = (*BLIND_SETS, "h_6_")
+#: The eleventh (h_11_*: a Medium-style Add & Norm control, a course-forum PE post with one slip
+#: carried into X + PE), written blind after that: 2 of 2 and 0 false alarms on first contact.
+#: Too few planted numbers for a floor (as h_6_): it counts for false alarms, and as held out.
+BLIND = (*BLIND_SETS, "h_6_", "h_11_")
 
 _REPORTS: dict[Path, Report] = {}
 
