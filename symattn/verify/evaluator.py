@@ -266,12 +266,11 @@ class Evaluator:
                 deps,
                 arith=all(a.arith for a in args),
             )
-        if node.name in self.env and len(args) == 1 and not self._is_stage_call(node):
-            return self._product([self._lookup(node.name), args[0]])  # W(x): W times x
-        stage = self._block_call(node, args)  # LayerNorm, ReLU, FFN, PE(pos, i) (sublayers.py)
-        if stage is not None:
+        bound = node.name in self.env and len(args) == 1  # W(x): W times x, unless W names a stage
+        stage = None if bound and not self._is_stage_call(node) else self._block_call(node, args)
+        if stage is not None:  # LayerNorm, ReLU, FFN, PE(pos, i) (sublayers.py)
             return stage
-        if node.name in self.env and len(args) == 1:
+        if bound:
             return self._product([self._lookup(node.name), args[0]])
         raise Unverifiable(f"the function {_display_name(node.name)} is not defined in the document")
 

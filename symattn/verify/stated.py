@@ -15,6 +15,7 @@ process, and bounded (every pattern is linear; no nested quantifiers).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 __all__ = ["Stated", "row_name", "row_named", "stated_conventions"]
@@ -123,15 +124,19 @@ def _own_layout(text: str) -> str | None:
     """The layout a sentence says the document itself uses ("本文全部采用这种拼接式排列"),
     when one sentence names exactly one layout so; else None."""
     found = set()
-    for sentence in _SENTENCE.split(text):
-        if _OWN_CHOICE.search(sentence) and _USES.search(sentence):
-            concatenated, interleaved = (
-                bool(_CONCATENATED.search(sentence)),
-                bool(_INTERLEAVED.search(sentence)),
-            )
-            if concatenated != interleaved:
-                found.add("concatenated" if concatenated else "interleaved")
+    for sentence in _own_choices(text):
+        concatenated, interleaved = bool(_CONCATENATED.search(sentence)), bool(_INTERLEAVED.search(sentence))
+        if concatenated != interleaved:
+            found.add("concatenated" if concatenated else "interleaved")
     return found.pop() if len(found) == 1 else None
+
+
+def _own_choices(text: str, *, bare_use: bool = False) -> Iterator[str]:
+    """The sentences in which the document says what it uses itself ("本文采用…", "here we use…";
+    with ``bare_use``, "这里用…" too)."""
+    for sentence in _SENTENCE.split(text):
+        if _OWN_CHOICE.search(sentence) and (_USES.search(sentence) or (bare_use and "用" in sentence)):
+            yield sentence
 
 
 _GELU_HEADING = re.compile(r"GELU\s*[（(]\s*(tanh|erf|exact|精确)", re.I)  # "二、GELU（tanh 近似）"
@@ -150,9 +155,7 @@ def _own_gelu(text: str) -> str | None:
     "GELU（tanh 近似）", or one sentence of its own choice ("这里用 tanh 近似", "本文用 GELU 的精确形式")
     naming one form and not denying it ("不用 tanh 近似"); None when that is not one form."""
     found = {_gelu_form(m.group(1)) for m in _GELU_HEADING.finditer(text)}
-    for sentence in _SENTENCE.split(text):
-        if not (_OWN_CHOICE.search(sentence) and (_USES.search(sentence) or "用" in sentence)):
-            continue
+    for sentence in _own_choices(text, bare_use=True):
         forms = {"tanh"} if _TANH.search(sentence) else set()
         if _ERF.search(sentence) or _EXACT.search(sentence):
             forms.add("erf")

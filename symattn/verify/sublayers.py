@@ -1204,11 +1204,8 @@ class Sublayers:
         value, cells = followed
         if not _same_shape(value.b, last.a):
             return last
-        reported = {
-            (f.line, f.column)
-            for f in self.findings
-            if f.status == "wrong" and f.line in {c[0] for c in cells}
-        }
+        lines = {line for line, _ in cells}
+        reported = {(f.line, f.column) for f in self.findings if f.status == "wrong" and f.line in lines}
         if reported != cells:
             return last  # a line also holds another error: not every number is the convention's
         return Val(value.b, last.b, last.deps, arith=False, rows=last.rows)

@@ -414,7 +414,7 @@ _TOKEN_LABEL = re.compile(
 
 
 def _header_word(cell: Cell) -> str:
-    return cell.text.strip().strip("*`$ ").replace("\\(", "").replace("\\)", "")
+    return _plain(cell).replace("\\(", "").replace("\\)", "")
 
 
 def statistics_spans(rows: list[list[Cell]]) -> list[Span]:
