@@ -226,13 +226,14 @@ def test_corpus_size_and_coverage() -> None:
     ninth = [name for name in held_out if name.startswith("h_9_")]  # the ninth held-out set
     tenth = [name for name in held_out if name.startswith("h_10_")]  # the tenth held-out set
     eleventh = [name for name in held_out if name.startswith("h_11_")]  # the eleventh held-out set
-    later = second + third + fourth + fifth + sixth + seventh + eighth + ninth + tenth + eleventh
+    twelfth = [name for name in held_out if name.startswith("h_12_")]  # the twelfth held-out set
+    later = second + third + fourth + fifth + sixth + seventh + eighth + ninth + tenth + eleventh + twelfth
     first = [name for name in held_out if name not in later]
     assert 8 <= len(DOCS) - len(held_out) <= 10, len(DOCS)
     assert len(first) in (0, 6) and len(second) in (0, 4) and len(third) in (0, 3), held_out
     assert len(fourth) in (0, 3) and len(fifth) in (0, 4) and len(sixth) in (0, 3), held_out
     assert len(seventh) in (0, 3) and len(eighth) in (0, 4) and len(ninth) in (0, 4), held_out
-    assert len(tenth) in (0, 3) and len(eleventh) in (0, 2), held_out
+    assert len(tenth) in (0, 3) and len(eleventh) in (0, 2) and len(twelfth) in (0, 4), held_out
     assert sum(expects[name]["control"] for name in first) == len(first) // 2
     assert sum(expects[name]["control"] for name in second) == len(second) // 4
     assert sum(expects[name]["control"] for name in third) == len(third) // 3
@@ -244,6 +245,7 @@ def test_corpus_size_and_coverage() -> None:
     assert sum(expects[name]["control"] for name in ninth) == len(ninth) // 2
     assert sum(expects[name]["control"] for name in tenth) == len(tenth) // 3
     assert sum(expects[name]["control"] for name in eleventh) == len(eleventh) // 2
+    assert sum(expects[name]["control"] for name in twelfth) == len(twelfth) // 2
     controls = [e for name, e in expects.items() if e["control"] and name not in held_out]
     assert 3 <= len(controls) <= 4
     assert all(e["wrong"] == 0 and e["exit"] == 0 for e in controls)

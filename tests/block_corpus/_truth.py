@@ -1456,6 +1456,108 @@ h11pe = _add(
 _add(vary(h11pe, "h11pe_pe41", "h11pe with PE[4,1] = 0.1441 (true 0.1411)", sets={"PE": {(4, 1): "0.1441"}}))
 
 
+# --- the twelfth held-out set (h_12_* documents): inputs no earlier document uses ----------
+
+# h12gh: a GitHub issue's LayerNorm of 2 tokens, d 3, with a non-trivial gamma and beta, eps 1e-5 (PyTorch's
+# default); the issue prints nn.LayerNorm's output before the weights are copied in (gamma 1, beta 0: the x-hat
+# stage) and after (the output)
+_add(
+    Case(
+        "h12gh",
+        "LayerNorm (gamma [1.5, 0.5, 2], beta [0.1, 0, -0.2], eps 1e-5) of 2 tokens, d 3",
+        {
+            "X": [["0.8", "-0.3", "1.6"], ["-0.6", "1.1", "0.2"]],
+            "g": [["1.5", "0.5", "2"]],
+            "b": [["0.1", "0", "-0.2"]],
+        },
+        [("N", "ln", {"src": "X", "gamma": "g", "beta": "b", "eps": "1e-5"})],
+    )
+)
+
+# h12zh: a Zhihu answer's encoder input X + PE (positions 0..2, d_model 4, base 10000, interleaved) for 3
+# tokens, then LayerNorm per token (eps 1e-5, no gamma/beta)
+h12zh = _add(
+    Case(
+        "h12zh",
+        "PE (pos 0..2, d_model 4), X + PE, LayerNorm (eps 1e-5) per token, 3 tokens",
+        {"X": [["0.1", "0.4", "-0.2", "0.3"], ["0.5", "-0.3", "0.2", "-0.1"], ["-0.4", "0.2", "0.6", "0.1"]]},
+        [
+            ("PE", "pe", {"n": 3, "d": 4}),
+            ("XP", "add", {"a": "X", "b": "PE"}),
+            ("N", "ln", {"src": "XP", "eps": "1e-5"}),
+        ],
+    )
+)
+# token 3's variance 0.8871 / 4 = 0.2218 printed 0.2213 (one digit); its sigma^2 + eps, root and LayerNorm row
+# computed from it
+_add(
+    vary(
+        h12zh, "h12zh_var3", "h12zh with N_var[3] = 0.2213 (true 0.2218)", sets={"N_var": {(3, 1): "0.2213"}}
+    )
+)
+
+
+def _columns(rows: list[list[str]]) -> list[list[str]]:
+    """The transpose: a document's W (d_out x d_in, h = W x + b) as the row-vector x W of feed_forward."""
+    return [list(col) for col in zip(*rows, strict=True)]
+
+
+# h12ffn: lecture notes in the column-vector convention h = W_1 x + b_1, FFN(x) = W_2 ReLU(h) + b_2, d_model 3,
+# d_ff 4, 2 tokens, then the residual x + FFN(x); W1 and W2 are the notes' matrices transposed
+h12ffn = _add(
+    Case(
+        "h12ffn",
+        "FFN (column vectors: W_1 4x3, W_2 3x4, biases, ReLU), d_model 3, d_ff 4, x + FFN(x), 2 tokens",
+        {
+            "X": [["0.35", "-0.6", "0.8"], ["-0.25", "0.9", "0.45"]],
+            "W1": _columns(
+                [
+                    ["-0.15", "0.2", "0.1"],
+                    ["0.55", "0.35", "-0.2"],
+                    ["0.3", "-0.25", "0.45"],
+                    ["-0.3", "0.1", "0.1"],
+                ]
+            ),
+            "b1": [["0.2", "0.05", "-0.05", "0.2"]],
+            "W2": _columns(
+                [
+                    ["-0.19", "0.21", "0.45", "-0.2"],
+                    ["-0.27", "0.06", "-0.17", "0.26"],
+                    ["0.44", "0.24", "0.24", "0.14"],
+                ]
+            ),
+            "b2": [["0.06", "0.11", "-0.07"]],
+        },
+        [
+            ("F", "ffn", {"src": "X", "W1": "W1", "b1": "b1", "W2": "W2", "b2": "b2", "act": "relu"}),
+            ("R", "add", {"a": "X", "b": "F"}),
+        ],
+    )
+)
+# token 1's second hidden unit 0.1925 - 0.21 - 0.16 + 0.05 = -0.1275 written 0.1275 (the sign lost); ReLU keeps
+# it, and FFN(x1) and x1 + FFN(x1) are computed from it
+_add(
+    vary(
+        h12ffn, "h12ffn_h12", "h12ffn with F_H[1,2] = 0.1275 (true -0.1275)", sets={"F_H": {(1, 2): "0.1275"}}
+    )
+)
+
+# h12ta: a TA's e-mail: example 1, LayerNorm (eps 1e-5, no gamma/beta) of one token, d 4; example 2, a new x
+# (d 3) under RMSNorm (eps 1e-6, no gamma), with its mean and variance for comparison
+_add(
+    Case(
+        "h12ta",
+        "LayerNorm (eps 1e-5) of x1 (d 4); RMSNorm (eps 1e-6) of x2 (d 3) and its mean and variance",
+        {"X1": [["1.2", "-0.7", "0.4", "2.1"]], "X2": [["0.6", "-1.5", "1.3"]]},
+        [
+            ("L", "ln", {"src": "X1", "eps": "1e-5"}),
+            ("RMS", "rms", {"src": "X2", "eps": "1e-6"}),
+            ("M", "ln", {"src": "X2", "eps": "1e-6"}),
+        ],
+    )
+)
+
+
 def S(case: str) -> dict:
     return CASES[case].stages
 
