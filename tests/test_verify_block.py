@@ -50,7 +50,8 @@ BLIND_SETS = {"h_2_": 1.0, "h_3_": 1.0, "h_4_": 0.9, "h_5_": 1.0}
 #: The sixth (h_6_*: a notebook control, a Chinese handout control, one homework with one slip),
 #: written blind after that: 0 of 1 and 4 false alarms when it came in (a product of a printout
 #: np.round(A, 4) judged exactly; "mean" in an RMSNorm document read as μ): fixed; 0 of 1 now (the
-#: final answer y = γ r / rms(r) is a family verify does not read). Too few planted numbers for a
+#: final answer y = γ r / rms(r) is a family verify does not read); 1 of 1 since a vector of
+#: arithmetic on the document's results is a computation, not new data. Too few planted numbers for a
 #: floor: it counts for false alarms only.
 BLIND_SETS["h_7_"] = 1.0
 #: The seventh (h_7_*: a Q&A RMSNorm control, Chinese SiLU notes control, a beamer LayerNorm deck
@@ -74,11 +75,18 @@ BLIND_SETS["h_9_"] = 1.0
 #: RMSNorm control, a beamer post-norm block with eps left out), written blind after the h_9_ rules:
 #: 6 of 9 and 0 false alarms on first contact, the second round without one (h_7_ the first); 8 of 9
 #: since ``γ ⊙ x̂`` is read. The miss: √(σ² + ε) = 0.07000 within the interval of σ² = 0.0049 printed
-#: at 4 places (it is exact, which the interval does not know).
-BLIND_SETS["h_10_"] = 0.88
+#: at 4 places (it is exact, which the interval does not know); 9 of 9 since a computed row's cells
+#: printed exactly as they truly are count as exact in the row's interval.
+BLIND_SETS["h_10_"] = 1.0
 #: The eleventh (h_11_*: a Medium-style Add & Norm control, a course-forum PE post with one slip
 #: carried into X + PE), written blind after that: 2 of 2 and 0 false alarms on first contact.
 #: Too few planted numbers for a floor (as h_6_): it counts for false alarms, and as held out.
+#: The twelfth (h_12_*: a GitHub issue LayerNorm control with γ and β, a plain-text TA e-mail control
+#: re-using x, mu, var for a second example, a Chinese Zhihu X + PE + LayerNorm answer with a σ² slip,
+#: LaTeX lecture notes with the FFN in the column convention h = W_1 x + b_1 and a lost sign), written
+#: blind after that: 7 of 15 and 10 false alarms on first contact (tokens numbered from 0; z of token 0
+#: kept for token 2; an x_0, x_1 table not read as X; the column FFN not read): fixed; 15 of 15, 0 now.
+BLIND_SETS["h_12_"] = 1.0
 BLIND = (*BLIND_SETS, "h_6_", "h_11_")
 
 _REPORTS: dict[Path, Report] = {}
@@ -1141,3 +1149,145 @@ def test_a_part_label_is_not_a_factor() -> None:
     report = verify_text(text)
     assert report.wrong == ()
     assert not any("c is not defined" in f.reason for f in report.findings)
+
+
+def test_a_computed_row_printed_exactly_keeps_its_exact_statistics() -> None:
+    """r = x + s = (0.45, 0.31) is exact, so σ² = 0.0049 is too: √(σ² + ε) = √0.0049 = 0.07000 is
+    ε left out (true 0.07007), not a rounding of σ² printed at 4 places."""
+    r = [mpmath.mpf("0.45"), mpmath.mpf("0.31")]
+    mu = sum(r) / 2
+    var = sum((v - mu) ** 2 for v in r) / 2
+    eps = mpmath.mpf("1e-5")
+    assert _round(var, 4) == "0.0049" and _round(mpmath.sqrt(var + eps), 5) != "0.07000"
+    text = (
+        "LayerNorm with $\\epsilon = 10^{-5}$ of the residual sum, $\\gamma = 1$, $\\beta = 0$.\n\n"
+        "$$x = (0.2, 0.4), \\quad s = (0.25, -0.09)$$\n\n$$r = x + s = (0.45, 0.31)$$\n\n"
+        f"$\\mu = {_round(mu, 2)}$, $\\sigma^2 = {_round(var, 4)}$, "
+        f"$\\sqrt{{\\sigma^2 + \\epsilon}} = \\sqrt{{{_round(var, 4)}}} = {_round(mpmath.sqrt(var), 5)}$\n\n"
+        f"$$\\mathrm{{LN}}(r) = ({_row([(v - mu) / mpmath.sqrt(var) for v in r])})$$\n"
+    )
+    wrong = verify_text(text).wrong
+    assert [f.claimed for f in wrong] == ["0.07000", "1.0000", "-1.0000"]
+    assert all(f.fits == "eps = 0" for f in wrong)
+
+
+def test_a_vector_of_arithmetic_on_results_is_a_computation() -> None:
+    """``y1 = (1.5 * 0.8 / 0.6325, …)`` after rms(r1) = 0.6325 computes y1 from the document's
+    results; the final answer restating it is judged (one slip), not read as new data."""
+    r, gamma, eps = [mpmath.mpf("0.8"), mpmath.mpf("-0.4")], [mpmath.mpf("1.5"), mpmath.mpf("0.5")], 1e-6
+    rms = mpmath.sqrt(sum(v**2 for v in r) / 2 + mpmath.mpf(eps))
+    y = [g * v / rms for g, v in zip(gamma, r, strict=True)]
+    slip = _round(y[1], 4).replace("3162", "3126")
+    assert slip != _round(y[1], 4) and _round(y[0], 4) == "1.8974"
+    text = (
+        "RMSNorm after a residual connection, gamma = (1.5, 0.5) and eps = 1e-6.\n\n"
+        "    r1 = (0.8, -0.4)\n\n"
+        f"(b) token 1: mean(r1^2) = 0.4, rms(r1) = sqrt(0.4 + 0.000001) = {_round(rms, 4)}\n"
+        f"(c) y1 = (1.5 * 0.8 / {_round(rms, 4)}, 0.5 * -0.4 / {_round(rms, 4)})\n\n"
+        f"    Final answer:\n\n        y1 = ({_round(y[0], 4)}, {slip})\n"
+    )
+    report = verify_text(text)
+    assert [f.claimed for f in report.wrong] == [slip]
+    assert next(f for f in report.findings if f.claimed == _round(y[0], 4)).status == "ok"
+
+
+def test_a_step_that_leaves_out_a_term_is_the_root_when_its_value_is_used() -> None:
+    """``u_11 = 0.83(0.5) − 0.31(−1.25) + 0.52(1.75) = 1.7125`` leaves out b_11 = 0.1 (true 1.8125):
+    listed when read (either side may be right), wrong once ``max(0, u)`` uses 1.7125 as u_11,
+    and that use is carried from it."""
+    z = [mpmath.mpf("0.5"), mpmath.mpf("-1.25"), mpmath.mpf("1.75")]
+    column = [mpmath.mpf("0.83"), mpmath.mpf("-0.31"), mpmath.mpf("0.52")]
+    without = sum(a * b for a, b in zip(z, column, strict=True))
+    true = without + mpmath.mpf("0.1")
+    u12 = mpmath.mpf("0.1") - mpmath.mpf("0.5") - mpmath.mpf("0.175") - mpmath.mpf("0.2")
+    text = (
+        "\\documentclass{article}\n\\begin{document}\n"
+        "The feed-forward layer after the layer norm. Take the normalised row $z = (0.5, -1.25, 1.75)$ and\n"
+        "\\[ W_1 = \\begin{bmatrix} 0.83 & 0.2 \\\\ -0.31 & 0.4 \\\\ 0.52 & -0.1 \\end{bmatrix}, "
+        "\\qquad b_1 = (0.1, -0.2). \\]\n"
+        "Write $u = z W_1 + b_1$. Unit by unit,\n\\begin{align*}\n"
+        f"u_{{11}} &= 0.83\\,(0.5) - 0.31\\,(-1.25) + 0.52\\,(1.75) = {_round(without, 4)}, \\\\\n"
+        f"u_{{12}} &= {_round(u12, 3)} .\n\\end{{align*}}\n"
+        f"The ReLU keeps the first unit: $\\max(0, u) = ({_round(without, 4)},\\ 0)$.\n\\end{{document}}\n"
+    )
+    assert _round(true, 4) != _round(without, 4)
+    wrong = verify_text(text, tex=True).wrong
+    assert [(f.line, f.kind, f.carried_from) for f in wrong] == [(7, "wrong", None), (10, "carried", 7)]
+
+
+def test_tokens_numbered_from_zero_and_a_labelled_row_of_the_table() -> None:
+    """ "token 0", "token 1" and rows x_0, x_1: "token 1" is the second row, and the z printed for
+    token 0 is not token 1's (a control: every number right)."""
+    X = [[mpmath.mpf(v) for v in row] for row in (("0.5", "1.5", "-0.5"), ("2.0", "0.4", "0.9"))]
+    eps = mpmath.mpf("1e-5")
+
+    def stats(x: list) -> tuple:
+        mu = sum(x) / 3
+        var = sum((v - mu) ** 2 for v in x) / 3
+        return mu, var, mpmath.sqrt(var + eps), [(v - mu) / mpmath.sqrt(var + eps) for v in x]
+
+    (mu0, var0, _, ln0), (mu1, var1, root1, ln1) = stats(X[0]), stats(X[1])
+    text = (
+        "# LayerNorm 逐个 token\n\n三个 token（从 0 开始编号），$\\epsilon = 10^{-5}$，不带 $\\gamma$、$\\beta$：\n\n"
+        "| token | 维 0 | 维 1 | 维 2 |\n|---|---|---|---|\n| $x_0$ | 0.5 | 1.5 | -0.5 |\n"
+        "| $x_1$ | 2.0 | 0.4 | 0.9 |\n\n"
+        f"**token 0**：$z = (0.5, 1.5, -0.5)$，$\\mu = {_round(mu0, 1)}$，$\\sigma^2 \\approx {_round(var0, 4)}$，"
+        f"$\\mathrm{{LN}}(z) = ({_row(ln0)})$。\n\n"
+        f"**token 1**：$\\mu = {_round(mu1, 1)}$，$\\sigma^2 \\approx {_round(var1, 4)}$，"
+        f"$\\sqrt{{\\sigma^2 + \\epsilon}} = {_round(root1, 4)}$，$\\mathrm{{LN}}(z) = ({_row(ln1)})$。\n"
+    )
+    report = verify_text(text)
+    assert report.wrong == ()
+    line = next(k for k, t in enumerate(text.splitlines(), 1) if t.startswith("**token 1**"))
+    token1 = [f for f in report.findings if f.line == line and f.claimed in _row(ln1).split(", ")]
+    assert len(token1) == 3 and all(f.status == "ok" for f in token1)
+
+
+def test_an_ffn_written_with_column_vectors() -> None:
+    """h = W_1 x + b_1 with W_1 of d_ff rows and tokens x^{(1)} as columns; units h_1, h_2, h_3
+    by hand, one sign lost: the ReLU column a^{(1)}, FFN(x^{(1)}) and the residual are carried."""
+    W1 = [[mpmath.mpf(v) for v in row] for row in (("0.4", "-0.2"), ("0.3", "0.5"), ("-0.6", "0.1"))]
+    b1 = [mpmath.mpf("0.1"), mpmath.mpf("-0.35"), mpmath.mpf("0.2")]
+    W2 = [[mpmath.mpf(v) for v in row] for row in (("0.5", "-0.3", "0.2"), ("0.1", "0.4", "-0.5"))]
+    b2 = [mpmath.mpf("0.05"), mpmath.mpf("-0.1")]
+    x = [mpmath.mpf("0.5"), mpmath.mpf("-0.25")]
+
+    def ffn(h: list) -> list:
+        a = [max(v, 0) for v in h]
+        return [sum(W2[i][k] * a[k] for k in range(3)) + b2[i] for i in range(2)]
+
+    h = [sum(W1[k][j] * x[j] for j in range(2)) + b1[k] for k in range(3)]
+    assert h[1] < 0 < h[0] and h[2] < 0
+    slipped = [h[0], -h[1], h[2]]  # the sign of h_2 lost
+    printed = [_round(v, 4) for v in slipped]
+    col = " \\\\ ".join
+    text = (
+        "\\documentclass{article}\n\\begin{document}\n"
+        "Token vectors are columns, so the weights act from the left:\n"
+        "\\[ \\mathbf{h} = W_1 \\mathbf{x} + \\mathbf{b}_1, \\quad \\mathbf{a} = \\mathrm{ReLU}(\\mathbf{h}) "
+        "= \\max(0, \\mathbf{h}), \\quad \\mathrm{FFN}(\\mathbf{x}) = W_2 \\mathbf{a} + \\mathbf{b}_2 . \\]\n"
+        "\\[ W_1 = \\begin{bmatrix} 0.4 & -0.2 \\\\ 0.3 & 0.5 \\\\ -0.6 & 0.1 \\end{bmatrix}, \\quad "
+        "\\mathbf{b}_1 = \\begin{bmatrix} 0.1 \\\\ -0.35 \\\\ 0.2 \\end{bmatrix}, \\quad "
+        "W_2 = \\begin{bmatrix} 0.5 & -0.3 & 0.2 \\\\ 0.1 & 0.4 & -0.5 \\end{bmatrix}, \\quad "
+        "\\mathbf{b}_2 = \\begin{bmatrix} 0.05 \\\\ -0.1 \\end{bmatrix} \\]\n"
+        "and the token $\\mathbf{x}^{(1)} = (0.5, -0.25)^\\top$.\n\\begin{align*}\n"
+        f"h_1 &= (0.4)(0.5) + (-0.2)(-0.25) + 0.1 = {printed[0]}, \\\\\n"
+        f"h_2 &= (0.3)(0.5) + (0.5)(-0.25) - 0.35 = {printed[1]}, \\\\\n"
+        f"h_3 &= (-0.6)(0.5) + (0.1)(-0.25) + 0.2 = {printed[2]}.\n\\end{{align*}}\n"
+        f"\\[ \\mathbf{{a}}^{{(1)}} = \\begin{{bmatrix}} {col(_round(max(v, 0), 4) for v in slipped)} \\end{{bmatrix}}, "
+        f"\\quad \\mathrm{{FFN}}(\\mathbf{{x}}^{{(1)}}) = W_2 \\mathbf{{a}}^{{(1)}} + \\mathbf{{b}}_2 "
+        f"\\approx \\begin{{bmatrix}} {col(_round(v, 4) for v in ffn(slipped))} \\end{{bmatrix}} \\]\n"
+        "\\[ \\mathbf{x}^{(1)} + \\mathrm{FFN}(\\mathbf{x}^{(1)}) \\approx \\begin{bmatrix} "
+        f"{col(_round(a + b, 4) for a, b in zip(x, ffn(slipped), strict=True))} \\end{{bmatrix}} \\]\n"
+        "\\end{document}\n"
+    )
+    truths = [_round(v, 4) for v in (*ffn(h), *(a + b for a, b in zip(x, ffn(h), strict=True)))]
+    report = verify_text(text, tex=True)
+    line = next(k for k, t in enumerate(text.splitlines(), 1) if t.startswith("h_2"))
+    root = next(f for f in report.wrong if f.claimed == printed[1] and f.line == line)
+    assert root.kind == "slip"
+    carried = [f for f in report.wrong if f is not root]
+    assert carried and all(f.kind == "carried" and f.carried_from == line for f in carried)
+    off = {f.claimed for f in carried}
+    assert printed[1] in off and off & set(_round(v, 4) for v in ffn(slipped))
+    assert not off & set(truths)  # only the numbers that differ from the truth

@@ -48,6 +48,7 @@ from symattn.latexparse import Name, Num, parse_formula, tokenize
 from symattn.verify.find import Locator, ReadConfig, Span, find_math
 from symattn.verify.finding import Finding
 from symattn.verify.report import Report
+from symattn.verify.roots import reroot_doubted
 from symattn.verify.stated import Stated, row_name, row_named, stated_conventions
 
 if TYPE_CHECKING:  # imported by the worker (SymPy), not by this process
@@ -538,7 +539,7 @@ def _check(  # noqa: PLR0917 - the one path, called once
     return findings
 
 
-def _with_row_hint(span: Span, text: str) -> Span:
+def _with_row_hint(span: Span, text: str, first: int = 1) -> Span:
     r"""The span, flagged ``row:N`` when its line names a row just before it ("row 2: mu
     = …", "以第二行为例：$\mu = …$", "For $x_2$: $\mu = 1$"): which row a bare μ is of."""
     if span.reader == "scope" or not span.text or any(flag.startswith("row:") for flag in span.flags):
@@ -550,7 +551,7 @@ def _with_row_hint(span: Span, text: str) -> Span:
             text.rfind("\n", 0, max(line_start - 1, 0)) + 1
         )  # a display on its own line: the line before
     before = text[max(line_start, start - 160) : start]
-    row, name = row_named(before), row_name(before)
+    row, name = row_named(before, first), row_name(before)
     here = text.rfind("\n", 0, start) + 1
     at_line_start = not text[here:start].strip(" \t$\\[")  # "$$\mu = …" opens its line too
     for _ in range(_HINT_LINES):  # "LayerNorm of r1" heads the lines below it
@@ -561,12 +562,12 @@ def _with_row_hint(span: Span, text: str) -> Span:
         if not line.strip():  # a blank line ends the search, unless a sentence above it leads in
             lead = text[text.rfind("\n", 0, max(above - 1, 0)) + 1 : max(above - 1, 0)].rstrip()
             if lead.endswith((":", "：")):  # "Take the second row of X + PE and add up its entries:"
-                row, name = row_named(lead), row_name(lead)
+                row, name = row_named(lead, first), row_name(lead)
             break
         if at_line_start or line.rstrip().endswith((":", "：")):
             # a formula inside a line of prose ("平方：…，均方 mean(r^2) = …") takes only a label
             # line above it ("第 2 个 token："), not a row some other sentence mentions
-            row, name = row_named(line), row_name(line)
+            row, name = row_named(line, first), row_name(line)
         here = above
     flags = ({f"row:{row}"} if row is not None else set()) | ({f"rowname:{name}"} if name else set())
     return dataclasses.replace(span, flags=span.flags | flags) if flags else span
@@ -608,10 +609,10 @@ def _report(name: str, text: str, tex: bool, options: VerifyOptions) -> Report:
         raise
     stated = stated_conventions(text)
     if stated.norm:
-        spans = [_with_squares_cue(_with_row_hint(span, text), text) for span in spans]
+        spans = [_with_squares_cue(_with_row_hint(span, text, stated.first_row), text) for span in spans]
     findings = _check(spans, locator, options, worker, deadline, stated)
     findings.sort(key=lambda f: (f.line, f.column))
-    return Report(name, tuple(findings))
+    return Report(name, tuple(reroot_doubted(findings)))  # what later formulas show (roots.py)
 
 
 def verify_document(path: str | Path, options: VerifyOptions | None = None) -> Report:

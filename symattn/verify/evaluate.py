@@ -36,10 +36,12 @@ from symattn import stages
 from symattn.errors import ShapeError, SymattnError
 from symattn.exact import certified_decimal, parse_claim
 from symattn.latexparse import (
+    Call,
     Chain,
     Matrix,
     Mul,
     Name,
+    Neg,
     Node,
     Num,
     Pow,
@@ -53,6 +55,8 @@ from symattn.verify.conventions import Conventions
 from symattn.verify.environment import Environment
 from symattn.verify.evaluator import Evaluator
 from symattn.verify.prose import Prose
+from symattn.verify.roots import DOUBTED_REASON
+from symattn.verify.roots import distinctive as _distinctive
 from symattn.verify.shapes import (
     has_matrix,
     is_claim_shape,
@@ -87,7 +91,6 @@ from symattn.verify.world import (
     _BallLookup,
     _blamed_part,
     _display_name,
-    _distinctive,
     _halfwidth,
     _is_row,
     _row_texts,
@@ -166,7 +169,8 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
         self.pe_shape = None  # the shape of a printed PE matrix being read
         self.claim_shape = None  # the shape of a printed ReLU table being read
         self.last_concat = None  # the concatenation of the heads, as last printed
-        self.statistic_of = {}  # each printed μ, σ: the rows it was of
+        # each printed μ, σ: the rows it was of; a labelled row bound from the rows being normalised
+        self.statistic_of, self.row_source = {}, {}
         self.approximate_inputs: set[str] = set()  # names given (or computed) from numbers printed ≈
         self.ref_approximate = False  # the element being judged against uses one of them
         self.families = {}  # h = x W_1 + b_1 with x a token's vector: h -> (x, the formula)
@@ -484,6 +488,16 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
         ):
             self._forget([chain.elements[0].name])  # a definition that cannot be followed: no stale value
 
+    def _restates_results(self, element: Node) -> bool:
+        """Whether printed numbers show arithmetic on results the document printed before
+        (distinctive ones, ``0.7649``): a block of such cells is a computation."""
+        if not isinstance(element, Matrix):
+            return False
+        cells = [cell for row in element.rows for cell in row]
+        if all(isinstance(c, Num) or (isinstance(c, Neg) and isinstance(c.arg, Num)) for c in cells):
+            return False  # bare numbers: given, or a claim
+        return any(_distinctive(num.text) and num.text in self.results for num in literals(element))
+
     def _names_a_cell(self, element: Name) -> bool:
         """``u_{11}`` of a bound u: a step after it computes that cell, it does not define a
         new name (a bound name, ``S = 2·3``, may be defined anew)."""
@@ -533,6 +547,10 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                         num, status="ok", kind="ok", reason="the positional encoding at these positions"
                     )
             return pe, True
+        if is_claim_shape(element) and defines and self._restates_results(element):
+            # y_1 = (0.8 · 0.9 / 0.7649, …) after rms(r_1) = 0.7649: computed from the document's
+            # results, each with its truth, not new data
+            return self.evaluate(element), False
         if is_claim_shape(element):
             kind, reason = (
                 ("input", "given as an input")
@@ -868,7 +886,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                     status="unverified",
                     kind="unverifiable",
                     carried_from=None,
-                    reason="fits the side before it, which is not exactly equal to the side before that",
+                    reason=DOUBTED_REASON,
                 )
                 if f.status == "ok"
                 else f
@@ -878,8 +896,8 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
 
 
 def _squares_only(chain: Chain) -> bool:
-    """Whether the only numbers of a formula are exponents 2 (``σ^2``, ``(x − μ)^2``): a
-    general formula all the same."""
+    """Whether the only numbers of a formula are exponents 2 (``σ^2``, ``(x − μ)^2``) and the
+    0 of ``max(0, h)``: a general formula all the same."""
     squares: list[Num] = []
     for element in chain.elements:
         _square_exponents(element, squares)
@@ -895,9 +913,15 @@ def _square_exponents(node: Any, found: list[Num]) -> None:
         return
     if isinstance(node, Pow) and isinstance(node.exponent, Num) and node.exponent.text == "2":
         found.append(node.exponent)
+    if isinstance(node, Call) and node.name == "max" and node.args and _is_zero(node.args[0]):
+        found.append(node.args[0])  # max(0, h): the ReLU, a general formula too
     for name in node.__dataclass_fields__:
         if name != "offset":
             _square_exponents(getattr(node, name), found)
+
+
+def _is_zero(node: Any) -> bool:
+    return isinstance(node, Num) and node.text == "0"
 
 
 def _printed_rounded(element: Node) -> bool:

@@ -34,6 +34,7 @@ from symattn.latexparse import (
     literals,
     scalar_value,
 )
+from symattn.verify.roots import distinctive as _distinctive
 from symattn.verify.shapes import (
     printed as printed_value,
 )
@@ -51,7 +52,6 @@ from symattn.verify.values import (
 )
 from symattn.verify.world import (
     _display_name,
-    _distinctive,
     _is_row,
     _summed_rows,
 )

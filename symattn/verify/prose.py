@@ -21,6 +21,7 @@ from symattn.latexparse import (
     Num,
 )
 from symattn.verify.claims import claim_fits, exact_text
+from symattn.verify.roots import distinctive as _distinctive
 from symattn.verify.values import (
     Val,
     equal,
@@ -31,7 +32,6 @@ from symattn.verify.world import (
     _AMBIGUOUS,
     _MAX_ROUNDED_PLACES,
     _display_name,
-    _distinctive,
     _row_texts,
 )
 

@@ -49,6 +49,7 @@ class Stated:
     positions: bool = False
     block: bool = False
     rms_only: bool = False  # RMSNorm and no layer norm: a bare "mean" may be mean(x²), not μ
+    first_row: int = 1  # the number of the first token: 0 when the text names "token 0" or x_0
 
 
 #: The concatenated layout in words (not "the concatenation of the heads").
@@ -197,7 +198,14 @@ def stated_conventions(text: str) -> Stated:
         positions=positions,
         block=norm or positions or bool(_BLOCK.search(text)),
         rms_only=bool(_RMS.search(text)) and not _LAYER_NORM.search(text),
+        first_row=0 if _ROW_ZERO.search(text) else 1,
     )
+
+
+#: A token or row numbered 0 ("token 0", "第 0 个", ``x_0``, ``x0``): the document counts from 0.
+_ROW_ZERO = re.compile(
+    r"\b(?:token|row)\s*#?\s*0\b|第\s*0\s*(?:行|个)|(?<![\w\\])(?:\\mathbf\{x\}|x)_?\{?0\}?(?![\w.])", re.I
+)
 
 
 #: Ordinal words and Chinese digits as numbers (also the prose reader's, readers/text.py).
@@ -212,22 +220,25 @@ _ROW_NAMED = re.compile(
 )
 
 
-def row_named(line: str) -> int | None:
+def row_named(line: str, first: int = 1) -> int | None:
     """The row a line names last before a formula ("row 2:", "the second row", "第二行",
-    "For $x_2$:"), 1-based, or None.
+    "For $x_2$:"), 1-based, or None.  ``first`` is the number of the document's first
+    token: under 0, "token 2" is the third row (an ordinal word is one all the same).
 
-    >>> row_named("以第二行为例：")
-    2
+    >>> row_named("以第二行为例："), row_named("**token 2**：", first=0)
+    (2, 3)
     """
     found = None
     for match in _ROW_NAMED.finditer(line):
         digits, ordinal, chinese, subscript = match.groups()
         if digits or subscript:
-            found = int(digits or subscript)
+            found = int(digits or subscript) + 1 - first
         elif ordinal:
             found = ORDINALS[ordinal.lower()]
+        elif chinese in CHINESE_DIGITS:
+            found = CHINESE_DIGITS[chinese]
         else:
-            found = CHINESE_DIGITS.get(chinese) or int(chinese)
+            found = int(chinese) + 1 - first
     return found
 
 

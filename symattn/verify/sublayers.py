@@ -31,13 +31,13 @@ from sympy import ImmutableMatrix, Rational
 from symattn import block, registry
 from symattn.errors import SymattnError
 from symattn.exact import _endpoints, enclose, parse_claim
-from symattn.latexparse import Call, Div, Matrix, Name, Node, Num, Pow
+from symattn.latexparse import Call, Div, Matrix, Name, Node, Num, Pow, literals
 from symattn.verify.balls import _lift, _widen
 from symattn.verify.claims import claim_fits, judge, larger_than
 from symattn.verify.finding import Finding
 from symattn.verify.shapes import is_literal, names_in
 from symattn.verify.stated import Stated
-from symattn.verify.values import Binding, Unverifiable, Val, equal, is_matrix, row_deps, row_of
+from symattn.verify.values import Binding, Unverifiable, Val, equal, exact_cells, is_matrix, row_deps, row_of
 
 __all__ = ["Sublayers"]
 
@@ -65,6 +65,8 @@ _X_ROW = re.compile(r"(?:x|\\mathbf\{x\})_\{(\d{1,2})\}$")
 #: x written bare for one token's vector.
 _BARE_X = ("x", "\\mathbf{x}", "\\boldsymbol{x}")
 #: r_1, h_{2}: row i of the matrix a single lower-case letter names, when the document never binds it.
+#: ``x^{(1)}``: token 1's vector, numbered by a superscript (the units take the subscripts, h_1 … h_4).
+_TOKEN_SUPERSCRIPT = re.compile(r"([A-Za-z]{1,3})\^\{\((\d{1,2})\)\}")
 _ROW_OF_BOUND = re.compile(r"([a-z])_\{(\d{1,2})\}$")
 _PE_CELL = re.compile(r"PE_\{?\(?\s*(\d{1,4})\s*,\s*(\d{1,4})\s*\)?\}?$")
 _PE_ROW = re.compile(r"PE_\{?\(?(\d{1,4})\)?\}?$")
@@ -105,6 +107,7 @@ class Sublayers:
     block_elements: list[tuple[Node, frozenset[str]]] | None = None
     norm_rows: tuple[str, Val, Any] | None = None  # the last matrix bound that a norm may apply to
     recent_rows: tuple[tuple[str, Val, Any], ...] = ()  # the last few, for "μ of the second row"
+    row_source: dict[str, Any] = {}  # noqa: RUF012 - set per document in evaluate.py; z -> (rows, row, binding)
     other_statistics: tuple[Any, ...] = ()  # (μ, σ or RMS, ddof, ε, those rows): the same of other rows
     pe_shape: tuple[int, int] | None = None
     claim_shape: tuple[int, int] | None = None  # of ReLU = [printed]
@@ -178,9 +181,11 @@ class Sublayers:
         """``h = x W_1 + b_1`` (or ``r = x + FFN(x)``) where x names no matrix but x_1, x_2
         are the tokens' vectors: a formula for each h_i (``h1 = [...]`` is x_1 W_1 + b_1)."""
         match = re.match(r"([a-z]) is not defined", failure)
-        if not self.stated.block or match is None or len(chain.elements) != 2:
+        if not self.stated.block or match is None or len(chain.elements) not in (2, 3):
             return
-        head, formula = chain.elements
+        head, formula = chain.elements[:2]  # a = ReLU(h) = max(0, h): the first form
+        if len(chain.elements) == 3 and list(literals(formula)):
+            return
         variable = match.group(1)
         if isinstance(head, Name) and "_" not in head.name and variable in names_in(formula):
             self.families[head.name] = (variable, formula)
@@ -190,14 +195,20 @@ class Sublayers:
         own name, unbound, is its members stacked (``out = [[…], […]]`` for x_1, x_2)."""
         if name in self.families and name not in self.env:
             return self._family_stacked(name)
-        match = re.fullmatch(r"([A-Za-z]{1,3})_\{(\d{1,2})\}", name)
+        match = re.fullmatch(r"([A-Za-z]{1,3})_\{(\d{1,2})\}", name) or _TOKEN_SUPERSCRIPT.fullmatch(name)
         if match is None or match.group(1) not in self.families:
             return None
         variable, formula = self.families[match.group(1)]
-        member = f"{variable}_{{{match.group(2)}}}"
-        if member not in self.env or variable in self.env:
+        member = name.replace(match.group(1), variable, 1)  # h_{1} -> x_{1}; a^{(1)} -> h^{(1)}
+        if variable in self.env:
             return None
-        self.env[variable] = self.env[member]
+        if member not in self.env:
+            inner = self._family_member(member) if member != name else None  # a^{(1)} = ReLU(h^{(1)})
+            if inner is None:
+                return None
+            self.env[variable] = Binding(inner.a, inner.b, inner.deps, inner.arith, None, rows=inner.rows)
+        else:
+            self.env[variable] = self.env[member]
         saved, self.row_hint = self.row_hint, int(match.group(2))  # its μ and σ are token i's
         try:
             return self._value_of(formula, record=False)  # type: ignore[attr-defined]
@@ -326,7 +337,7 @@ class Sublayers:
         and σ are that row's."""
         rows = {m.group(1) for n in chain_names if (m := _X_ROW.match(n))}
         if len(rows) == 1:
-            self.row_hint = int(rows.pop())
+            self.row_hint = self._row_of(rows.pop())
 
     def _block_name(self, name: str, *, used: bool = True) -> Val | None:
         """μ, σ (of the row being normalised), PE, PE_{(pos,i)} and, when ``used`` in a
@@ -346,19 +357,19 @@ class Sublayers:
             which = _STAT_WORDS.get(stat.group(1), stat.group(1))
             if which == "mu" and stat.group(1) == "mean" and self.stated.rms_only:
                 raise Unverifiable("the mean of what? (RMSNorm takes the mean of the squares)")
-            return self._statistic(which, int(stat.group(2)) if stat.group(2) else None)
+            return self._statistic(which, self._row_of(stat.group(2)) if stat.group(2) else None)
         hat = _HAT.match(name)
         if hat and self.stated.norm:
-            row, _ = self._normalised_row(int(hat.group(1)) if hat.group(1) else None)
+            row, _ = self._normalised_row(self._row_of(hat.group(1)) if hat.group(1) else None)
             return self._norm(row, rms=False, plain=True)
         of_bound = _ROW_OF_BOUND.match(name)
         if of_bound and self.stated.norm and used:  # r_1, or x_1 when x is bound
-            found = self._row_of_bound(of_bound.group(1), int(of_bound.group(2)))
+            found = self._row_of_bound(of_bound.group(1), self._row_of(of_bound.group(2)))
             if found is not None:
                 return found
         x_row = _X_ROW.match(name)
         if x_row and self.stated.norm and used and self.norm_rows is not None:
-            row, _ = self._normalised_row(int(x_row.group(1)), bound_only=False)
+            row, _ = self._normalised_row(self._row_of(x_row.group(1)), bound_only=False)
             return row
         if not self.stated.positions:
             return None
@@ -479,9 +490,9 @@ class Sublayers:
         hinted = self._hinted_row(name)
         if hinted is None:
             return None
-        numbered = self.env.get(f"{name}_{{{self.row_hint}}}")
+        numbered = self.env.get(self._numbered(name, self.row_hint))
         if numbered is not None and numbered.a == hinted.a:
-            return hinted.a, self._half_units(f"{name}_{{{self.row_hint}}}", numbered.halfwidth)
+            return hinted.a, self._half_units(self._numbered(name, self.row_hint), numbered.halfwidth)
         try:
             row, half = self._normalised_row(None)
         except Unverifiable:
@@ -494,8 +505,18 @@ class Sublayers:
         bare ``z`` under "token 1:" when the document bound ``z1`` (and never ``z``): z1."""
         if not self.stated.norm or self.row_hint is None:
             return None
-        numbered = f"{name}_{{{self.row_hint}}}"
+        numbered = self._numbered(name, self.row_hint)
         bound = self.env.get(name)
+        source = self.row_source.get(name)
+        if (
+            source is not None
+            and source[2] is bound
+            and source[1] != self.row_hint
+            and numbered not in self.env
+        ):
+            rows = source[0][1]  # z was row 1 of X + PE, and this section is token 2's: row 2
+            if 1 <= self.row_hint <= rows.a.rows:
+                return row_of(rows, self.row_hint - 1)
         if bound is not None and not (is_matrix(bound.a) and bound.a.rows == 1 and numbered in self.env):
             return None  # x bound, and no x_i of the token the section names
         if len(name) == 1 and name.islower() and numbered in self.env and is_matrix(self.env[numbered].a):
@@ -509,6 +530,32 @@ class Sublayers:
             return self._normalised_row(None)[0]
         except Unverifiable:
             return None
+
+    def _row_of_rows(self, name: str, value: Val) -> bool:
+        """``z = (0.1, 1.4, -0.2, 1.3)`` under "token 0": when it is that row of the rows being
+        normalised (X + PE, printed before), a bare z in the next token's section is the next row,
+        not this one (see :meth:`_hinted_row`).  Returns whether it is."""
+        rows = self.norm_rows
+        row = self.own_row
+        if rows is None or row is None or not 1 <= row <= rows[1].a.rows or rows[1].a.rows < 2:
+            return False
+        if rows[1].a.shape[1] != value.a.shape[1] or equal(rows[1].a.row(row - 1), value.a) is not True:
+            return False
+        self.row_source[name] = (rows, row, self.env[name])
+        return True
+
+    def _row_of(self, subscript: str) -> int:
+        """The row (1-based) a subscript or label names: x_0 is the first row of a document
+        that counts its tokens from 0 (Stated.first_row)."""
+        return int(subscript) + 1 - self.stated.first_row
+
+    def _sub(self, row: int) -> str:
+        """The subscript the document gives row ``row`` (1-based): the inverse of :meth:`_row_of`."""
+        return str(row - 1 + self.stated.first_row)
+
+    def _numbered(self, name: str, row: int) -> str:
+        """``z`` of row ``row``, as the document numbers it: ``z_{1}`` (``z_{0}`` counting from 0)."""
+        return f"{name}_{{{self._sub(row)}}}"
 
     def _row_of_bound(self, letter: str, i: int) -> Val | None:
         """``r_1`` after ``r = x + FFN(x) = [[…], […]]``: row i of the matrix the letter names
@@ -530,6 +577,9 @@ class Sublayers:
         given = name in self.inputs and name not in self.approximate_inputs
         if given and not any(h and h <= _RESTATED_HALF for row in halfwidth for h in row):
             return None  # x = [1.2, 0.4, 2]: typed by hand, exact; [0.8415, 1.0403, …]: a result restated
+        binding = self.env.get(name)
+        if binding is not None and name not in self.inputs:  # a row the document computed, truth known
+            return exact_cells(binding.a, binding.b, halfwidth)
         return halfwidth
 
     def _normalised_row(self, index: int | None, *, bound_only: bool = True) -> tuple[Val, list[Any] | None]:
@@ -552,7 +602,7 @@ class Sublayers:
             and self.norm_rows is not None
             and (
                 self.norm_rows[1].a.rows > 1
-                or any(n in self.env for n in _row_names(hint))
+                or any(n in self.env for n in _row_names(self._sub(hint)))
                 or self._bound_rows(hint)  # r1, r2 given one by one, then "第 1 个 token：RMS = …"
             )
         ):
@@ -561,7 +611,7 @@ class Sublayers:
             numbered = self._bound_rows(index)
             latest = max(numbered, key=lambda n: self.bound_line.get(n, 0), default=None)
             family = (latest,) if latest else ()  # z1 = x1 + PE(1) bound after x1: token 1's z, not its x
-            for name in (*family, *_row_names(index)):
+            for name in (*family, *_row_names(self._sub(index))):
                 if name in self.env and is_matrix(self.env[name].a) and self.env[name].a.rows == 1:
                     binding = self.env[name]
                     half = self._half_units(name, binding.halfwidth)
@@ -585,7 +635,7 @@ class Sublayers:
             n
             for n in self.env
             if (m := _ROW_OF_BOUND.match(n))
-            and m.group(2) == str(index)
+            and m.group(2) == self._sub(index)
             and not _NOT_NORMALISED.match(n)
             and is_matrix(self.env[n].a)
             and self.env[n].a.rows == 1
@@ -947,31 +997,47 @@ class Sublayers:
         deps = arg.deps.union(*(w.deps for w in weights.values()))
         deps = deps.union(*(b.deps for b in biases.values() if b is not None))
 
+        columns = _column_form(self._matrix_of(arg.a), weights["W_1"].a, weights["W_2"].a)
+
+        def flip(m: Any) -> Any:  # the column form, h = W_1 x + b_1, is the row form transposed
+            return m.T if columns and is_matrix(m) else m
+
         def world(which: str) -> ImmutableMatrix:
-            x = self._matrix_of(getattr(arg, which))
+            x = flip(self._matrix_of(getattr(arg, which)))
             bias = {k: (list(getattr(b, which)) if b is not None else None) for k, b in biases.items()}
-            return block.feed_forward(
-                x,
-                getattr(weights["W_1"], which),
-                bias["b_1"],
-                getattr(weights["W_2"], which),
-                bias["b_2"],
-                activation,
+            return flip(
+                block.feed_forward(
+                    x,
+                    flip(getattr(weights["W_1"], which)),
+                    bias["b_1"],
+                    flip(getattr(weights["W_2"], which)),
+                    bias["b_2"],
+                    activation,
+                )
             )
 
         try:
             a, b = world("a"), world("b")
             true = block.feed_forward_stages(
-                self._matrix_of(arg.b),
-                weights["W_1"].b,
+                flip(self._matrix_of(arg.b)),
+                flip(weights["W_1"].b),
                 list(biases["b_1"].b) if biases["b_1"] is not None else None,
-                weights["W_2"].b,
+                flip(weights["W_2"].b),
                 list(biases["b_2"].b) if biases["b_2"] is not None else None,
                 activation,
             )
         except SymattnError as err:
             raise Unverifiable(str(err)) from None
         rows = arg.rows
+        if columns:  # one token, a column: its hidden column printed as a^{(1)} (below, rows only)
+            printed = self._printed_hidden(true.activated, columns=True)
+            if printed is not None:
+                hidden, hidden_rows = printed
+                a = weights["W_2"].a * hidden.T
+                if biases["b_2"] is not None:
+                    a = a + ImmutableMatrix(list(biases["b_2"].a)).reshape(a.rows, 1)
+                deps = deps.union(*hidden_rows)
+            return Val(self._shaped(a, arg.a), self._shaped(b, arg.b), deps, arith=False, rows=None)
         printed = self._printed_hidden(true.activated)
         if printed is not None:  # FFN(x_1) after a = max(0, z) = [printed]: by the document's a
             hidden, hidden_rows = printed
@@ -986,15 +1052,18 @@ class Sublayers:
         return Val(self._shaped(a, arg.a), self._shaped(b, arg.b), deps, arith=False, rows=rows)
 
     def _printed_hidden(
-        self, activated: ImmutableMatrix
+        self, activated: ImmutableMatrix, *, columns: bool = False
     ) -> tuple[ImmutableMatrix, tuple[frozenset, ...]] | None:
         """The hidden activations the document printed for these rows (``a = max(0, z) =
         [...]``): a bound matrix, not an input, whose true value holds each of these rows'
-        true activations, as printed (world a), with each row's lines; None if there is none."""
+        true activations, as printed (world a), with each row's lines; None if there is none.
+        ``columns``: the document prints each token's activations as a column (``a^{(1)}``)."""
         if larger_than(activated, _SMALL_ROW_NODES):
             return None
         for name in reversed(list(self.env)):
             binding = self.env[name]
+            if columns and is_matrix(binding.b) and binding.b.cols == 1:
+                binding = Binding(binding.a.T, binding.b.T, binding.deps, binding.arith, None)
             if name in self.inputs or not is_matrix(binding.b) or binding.b.cols != activated.cols:
                 continue
             rows = []
@@ -1056,13 +1125,15 @@ class Sublayers:
                     self.statistic_of[name] = (self.norm_rows[1] if self.norm_rows else None, self.row_hint)
             labelled = self.own_row is not None and len(names) == 1 and re.fullmatch(r"[a-z]", names[0])
             if labelled and is_matrix(value.a) and value.a.rows == 1 and names[0] in self.env:
-                numbered = f"{names[0]}_{{{self.own_row}}}"  # "token2  x = [...]": also x_2
+                numbered = self._numbered(names[0], self.own_row)  # "token2  x = [...]": also x_2
                 if numbered not in self.env:
                     self.env[numbered] = self.env[names[0]]
                     self.bound_line[numbered] = self.bound_line.get(names[0], 0)
                     for given in (self.inputs, self.approximate_inputs):  # given exactly, or only rounded
                         if names[0] in given:
                             given.add(numbered)
+                if self._row_of_rows(names[0], value):
+                    return  # the rows being normalised are still those of X + PE
         if not is_matrix(value.a) or not names or normalised:
             return
         name = names[0]
@@ -1323,8 +1394,17 @@ def _sqrt_bounds(value: Any) -> tuple[Any, Any]:
     )
 
 
-def _row_names(index: int) -> tuple[str, ...]:
-    """The names a document gives row ``index`` of what it normalises."""
+def _column_form(x: Any, W_1: Any, W_2: Any) -> bool:
+    """Whether an FFN applies to ``x`` as a column (``h = W_1 x + b_1``, W_1 of d_ff rows):
+    only when the shapes fit that way and not the paper's (``x W_1``, x a row)."""
+    if not (is_matrix(x) and is_matrix(W_1) and is_matrix(W_2)):
+        return False
+    rows_fit = x.cols == W_1.rows and W_1.cols == W_2.rows
+    return not rows_fit and x.cols == 1 and W_1.cols == x.rows and W_2.cols == W_1.rows
+
+
+def _row_names(index: str) -> tuple[str, ...]:
+    """The names a document gives the row it numbers ``index`` of what it normalises."""
     return (f"x_{{{index}}}", "\\mathbf{x}_{" + str(index) + "}", f"h_{{{index}}}", f"z_{{{index}}}")
 
 

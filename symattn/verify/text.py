@@ -240,6 +240,11 @@ REASONS_ZH: tuple[tuple[str, str], ...] = (
     (r"part of an exact step equal to the side before", "精确推导的一步，与前一项完全相等"),
     (r"this side is not exactly equal to the side before it", "这一项与前一项不完全相等"),
     (r"ambiguous: new example or restatement of line (\d+)", "不确定：是新的例子，还是第 {0} 行的重述"),
+    (
+        r"fits its own step, which is not equal to the side before it; line (\d+) uses it as that quantity",
+        "与它自己的算式相符，但该算式与前一项不相等；第 {0} 行把它当作那个量来用",
+    ),
+    (r"restates line (\d+)'s value", "重述第 {0} 行的值"),
 )
 
 

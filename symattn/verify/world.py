@@ -195,12 +195,5 @@ _AMBIGUOUS = object()
 _MAX_ROUNDED_PLACES = 12
 
 
-def _distinctive(text: str) -> bool:
-    """A printed number unlikely to recur by chance: two places or more and
-    four significant digits or more (``14.3835``, ``0.2860``, not ``0.5``)."""
-    digits = text.lstrip("-").replace(".", "").lstrip("0")
-    return "." in text and len(text.split(".")[1]) >= 2 and len(digits) >= 4 and text[-1].isdigit()
-
-
 def _display_name(name: str) -> str:
     return name.replace("{", "").replace("}", "")

@@ -244,6 +244,26 @@ def _named_by_math(math: str) -> str | None:
     return pieces[-1].strip()
 
 
+#: A row label naming one token's vector: ``x_0``, ``x_{1}``, ``x1``; or its sum with PE (``x_0+PE_0``).
+_INDEXED_ROW = re.compile(r"([a-z])_?\{?(\d{1,3})\}?(?:\s*\+\s*(PE)_?\{?\(?(\d{1,3})\)?\}?)?", re.I)
+
+
+def _indexed_rows(body: list[list[Cell]]) -> str | None:
+    """The matrix whose rows a first column numbers in order from 0 or 1 (``x_0``, ``x_1``, …):
+    ``X`` (``X + PE`` for ``x_0+PE_0``, …), or None."""
+    found = [_INDEXED_ROW.fullmatch(_plain(row[0]).replace(" ", "")) for row in body]
+    if len(found) < 2 or any(m is None for m in found):
+        return None
+    letters = {(m.group(1), m.group(3)) for m in found}  # type: ignore[union-attr]
+    numbers = [int(m.group(2)) for m in found]  # type: ignore[union-attr]
+    if len(letters) != 1 or numbers not in ([k for k in range(len(body))], [k + 1 for k in range(len(body))]):
+        return None
+    if any(m.group(4) is not None and m.group(4) != m.group(2) for m in found):  # type: ignore[union-attr]
+        return None  # x_0 + PE_1: not one position's sum
+    letter, pe = letters.pop()
+    return letter.upper() + (" + PE" if pe else "")
+
+
 _DEFINED_NAME = re.compile(r"\s*([A-Za-z](?:_\{?\w{1,3}\}?)?)\s*=\s*[^=]+")
 _RELU_WORD = re.compile(r"\bReLU\b|\\max\s*\(\s*0")
 
@@ -278,6 +298,52 @@ def _counts(body: list[list[Cell]], header: list[Cell]) -> bool:
 _ACTIVATION_MATH = re.compile(r"\\(?:mathrm|operatorname|text)\{ReLU\}|\\max\s*\(\s*0\s*,")
 
 
+def _table_name(
+    header: list[Cell],
+    body: list[list[Cell]],
+    *,
+    label_column: bool,
+    prose: str,
+    math: str,
+    heading: tuple[str, str] | None,
+) -> tuple[str | None, str | None]:
+    """What a table's cells are: a name (``X``, ``PE``, ``ReLU``) or an expression (``X + PE``),
+    from its labels, its header, the sentence before it, or the heading it is under."""
+    name = None
+    if label_column:
+        labels = {phrase_name(row[0].text) for row in body}
+        if len(labels) == 1:
+            name = labels.pop()  # "**Attention weight** (the)" on every row
+        if name is None:
+            name = _indexed_rows(body)  # $x_0$, $x_1$, $x_2$ down the first column: the rows of X
+            if name is not None and "+" in name:
+                return None, name  # x_0+PE_0, …: the rows of the sum X + PE
+    if header and name is None:
+        name = phrase_name(header[0].text)
+        others = {phrase_name(c.text) for c in header[1:]}
+        if name is None and len(others) == 1:
+            name = others.pop()  # "输出 1 | 输出 2": the columns of the output
+    if name is None:
+        lines = [line for line in prose.strip().splitlines() if line.strip()]
+        name = phrase_name(lines[-1]) if lines else None
+    if name is None and _ACTIVATION_MATH.search(math):
+        name = "ReLU"  # the hidden units after the ReLU (sublayers.py: of the matrix of that shape before)
+    if (
+        name is None
+        and header
+        and _POSITION_HEADER.match(_plain(header[0]))
+        and any(re.search(r"\b(?:sin|cos|dim|dimension)\b|维", c.text, re.I) for c in header[1:])
+    ):
+        name = "PE"  # pos | dim 0 (sin) | dim 1 (cos) | …: the positional encoding
+    if name is None and prose.rstrip().endswith((":", "：")):
+        expression = _named_by_math(math)  # "and the sum $X + PE$, which … sees:"
+        if expression is not None:
+            return None, expression
+    if name is None and heading is not None:
+        name = _named_by_heading(*heading)  # "### Hidden pre-activations $H = XW_1 + b_1$"
+    return name, None
+
+
 def table_span(
     rows: list[list[Cell]], prose: str, math: str = "", *, heading: tuple[str, str] | None = None
 ) -> Span | None:
@@ -300,33 +366,9 @@ def table_span(
     positions = [[_number(c) for c in row] for row in cells]
     if any(p is None for row in positions for p in row):
         return None
-    name = None
-    if label_column:
-        labels = {phrase_name(row[0].text) for row in body}
-        if len(labels) == 1:
-            name = labels.pop()  # "**Attention weight** (the)" on every row
-    if header and name is None:
-        name = phrase_name(header[0].text)
-        others = {phrase_name(c.text) for c in header[1:]}
-        if name is None and len(others) == 1:
-            name = others.pop()  # "输出 1 | 输出 2": the columns of the output
-    if name is None:
-        lines = [line for line in prose.strip().splitlines() if line.strip()]
-        name = phrase_name(lines[-1]) if lines else None
-    if name is None and _ACTIVATION_MATH.search(math):
-        name = "ReLU"  # the hidden units after the ReLU (sublayers.py: of the matrix of that shape before)
-    if (
-        name is None
-        and header
-        and _POSITION_HEADER.match(_plain(header[0]))
-        and any(re.search(r"\b(?:sin|cos|dim|dimension)\b|维", c.text, re.I) for c in header[1:])
-    ):
-        name = "PE"  # pos | dim 0 (sin) | dim 1 (cos) | …: the positional encoding
-    expression = None
-    if name is None and prose.rstrip().endswith((":", "：")):
-        expression = _named_by_math(math)  # "and the sum $X + PE$, which … sees:"
-    if name is None and expression is None and heading is not None:
-        name = _named_by_heading(*heading)  # "### Hidden pre-activations $H = XW_1 + b_1$"
+    name, expression = _table_name(
+        header, body, label_column=label_column, prose=prose, math=math, heading=heading
+    )
     if name is None and expression is None:
         return None
     builder = Builder()
