@@ -244,8 +244,9 @@ def _named_by_math(math: str) -> str | None:
     return pieces[-1].strip()
 
 
-#: A row label naming one token's vector: ``x_0``, ``x_{1}``, ``x1``; or its sum with PE (``x_0+PE_0``).
-_INDEXED_ROW = re.compile(r"([a-z])_?\{?(\d{1,3})\}?(?:\s*\+\s*(PE)_?\{?\(?(\d{1,3})\)?\}?)?", re.I)
+#: A row label naming one token's vector by a subscript: ``x_0``, ``x_{1}``, ``z_2``; or its sum with PE
+#: (``x_0+PE_0``).  Not a bare ``t1``: a token's name, not the row of a matrix.
+_INDEXED_ROW = re.compile(r"([xzh])_\{?(\d{1,3})\}?(?:\s*\+\s*(PE)_?\{?\(?(\d{1,3})\)?\}?)?", re.I)
 
 
 def _indexed_rows(body: list[list[Cell]]) -> str | None:
