@@ -463,7 +463,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                 and chain not in self.deferred
             ):
                 self.deferred.append(chain)  # "Q = K = V = X" written before X is given
-        if failure is not None and names and _squares_only(chain):
+        if failure is not None and names and _general_formula(chain):
             # h = x W_1 + b_1, or y = γ(z − μ)/√(σ^2 + ε) + β: h_1 is x_1 W_1 + b_1 (sublayers.py)
             self._note_family(chain, failure)
         if last is not None and failure is None and is_matrix(last.a) and last.a.rows == 1 and last_is_claim:
@@ -895,19 +895,20 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
         return fitted
 
 
-def _squares_only(chain: Chain) -> bool:
+def _general_formula(chain: Chain) -> bool:
     """Whether the only numbers of a formula are exponents 2 (``σ^2``, ``(x − μ)^2``) and the
     0 of ``max(0, h)``: a general formula all the same."""
-    squares: list[Num] = []
+    general: list[Num] = []
     for element in chain.elements:
-        _square_exponents(element, squares)
-    return {id(n) for n in literals_of(chain)} <= {id(n) for n in squares}
+        _general_numbers(element, general)
+    return {id(n) for n in literals_of(chain)} <= {id(n) for n in general}
 
 
-def _square_exponents(node: Any, found: list[Num]) -> None:
+def _general_numbers(node: Any, found: list[Num]) -> None:
+    """The numbers of a general formula under ``node``: exponents 2, and the 0 of ``max(0, ·)``."""
     if isinstance(node, tuple):
         for item in node:
-            _square_exponents(item, found)
+            _general_numbers(item, found)
         return
     if not isinstance(node, Node):
         return
@@ -917,7 +918,7 @@ def _square_exponents(node: Any, found: list[Num]) -> None:
         found.append(node.args[0])  # max(0, h): the ReLU, a general formula too
     for name in node.__dataclass_fields__:
         if name != "offset":
-            _square_exponents(getattr(node, name), found)
+            _general_numbers(getattr(node, name), found)
 
 
 def _is_zero(node: Any) -> bool:

@@ -107,7 +107,7 @@ class Sublayers:
     block_elements: list[tuple[Node, frozenset[str]]] | None = None
     norm_rows: tuple[str, Val, Any] | None = None  # the last matrix bound that a norm may apply to
     recent_rows: tuple[tuple[str, Val, Any], ...] = ()  # the last few, for "μ of the second row"
-    row_source: dict[str, Any] = {}  # noqa: RUF012 - set per document in evaluate.py; z -> (rows, row, binding)
+    row_source: dict[str, Any]  # z -> (the rows, its row, its binding); set per document (evaluate.py)
     other_statistics: tuple[Any, ...] = ()  # (μ, σ or RMS, ddof, ε, those rows): the same of other rows
     pe_shape: tuple[int, int] | None = None
     claim_shape: tuple[int, int] | None = None  # of ReLU = [printed]
@@ -1028,26 +1028,18 @@ class Sublayers:
             )
         except SymattnError as err:
             raise Unverifiable(str(err)) from None
-        rows = arg.rows
-        if columns:  # one token, a column: its hidden column printed as a^{(1)} (below, rows only)
-            printed = self._printed_hidden(true.activated, columns=True)
-            if printed is not None:
-                hidden, hidden_rows = printed
-                a = weights["W_2"].a * hidden.T
-                if biases["b_2"] is not None:
-                    a = a + ImmutableMatrix(list(biases["b_2"].a)).reshape(a.rows, 1)
-                deps = deps.union(*hidden_rows)
-            return Val(self._shaped(a, arg.a), self._shaped(b, arg.b), deps, arith=False, rows=None)
-        printed = self._printed_hidden(true.activated)
+        rows = None if columns else arg.rows  # a column's rows are its features, not tokens
+        printed = self._printed_hidden(true.activated, columns=columns)
         if printed is not None:  # FFN(x_1) after a = max(0, z) = [printed]: by the document's a
             hidden, hidden_rows = printed
-            W_2, b_2 = weights["W_2"].a, biases["b_2"]
-            a = hidden * W_2
-            if b_2 is not None:
-                bias = self._matrix_of(b_2.a)
-                a = a + ImmutableMatrix(a.rows, a.cols, lambda i, j: bias[0, j])
-            own = arg.rows if arg.rows is not None and len(arg.rows) == len(hidden_rows) else None
-            rows = tuple((own[i] if own else arg.deps) | hidden_rows[i] for i in range(len(hidden_rows)))
+            out = hidden * flip(weights["W_2"].a)
+            if biases["b_2"] is not None:
+                bias = list(biases["b_2"].a)
+                out = out + ImmutableMatrix(out.rows, out.cols, lambda i, j: bias[j])
+            a = flip(out)
+            if not columns:
+                own = arg.rows if arg.rows is not None and len(arg.rows) == len(hidden_rows) else None
+                rows = tuple((own[i] if own else arg.deps) | hidden_rows[i] for i in range(len(hidden_rows)))
             deps = deps.union(*hidden_rows)
         return Val(self._shaped(a, arg.a), self._shaped(b, arg.b), deps, arith=False, rows=rows)
 
