@@ -1291,3 +1291,43 @@ def test_an_ffn_written_with_column_vectors() -> None:
     off = {f.claimed for f in carried}
     assert printed[1] in off and off & set(_round(v, 4) for v in ffn(slipped))
     assert not off & set(truths)  # only the numbers that differ from the truth
+
+
+def test_a_step_written_with_guard_digits_is_the_side_before_within_their_rounding() -> None:
+    """σ² = ((d_1)^2 + …)/3 with each deviation printed to 8 places is σ² written rounded: its
+    numbers are checked; the same step with one deviation off by more than its rounding is not."""
+    x = [mpmath.mpf(v) for v in ("1.2", "0.5", "-0.35")]
+    mu = sum(x) / 3
+    dev = [v - mu for v in x]
+    var = sum(d**2 for d in dev) / 3
+    printed = [_round(d, 8) for d in dev]
+    assert any(mpmath.mpf(p) != d for p, d in zip(printed, dev, strict=True))  # rounded, not exact
+
+    def text(devs: list[str]) -> str:
+        squares = " + ".join(f"\\left({d}\\right)^2" for d in devs)
+        return (
+            "LayerNorm of one token, $\\epsilon = 10^{-5}$.\n\n$$x = (1.2, 0.5, -0.35)$$\n\n"
+            f"$$\\sigma^2 = \\frac{{{squares}}}{{3}} \\approx {_round(var, 4)}$$\n"
+        )
+
+    steps = [f for f in verify_text(text(printed)).findings if f.claimed in printed]
+    assert len(steps) == 3 and all(f.status == "ok" for f in steps)
+    off = [printed[0][:-1] + str((int(printed[0][-1]) + 3) % 10), *printed[1:]]  # 3 units in the 8th place
+    steps = [f for f in verify_text(text(off)).findings if f.claimed in off[:1]]
+    assert steps and all(f.status == "unverified" for f in steps)
+
+
+def test_a_chain_read_again_after_a_side_it_cannot_follow_defines_its_name() -> None:
+    """``Z = N_2 W_1 + b_1 = [numbers] W_1 + b_1 ≈ [...]`` with N_2 never given: Z is what the
+    numbers give, so ``ReLU(Z)`` after it is checked."""
+    z = [
+        mpmath.mpf("0.5") * 1 + mpmath.mpf("-0.25") * 2 + mpmath.mpf("0.1"),
+        mpmath.mpf("0.5") * -1 + mpmath.mpf("0.1"),
+    ]
+    text = (
+        "An FFN with ReLU.\n\n$$W_1 = \\begin{bmatrix} 1 & -1 \\\\ 2 & 0 \\end{bmatrix}, \\quad b_1 = (0.1, 0.1)$$\n\n"
+        f"$$Z = N_2 W_1 + b_1 = (0.5, -0.25) W_1 + b_1 = ({_row(z, 2)})$$\n\n"
+        f"$$\\mathrm{{ReLU}}(Z) = ({_row([max(v, 0) for v in z], 2)})$$\n"
+    )
+    relu = [f for f in verify_text(text).findings if f.line == 7]
+    assert relu and all(f.status == "ok" for f in relu)

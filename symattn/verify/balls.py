@@ -93,6 +93,8 @@ def _is_vector(x: list) -> bool:
 
 def _map2(x: Any, y: Any, op: Any) -> Any:
     if _is_mat(x) and _is_mat(y):
+        if len(x[0]) == len(y[0]) and 1 in (len(x), len(y)) and len(x) != len(y):
+            x, y = (x * len(y), y) if len(x) == 1 else (x, y * len(x))  # a bias row, broadcast (numpy)
         if len(x) != len(y) or len(x[0]) != len(y[0]):
             raise _NoBall
         return [[op(p, q) for p, q in zip(rx, ry, strict=True)] for rx, ry in zip(x, y, strict=True)]

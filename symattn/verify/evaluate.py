@@ -34,7 +34,7 @@ from sympy import ImmutableMatrix
 
 from symattn import stages
 from symattn.errors import ShapeError, SymattnError
-from symattn.exact import certified_decimal, parse_claim
+from symattn.exact import certified_decimal, enclose, parse_claim
 from symattn.latexparse import (
     Call,
     Chain,
@@ -154,7 +154,9 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
         self.head_factors: tuple[Node, list[Val]] | None = None  # the factors of the last product element
         self.untied_rounded = False
         self.top_element: Node | None = None  # the chain element being read (never its own claimed value)
-        self.defining = False  # ... unless the chain has no numbers: it defines a name by it
+        # ... unless the chain has no numbers: it defines a name by it; the last step was equal to
+        # the side before within the rounding of its printed numbers
+        self.defining = self.step_rounded = False
         self.element_before: Node | None = None  # the element before it in its chain
         self.results: dict[str, Val] = {}  # printed results by their text, for operands that restate them
         self.output_rows = True  # o_1 in this chain may be row 1 of (weights)·V
@@ -380,6 +382,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
             ref is not None
         )  # the element before is exact (a computation, or integers), not a rounding
         ref_is_name = False
+        recovered = False  # a side after the failure was read, and the chain ends on it
         doubted: Val | None = None  # the side before a step that is not equal to it
         doubted_is_name = False  # ... and it is a bound name (the step may define it anew)
         head_value: Val | None = None
@@ -418,7 +421,11 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                 if self.operands and not is_claim and ref is not None and exact_link:
                     # = \frac{\sqrt{2}}{2}: a step of exact algebra; after a name, only a restatement
                     # that holds counts (S = 2·3 may define S anew)
-                    verdict = self._judge_step(self.operands, value, ref, after_name=ref_is_name)
+                    verdict = self._judge_step(
+                        self.operands, value, ref, after_name=ref_is_name, element=element
+                    )
+                    if verdict and self.step_rounded:  # σ² = ((0.66179609)^2 + …)/4: σ² written rounded
+                        value = Val(value.a, ref.b, ref.deps | value.deps, arith=False, rows=ref.rows)
                     restated = (
                         self._restated_statistic(index, chain, value, ref) if verdict is False else None
                     )
@@ -438,6 +445,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                     self.unverified(self.operands, "operand", "a number used in a computation")
                 if index == 0:
                     head_value = value
+                recovered = failure is not None  # a side read after one that could not be
                 ref = last = value
                 last_is_claim = is_claim
                 ref_is_name = isinstance(element, Name) and not self._names_a_cell(element)
@@ -451,6 +459,9 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                     continue  # σ² = \frac{1}{3}\sum_j (x_j − μ)^2 ≈ 3.3739: the claim is still σ²'s
                 failure = failure or str(err)
                 ref = None
+                recovered = False
+        if failure is not None and recovered:
+            failure = None  # Z = N_2 W_1 + b_1 = [numbers] W_1 + b_1 ≈ [...]: Z is what the numbers give
         self._fit_conventions(chain_start)
         last = self._accepted(last)  # under a convention the document allows (sublayers.py)
         if failure is not None and len(self.findings) == chain_start:
@@ -834,12 +845,31 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
         return result
 
     def _judge_step(
-        self, operands: list[Num], value: Val, ref: Val, *, after_name: bool = False
+        self,
+        operands: list[Num],
+        value: Val,
+        ref: Val,
+        *,
+        after_name: bool = False,
+        element: Node | None = None,
     ) -> bool | None:
         """The numbers of an exact step (``\frac{1}{\\sqrt{2}} = \frac{\\sqrt{2}}{2}``):
-        right when the step's value equals the side before it exactly.  Returns
-        the verdict (None: undecided)."""
+        right when the step's value equals the side before it exactly, or, for a step
+        written with rounded numbers (``element``), when the side before lies within what
+        their rounding allows (``step_rounded`` is then set).  Returns the verdict (None:
+        undecided)."""
+        self.step_rounded = False
         verdict = equal(value.b, ref.b)
+        if verdict is False and element is not None and self._within_rounding(element, ref):
+            self.step_rounded = True
+            for num in operands:
+                self._add(
+                    num,
+                    status="ok",
+                    kind="ok",
+                    reason="part of a step equal to the side before, within the rounding of its numbers",
+                )
+            return True
         if verdict is None or (after_name and not verdict):
             self.unverified(operands, "operand", "a number used in a computation")
             return verdict
@@ -853,6 +883,29 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
         # without knowing which, its numbers are listed, never called wrong
         self.unverified(operands, "unverifiable", "this side is not exactly equal to the side before it")
         return False
+
+    def _within_rounding(self, element: Node, ref: Val) -> bool:
+        """Whether the side before (its true value) lies within the step ``element`` evaluated on
+        the rounding intervals of its printed numbers (balls.py): the same quantity, written with
+        rounded numbers.  Only for a step whose rounded numbers all carry guard digits."""
+        places = [parse_claim(n.text).places for n in literals(element)]
+        if not any(places) or any(p and p < _GUARD_PLACES for p in places):
+            return False  # 5.65 / 3 may restate a wrong sum: only guard digits are read so
+        ball = ball_of(element, _BallLookup(self, element))
+        if ball is None or getattr(ref.b, "free_symbols", None):
+            return False
+        true = ref.b if is_matrix(ref.b) else ImmutableMatrix([[ref.b]])
+        balls = ball if isinstance(ball, list) else [[ball]]
+        if [len(row) for row in balls] != [true.cols] * true.rows:
+            return False
+        try:
+            return all(
+                balls[i][j].overlaps(enclose(true[i, j], 128))
+                for i in range(true.rows)
+                for j in range(true.cols)
+            )
+        except Exception:  # a value arb cannot enclose: not shown equal
+            return False
 
     def _after_doubted_step(
         self, element: Node, before: Val, step: Val, defines: bool, *, redefines: bool
@@ -893,6 +946,11 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                 for f in self.findings[mark:]
             ]
         return fitted
+
+
+#: A step written with rounded numbers is read as the side before, within their rounding, only
+#: when every one carries guard digits (``0.66179609``): a derivation's, not a calculator's.
+_GUARD_PLACES = 6
 
 
 def _general_formula(chain: Chain) -> bool:

@@ -202,9 +202,10 @@ def stated_conventions(text: str) -> Stated:
     )
 
 
-#: A token or row numbered 0 ("token 0", "第 0 个", ``x_0``, ``x0``): the document counts from 0.
+#: A token numbered 0 ("token 0", "第 0 个", ``x_0``, ``x0``): the document counts its tokens from 0.
+#: Not "row 0", which may be position 0 of a table whose tokens are counted from 1.
 _ROW_ZERO = re.compile(
-    r"\b(?:token|row)\s*#?\s*0\b|第\s*0\s*(?:行|个)|(?<![\w\\])(?:\\mathbf\{x\}|x)_?\{?0\}?(?![\w.])", re.I
+    r"\btoken\s*#?\s*0\b|第\s*0\s*个|(?<![\w\\])(?:\\mathbf\{x\}|x)_?\{?0\}?(?![\w.])", re.I
 )
 
 

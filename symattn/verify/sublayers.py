@@ -209,7 +209,7 @@ class Sublayers:
             self.env[variable] = Binding(inner.a, inner.b, inner.deps, inner.arith, None, rows=inner.rows)
         else:
             self.env[variable] = self.env[member]
-        saved, self.row_hint = self.row_hint, int(match.group(2))  # its μ and σ are token i's
+        saved, self.row_hint = self.row_hint, self._row_of(match.group(2))  # its μ and σ are token i's
         try:
             return self._value_of(formula, record=False)  # type: ignore[attr-defined]
         except (Unverifiable, SymattnError):
@@ -653,7 +653,7 @@ class Sublayers:
             return None
         if node.base.name in self.env:
             return None
-        return self._statistic("variance", int(stat.group(2)) if stat.group(2) else None)
+        return self._statistic("variance", self._row_of(stat.group(2)) if stat.group(2) else None)
 
     def _variance_ball(self, node: Node) -> Any:
         """``σ^2`` of a row printed rounded: its interval from the variance's own bound (the
@@ -697,7 +697,7 @@ class Sublayers:
         if not (stat and self.stated.norm):
             return None
         try:
-            row, half = self._normalised_row(int(stat.group(2)) if stat.group(2) else None)
+            row, half = self._normalised_row(self._row_of(stat.group(2)) if stat.group(2) else None)
             which = _STAT_WORDS.get(stat.group(1), stat.group(1))
             if which == "rms":
                 return None  # no interval rule for the RMS yet: judged exactly

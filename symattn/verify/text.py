@@ -238,6 +238,10 @@ REASONS_ZH: tuple[tuple[str, str], ...] = (
     (r"within the rounding of the printed numbers it is computed from", "在所依据的文中数字的舍入范围之内"),
     (r"right by the document's rounded numbers, off in truth", "按文中舍入后的数字成立，但与真实值不符"),
     (r"part of an exact step equal to the side before", "精确推导的一步，与前一项完全相等"),
+    (
+        r"part of a step equal to the side before, within the rounding of its numbers",
+        "推导的一步，在其中数字的舍入范围内与前一项相等",
+    ),
     (r"this side is not exactly equal to the side before it", "这一项与前一项不完全相等"),
     (r"ambiguous: new example or restatement of line (\d+)", "不确定：是新的例子，还是第 {0} 行的重述"),
     (
