@@ -452,7 +452,9 @@ def _layer_steps(  # noqa: PLR0917 - a layer, its options, and where it stands i
             source = sub_input if pre else current
             out.append(_attention_part(layer, name, k, source, digits))
             operator = r"\operatorname{MHA}"
-            sub_formula = f"{operator}({source}, M)" if name == "cross_attention" else f"{operator}({source})"
+            sub_formula = (
+                f"{operator}({source}, X_{{kv}})" if name == "cross_attention" else f"{operator}({source})"
+            )
             sub_output = name
         elif name == "ffn":
             source = sub_input if pre else current

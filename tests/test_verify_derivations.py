@@ -24,11 +24,12 @@ DERIVATIONS = [p for p in DERIVATIONS if p.name != "README.md"]
 JUDGED_FLOOR = 0.95
 #: ... and in each derivation.
 JUDGED_FLOOR_EACH = 0.9
-#: A block derivation (issue 11: positions, norms, FFN, RoPE, GQA) in each file; measured 74–91%.
-JUDGED_FLOOR_BLOCK = 0.7
+#: A block derivation (issue 11: positions, norms, FFN, RoPE, GQA) in each file; measured 83–96%
+#: (77–91% before steps written with guard digits were read within their rounding).
+JUDGED_FLOOR_BLOCK = 0.8
 #: Transformer-block derivations (symattn.block_derivation): verify is still learning the block's
 #: stages, so they must have no wrong number and nothing skipped, and their judged share is
-#: printed, not floored (nor counted in the floor over all derivations).
+#: floored lower (and not counted in the floor over all derivations).
 BLOCK_DERIVATIONS = {"encoder_sinusoidal", "decoder_cross", "gqa", "rope"}
 
 

@@ -45,12 +45,17 @@ def _value(shown: bs.Shown) -> str:
 
 
 def _applied(name: str, shown: bs.Shown, rest: str) -> str:
-    """``name rest`` (``N_1 W_1 + b_1``) when ``name``'s matrix is exact; else the matrix itself
-    with guard digits in its place (when it fits a line), so the formula is computed from the
-    numbers it shows, never from a name whose printed decimals are rounded; else nothing."""
+    """``name rest`` (``N_1 W_1 + b_1``) when ``name``'s matrix is exact; else that and the matrix
+    with guard digits in its place (``N_1 W_1 + b_1 = [0.99999054 …] W_1 + b_1``) when both fit a
+    line, or the matrix alone when only it does, so the formula is computed from the numbers it
+    shows, never from a name whose printed decimals are rounded; else nothing.  (A long closed
+    form for ``name`` is left out: a reader, and verify, would have to work through all of it.)"""
     if shown.exact:
         return f"{name}{rest}"
     written = matrix(shown.operands) + rest
+    both = f"{name}{rest} = {written}"
+    if width(both) <= PAGE_WIDTH:
+        return both
     return written if width(written) <= PAGE_WIDTH else ""
 
 
@@ -381,6 +386,8 @@ def _attention(step: bs.AttentionPart, ctx: _Context) -> list[Block]:
             head = 0
         if isinstance(sub, bs.RopeStep):
             out += _rope(sub, ctx)
+        elif isinstance(sub, st.Setup) and step.source != "X":  # X = E = [...]: the name it stands for
+            out += compose._setup(sub, _Context(ctx.T, ctx.digits, 3, sub_head), source=step.source)
         else:
             out += compose._RENDER[type(sub)](sub, _Context(ctx.T, ctx.digits, 3, sub_head))
     return out

@@ -131,13 +131,14 @@ def _product(
 # --- steps ------------------------------------------------------------------------
 
 
-def _setup(step: st.Setup, ctx: _Context) -> list[Block]:
+def _setup(step: st.Setup, ctx: _Context, *, source: str = "") -> list[Block]:
+    """The inputs; ``source``: the name X stands for inside a block (``X = E = [...]``)."""
     T, h = ctx.T, step.head
     out: list[Block] = []
     if step.X is not None:
         key = "setup_x" if step.X.rows > 1 else "setup_x_one"
         out.append(fill(T[key], n=step.X.rows, d=step.X.cols, X=Math("X")))
-        out += _matrix_blocks("X", step.X, step.labels, ctx)
+        out += _matrix_blocks("X", step.X, step.labels, ctx, formula=source)
     if step.X_kv is not None:
         key = "setup_x_kv" if step.X_kv.rows > 1 else "setup_x_kv_one"
         out.append(fill(T[key], n=step.X_kv.rows, d=step.X_kv.cols, X_kv=Math("X_{kv}")))
