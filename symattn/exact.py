@@ -713,7 +713,7 @@ def certified_decimal(expr: Any, places: int) -> str:
 
 # --- claims printed in documents ------------------------------------------------
 
-_CLAIM = re.compile(r"^\s*([+-]?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d{1,3}))?(\\?%|[KMB])?\s*$")
+_CLAIM = re.compile(r"^\s*([+-]?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?(\\?%|[KMB])?\s*$")
 _SUFFIX_SCALE = {"K": 3, "M": 6, "B": 9}
 
 
@@ -765,14 +765,18 @@ def parse_claim(text: str) -> Claim:
             raise InputError(f"{text!r} is not a printed decimal number")
         scale = _SUFFIX_SCALE[percent]
         return Claim(str(text).strip(), value * Rational(10) ** scale, places or 0, scale)
+    if exponent and len(exponent.lstrip("+-")) > 4:
+        raise InputError(f"{text!r}: the exponent is too large (more than {MAX_DECIMAL_EXPONENT})")
     shift = (int(exponent) if exponent else 0) - (2 if percent else 0)
+    if abs(shift) > MAX_DECIMAL_EXPONENT:
+        raise InputError(f"{text!r}: the exponent is too large (more than {MAX_DECIMAL_EXPONENT})")
     if shift:  # 2.0980e-01 is 0.20980 (five places); 73% is 0.73 (two places)
-        if abs(shift) > 400:
-            raise InputError(f"{text!r}: the exponent is too large")
         value *= Rational(10) ** shift
+        if places is None and shift > 0:
+            return Claim(str(text).strip(), value, None)  # 1e3 is 1000, exactly
+        if (places or 0) - shift < 0:  # 1.2e+05: 1.2 at one place of 10^5
+            return Claim(str(text).strip(), value, places or 0, shift)
         places = (places or 0) - shift
-        if places < 0:
-            raise InputError(f"{text!r} is rounded to the left of the decimal point")
     return Claim(str(text).strip(), value, places)
 
 

@@ -1,26 +1,32 @@
-"""``symattn fix``: replace each wrong number of a document by its true value.
+"""``symattn fix``: replace each number that is certainly wrong by its true value.
 
 Only number literals change, and each keeps the document's style: the same
-number of places when that is enough to be right, the same decimal separator
-(``.``, ``,`` or ``{,}``), sign character and notation (``3.0 \\times 10^{-5}``
-stays in that form).  The true value comes from the verifier's finding: a
-certified decimal with the printed places + 3 (and the exact closed form when
-it is a rational number), so rounding it to the printed places is exact
-except when its extra digits are exactly ``500``; then one more place is
-printed, which is right whichever side of the midpoint the true value lies.
+number of places, the same decimal separator (``.``, ``,`` or ``{,}``), sign
+character and notation (``3.0 \\times 10^{-5}`` stays in that form).  The true
+value comes from the verifier's finding: a certified decimal with the printed
+places + 3 (and the exact closed form when it is a rational number).
 
-Safe fixes (the default) are fresh wrong values, roundings and slips.
-Carried numbers change only with ``unsafe=True``: fixing an assumed weight
-changes every number computed from it, so the document is verified again and
-fixed again until nothing is left to fix (at most :data:`MAX_ROUNDS` rounds).
+A number is edited only when all of these hold (everything else is a note):
 
-Rows of weights stay consistent: when a row of printed numbers summed to
-exactly 1 before the fix and the true row sums to 1, its fixed cells must
-still sum to exactly 1; if they do not at the printed places, every cell of
-the row (and every fixed number of the same line with those places) gets one,
-two or three more places, the first that adds up.  When no places add up
-(1/3, 1/3, 1/3 rounds to 0.3333 three times), the cells are fixed at their
-places and a note says what the row sums to.
+* its finding is ``wrong``, ``slip`` or ``rounding``: a fresh error (not
+  ``carried``, ``rounding-carried``, ``convention`` or ``ambiguous``);
+* the true value at the printed places is decided by the finding's digits and
+  differs from the printed text (places are never changed: a row that no
+  longer adds up to 1 at its places gets a remark, not more places);
+* the number means what it says by itself: no unit, multiplier or percent sign
+  right after its span (``$2.36$M``), and it is not the numerator or the
+  denominator of a fraction (``9/4``, ``\\frac{9}{4}``).
+
+One run is the fixed point.  Fixing a root error makes the numbers carried from
+it fresh errors of the fixed document, so the document is verified again and
+the numbers that became certainly wrong are fixed too, until a round finds
+nothing new (at most :data:`MAX_ROUNDS` rounds).  A number that the first report
+does not call wrong by a fresh or a carried error (``ok``, unverified,
+``rounding-carried``, ``convention``, ``ambiguous``) is never edited in any round,
+and no number is edited twice.  The result is returned only when it is the fixed
+point (``fix`` on it finds nothing to edit); otherwise the document is left
+unchanged, with a note.  ``unsafe=True`` adds carried numbers whose root stays as it is (an
+assumed weight the verifier cannot fix): every number computed from it changes.
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from symattn.rounding import round_half_away
-from symattn.verify.finding import Finding
+from symattn.verify.finding import Finding, Kind
 from symattn.verify.report import Report
 
 __all__ = [
@@ -47,11 +53,10 @@ __all__ = [
     "plan_edits",
 ]
 
-#: Kinds fixed by default; ``carried`` needs ``unsafe``.
-SAFE_KINDS = frozenset({"wrong", "rounding", "slip"})
-#: Verify-and-fix rounds with ``unsafe`` (each fix can change what is carried).
+#: Kinds fixed by default (fresh errors); ``carried`` needs ``unsafe``.
+SAFE_KINDS = frozenset({Kind.WRONG, Kind.ROUNDING, Kind.SLIP})
+#: Verify-and-fix rounds (each fix can turn what was carried into a fresh error).
 MAX_ROUNDS = 6
-_MAX_EXTRA_PLACES = 3
 
 _LITERAL = re.compile(
     r"(?P<sign>[-\u2212]?)(?P<space>\s*)(?P<int>\d+)(?:(?P<sep>\.|,|\{,\})(?P<frac>\d+))?"
@@ -146,53 +151,46 @@ def _round_fraction(value: Fraction, places: int) -> Decimal:
     return Decimal(round_half_away(value * 10**places)).scaleb(-places)
 
 
-def _rounded(finding: Finding, number_places: int) -> tuple[Decimal, int] | None:
-    """The true value of ``finding`` rounded to ``number_places`` places of the number
-    (raised when the certified digits cannot decide), and the places used."""
+def _rounded(finding: Finding, places: int) -> Decimal | None:
+    """The true value of ``finding`` rounded to ``places`` places, or None when the
+    finding's digits do not decide that rounding (they end exactly on a midpoint)."""
     exact = _rational(finding.exact)
     if exact is not None:
-        return _round_fraction(exact, number_places), number_places
+        return _round_fraction(exact, places)
     value = _decimal(finding.value)
     if value is None:
         return None
-    known = -value.as_tuple().exponent if isinstance(value.as_tuple().exponent, int) else 0
-    places = min(number_places, known)
-    while places < known:
-        tail = f"{abs(value):f}".partition(".")[2][places:]
-        if not re.fullmatch(r"50*", tail):
-            break
-        places += 1  # exactly a midpoint of the certified digits: one more place decides
-    return _round_fraction(Fraction(value), places), places
+    exponent = value.as_tuple().exponent
+    known = -exponent if isinstance(exponent, int) else 0
+    if places > known:
+        return None
+    tail = f"{abs(value):f}".partition(".")[2][places:]
+    if tail and re.fullmatch(r"50*", tail):
+        return None  # exactly a midpoint of the certified digits: they do not decide
+    return _round_fraction(Fraction(value), places)
 
 
-def corrected_literal(finding: Finding, extra_places: int = 0) -> str | None:
-    """The literal that replaces ``finding.claimed``, in its style, or None.
+def corrected_literal(finding: Finding) -> str | None:
+    """The literal that replaces ``finding.claimed``, in its style and at its places, or None.
 
-    An integer claims an exact value, so a wrong integer is replaced by an
-    integer only when the true value is one; otherwise by the certified
-    decimal.
+    An integer claims an exact value; its replacement is the true value at 0
+    places, so a fix never adds places.  None when the finding has no true
+    value, the printed text is not a number, or its digits do not decide the
+    rounding.
 
-    >>> from symattn.verify.finding import Finding
+    >>> from symattn.verify.finding import Finding, Kind
     >>> f = Finding(1, 1, "A", (3, 1), "0.3", "0.2483", None, "wrong", "wrong", None, "")
-    >>> corrected_literal(f), corrected_literal(f, extra_places=1)
-    ('0.2', '0.25')
+    >>> corrected_literal(f)
+    '0.2'
     """
     style = _style(finding.claimed)
     if style is None or finding.value is None:
         return None
     shift = style.exponent or 0
-    places = style.places + extra_places
-    exact = _rational(finding.exact)
-    if style.places == 0 and style.exponent is None and not (exact is not None and exact.denominator == 1):
-        value = _decimal(finding.value)  # not an integer: an integer literal cannot be right
-        if value is None:
-            return None
-        places = max(places, -int(value.as_tuple().exponent))
-    rounded = _rounded(finding, places - shift)
+    rounded = _rounded(finding, style.places - shift)
     if rounded is None:
         return None
-    value, used = rounded
-    return style.render(value, used + shift)
+    return style.render(rounded, style.places)
 
 
 @dataclass(frozen=True)
@@ -258,11 +256,14 @@ class _Candidate:
     start: int
     end: int
     new: str
-    extra: int = 0
+
+
+_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def _line_starts(text: str) -> list[int]:
-    return [0] + [m.end() for m in re.finditer("\n", text)]
+    """Offsets where each line starts; CRLF, a lone CR and LF each end a line, as verify reads them."""
+    return [0] + [m.end() for m in _BREAK.finditer(text)]
 
 
 def _locate(text: str, starts: list[int], finding: Finding) -> tuple[int, int] | None:
@@ -281,6 +282,26 @@ def _locate(text: str, starts: list[int], finding: Finding) -> tuple[int, int] |
     return match.start(), match.end()
 
 
+#: Math delimiters that may close right after a literal (``$2.36$M``: the M is outside the math).
+_CLOSERS = re.compile(r"(?:\$\$?|\\\)|\\\]|\})*")
+#: Text right after a literal (and its closers) that changes what the literal means.
+_QUALIFIER = re.compile(r"\\?%|\u2030|[^\W\d_]|\\(?:,|;|\s)*\\?(?:text|mathrm|mathit|operatorname)\b")
+#: A fraction around a literal: ``9/4``, ``\frac{9}{4}``.
+_FRACTION_BEFORE = re.compile(r"(?:/\s*|\\[dt]?frac\s*\{\s*|\}\s*\{\s*)$")
+_FRACTION_AFTER = re.compile(r"\s*/|\s*\}\s*\{")
+
+
+def _depends_on_context(text: str, start: int, end: int) -> str | None:
+    """Why the literal at ``text[start:end]`` does not mean its value alone, or None."""
+    closers = _CLOSERS.match(text, end)
+    after = closers.end() if closers else end
+    if _QUALIFIER.match(text, after):
+        return "a unit, multiplier or percent sign follows it"
+    if _FRACTION_BEFORE.search(text, max(0, start - 12), start) or _FRACTION_AFTER.match(text, end):
+        return "it is part of a fraction"
+    return None
+
+
 def _sum(literals: list[str]) -> Decimal | None:
     total = Decimal(0)
     for literal in literals:
@@ -292,143 +313,95 @@ def _sum(literals: list[str]) -> Decimal | None:
     return total
 
 
-def _is_weight_row(cells: list[Finding]) -> bool:
-    """The row printed sums to exactly 1 and its true values sum to 1 as well."""
-    if len(cells) < 2 or _sum([f.claimed for f in cells]) != 1:
-        return False
-    values = [_decimal(f.value) for f in cells]
-    if any(v is None for v in values):
-        return False
-    slack = sum(Decimal(1).scaleb(int(v.as_tuple().exponent)) for v in values if v is not None)
-    return abs(sum(v for v in values if v is not None) - 1) <= slack
-
-
 def plan_edits(
-    report: Report, text: str, *, unsafe: bool = False
+    report: Report,
+    text: str,
+    *,
+    unsafe: bool = False,
+    protected: frozenset[int] = frozenset(),
 ) -> tuple[list[_Candidate], list[str], list[str]]:
     """The literal replacements for one report of ``text``, and notes on what stays.
+
+    Args:
+        report: the verifier's report of ``text``.
+        text: the document.
+        unsafe: carried numbers are fixed too.
+        protected: offsets of literals never to edit (those an earlier report of
+            the same document called right, or did not call certainly wrong).
 
     Returns:
         (candidates, notes, remarks): non-overlapping replacements sorted by
         offset; one line (``line:col: ...``) for every wrong number left
-        unchanged; one line for every row that cannot add up exactly.
+        unchanged; one line for every row of weights that no longer adds up to 1.
     """
-    kinds = SAFE_KINDS | ({"carried"} if unsafe else set())
+    kinds = SAFE_KINDS | ({Kind.CARRIED} if unsafe else set())
     starts = _line_starts(text)
     notes: list[str] = []
-    remarks: list[str] = []
     candidates: dict[tuple[int, int], _Candidate] = {}
     for finding in report.wrong:
         where = f"{finding.line}:{finding.column}"
         if finding.kind not in kinds:
-            cause = f" from line {finding.carried_from}" if finding.carried_from else ""
-            notes.append(f"{where}: {finding.claimed} is carried{cause}; fixed only with --unsafe-fixes")
+            notes.append(f"{where}: {finding.claimed} left unchanged ({_why_kept(finding)})")
             continue
         span = _locate(text, starts, finding)
+        if span is None:
+            notes.append(
+                f"{where}: {finding.claimed} left unchanged (its literal is not where the finding says)"
+            )
+            continue
+        if span[0] in protected:
+            continue
+        context = _depends_on_context(text, *span)
         new = corrected_literal(finding)
-        if span is None or new is None:
-            why = "its literal is not where the finding says" if span is None else "no true value to print"
+        if context is not None or new is None:
+            why = context or "its certified digits do not decide the rounding at its places"
             notes.append(f"{where}: {finding.claimed} left unchanged ({why})")
             continue
         if new != text[span[0] : span[1]]:
             candidates[(finding.line, finding.column)] = _Candidate(finding, span[0], span[1], new)
-    raised = _keep_rows_adding_up(
-        report, text, starts=starts, candidates=candidates, kinds=kinds, remarks=remarks
-    )
-    _raise_lines(candidates, raised)
     kept: list[_Candidate] = []
     for candidate in sorted(candidates.values(), key=lambda c: c.start):
         if kept and candidate.start < kept[-1].end:
             continue
-        if text[candidate.start : candidate.end] != candidate.new:
-            kept.append(candidate)
-    return kept, notes, remarks
+        kept.append(candidate)
+    return kept, notes, _rows_not_adding_up(report, kept)
 
 
-def _row_literals(
-    cells: list[Finding], candidates: dict[tuple[int, int], _Candidate], extra: int
-) -> list[str] | None:
-    """The row's literals after the fix, every cell at ``extra`` more places (0: as planned)."""
-    out = []
-    for f in cells:
-        key = (f.line, f.column)
-        if extra == 0:
-            out.append(candidates[key].new if key in candidates else f.claimed)
-            continue
-        new = corrected_literal(f, extra)
-        if new is None:
-            return None
-        out.append(new)
-    return out
+def _why_kept(finding: Finding) -> str:
+    if finding.kind == Kind.CARRIED:
+        cause = f" from line {finding.carried_from}" if finding.carried_from else ""
+        return f"carried{cause}; fixed only with --unsafe-fixes"
+    if finding.kind == Kind.ROUNDING_CARRIED:
+        return "right by the document's rounded numbers; rounding them is the author's choice"
+    if finding.kind == Kind.CONVENTION:
+        return (
+            f"it follows another convention ({finding.fits})"
+            if finding.fits
+            else "it follows another convention"
+        )
+    return f"{finding.kind}: not certainly wrong"
 
 
-def _keep_rows_adding_up(
-    report: Report,
-    text: str,
-    *,
-    starts: list[int],
-    candidates: dict[tuple[int, int], _Candidate],
-    kinds: frozenset[str] | set[str],
-    remarks: list[str],
-) -> dict[int, tuple[int, int]]:
-    """Rows of weights that summed to 1 still sum to 1: raise their places if needed.
-
-    Returns {line: (places before, extra places)} for the lines raised.
-    """
+def _rows_not_adding_up(report: Report, kept: list[_Candidate]) -> list[str]:
+    """One remark for each printed row of weights that summed to exactly 1 and no longer does."""
+    new = {(c.finding.line, c.finding.column): c.new for c in kept}
     rows: dict[tuple[int, str, int], list[Finding]] = defaultdict(list)
     for finding in report.findings:
         if finding.cell is not None and finding.value is not None and finding.status in ("ok", "wrong"):
             rows[(finding.line, finding.subject, finding.cell[0])].append(finding)
-    raised: dict[int, tuple[int, int]] = {}
+    remarks = []
     for (line, subject, row), cells in sorted(rows.items()):
-        if not any((f.line, f.column) in candidates for f in cells) or not _is_weight_row(cells):
+        if len(cells) < 2 or not any((f.line, f.column) in new for f in cells):
             continue
-        where = f"{line}:{cells[0].column}: row {row} of {subject}"
-        if any(f.status == "wrong" and f.kind not in kinds for f in cells):
-            total = _sum(_row_literals(cells, candidates, 0) or [])
+        if _sum([f.claimed for f in cells]) != 1:
+            continue
+        total = _sum([new.get((f.line, f.column), f.claimed) for f in cells])
+        if total is not None and total != 1:
             remarks.append(
-                f"{where} sums to {total} after the fix: its carried cells change only with --unsafe-fixes"
+                f"{line}:{cells[0].column}: row {row} of {subject} sums to {total} after the fix, not 1: "
+                "correctly rounded cells need not add up (places are never changed)"
             )
-            continue
-        chosen = next(
-            (
-                extra
-                for extra in range(_MAX_EXTRA_PLACES + 1)
-                if _sum(_row_literals(cells, candidates, extra) or ["x"]) == 1
-            ),
-            None,
-        )
-        if chosen == 0:
-            continue
-        if chosen is None:  # e.g. 1/3, 1/3, 1/3: no places add up; rounding explains the rest
-            total = _sum(_row_literals(cells, candidates, 0) or [])
-            remarks.append(
-                f"{where} sums to {total} after the fix, not 1: correctly rounded cells "
-                f"cannot add up at up to {_MAX_EXTRA_PLACES} more places"
-            )
-            continue
-        for f, new in zip(cells, _row_literals(cells, candidates, chosen) or [], strict=True):
-            span = _locate(text, starts, f)
-            if span is not None:
-                candidates[(f.line, f.column)] = _Candidate(f, span[0], span[1], new, chosen)
-        style = _style(cells[0].claimed)
-        if style is not None:
-            raised[line] = (style.places, max(chosen, raised.get(line, (0, 0))[1]))
-    return raised
-
-
-def _raise_lines(candidates: dict[tuple[int, int], _Candidate], raised: dict[int, tuple[int, int]]) -> None:
-    """The other fixed numbers of a raised line, printed with the same places, get the raise too."""
-    for candidate in candidates.values():
-        finding = candidate.finding
-        if finding.line not in raised or candidate.extra:
-            continue
-        places, extra = raised[finding.line]
-        style = _style(finding.claimed)
-        if style is not None and style.places == places:
-            new = corrected_literal(finding, extra)
-            if new is not None:
-                candidate.new, candidate.extra = new, extra
+    return remarks
 
 
 def _apply(text: str, candidates: list[_Candidate]) -> str:
@@ -441,32 +414,57 @@ def _apply(text: str, candidates: list[_Candidate]) -> str:
     return "".join(parts)
 
 
+def _shifted(offsets: frozenset[int], candidates: list[_Candidate]) -> frozenset[int]:
+    """``offsets`` of the text before ``candidates`` were applied, in the text after."""
+    out = set()
+    for offset in offsets:
+        delta = sum(len(c.new) - (c.end - c.start) for c in candidates if c.end <= offset)
+        out.add(offset + delta)
+    return frozenset(out)
+
+
+def _not_certainly_wrong(report: Report, text: str) -> frozenset[int]:
+    """Offsets of the literals a first report does not call wrong by a fresh or a carried
+    error: ``ok``, unverified, and wrong only by rounding, convention or ambiguity."""
+    starts = _line_starts(text)
+    offsets = set()
+    for finding in report.findings:
+        if finding.status == "wrong" and finding.kind in SAFE_KINDS | {Kind.CARRIED}:
+            continue
+        span = _locate(text, starts, finding)
+        if span is not None:
+            offsets.add(span[0])
+    return frozenset(offsets)
+
+
 def fix_text(
     text: str, *, name: str = "<text>", tex: bool = False, unsafe: bool = False, options=None
 ) -> FixResult:
-    """Fix the wrong numbers of document ``text`` (see the module docstring).
+    """Fix the numbers of document ``text`` that are certainly wrong (see the module docstring).
 
-    Without ``unsafe`` one round is made (carried numbers stay, with a note);
-    with it, the document is verified and fixed again until no wrong number is
-    left, no fix applies, or :data:`MAX_ROUNDS` rounds ran.
+    The document is verified, fixed and verified again until a round finds
+    nothing more to fix.  The result is returned only when it is a fixed point
+    (``fix`` on it would change nothing); otherwise the text stays as it was.
     """
     from symattn.verify import verify_text
 
     result = FixResult(name=name, original=text, fixed=text)
-    seen = {text}
     current = text
-    for _ in range(MAX_ROUNDS if unsafe else 1):
+    protected: frozenset[int] = frozenset()
+    for round_ in range(MAX_ROUNDS):
         report = verify_text(current, name=name, tex=tex, options=options)
         result.rounds += 1
-        if not report.wrong:
-            result.notes = []
-            break
-        result.needed = True
-        candidates, notes, remarks = plan_edits(report, current, unsafe=unsafe)
+        if round_ == 0:
+            protected = _not_certainly_wrong(report, current)
+            result.needed = bool(report.wrong)
+        candidates, notes, remarks = plan_edits(report, current, unsafe=unsafe, protected=protected)
         result.notes = notes
-        result.remarks.extend(remarks)
         if not candidates:
-            break
+            if round_ == 0 or not plan_edits(report, current, unsafe=unsafe)[0]:
+                result.fixed = current
+                return result
+            break  # a number not called wrong at first now looks wrong: not settled
+        result.remarks.extend(remarks)
         result.edits.extend(
             Edit(
                 c.finding.line,
@@ -478,18 +476,17 @@ def fix_text(
             )
             for c in candidates
         )
+        protected = _shifted(protected | {c.start for c in candidates}, candidates)  # each once
         current = _apply(current, candidates)
-        if current in seen:  # the fixes went round in a circle: stop
-            result.notes.append("the fixes did not settle; stopped")
-            break
-        seen.add(current)
-    else:
-        if unsafe:
-            report = verify_text(current, name=name, tex=tex, options=options)
-            if report.wrong:
-                result.notes.append(f"{len(report.wrong)} wrong number(s) left after {MAX_ROUNDS} rounds")
-    result.fixed = current
-    return result
+    # a partial fix would not be the fixed point of fix: nothing changes
+    return FixResult(
+        name=name,
+        original=text,
+        fixed=text,
+        notes=["the fixes did not settle (a second run would change more); nothing was changed"],
+        needed=result.needed,
+        rounds=result.rounds,
+    )
 
 
 _NUMBER = re.compile(r"\d+(?:(?:\.|,|\{,\})\d+)?")

@@ -68,7 +68,8 @@ class Token:
 
 
 _TOKEN = re.compile(
-    r"(?P<num>(?:\d+(?:\.\d+)?|\.\d+)(?:e[+-]\d{1,3}(?![\d.]))?(?:\\?%|[KMB](?=\\!))?)"
+    r"(?P<num>(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d+(?!\d)(?!\.\d))?(?:\\?%|[KMB](?=\\!))?)"
+    r"|(?P<pow>\*\*)"
     r"|(?P<cmd>\\(?:[A-Za-z]+\*?|.))"
     r"|(?P<letter>[A-Za-z])"
     r"|(?P<space>\s+)"
@@ -94,6 +95,9 @@ def tokenize(text: str) -> list[Token]:
         if kind == "space":
             continue
         value = match.group()
+        if kind == "pow":  # Python's ** (code, plain text): a power whose exponent is a whole operand
+            tokens.append(Token("pow", "^", match.start(), match.end()))
+            continue
         if kind == "char" and value in _UNICODE:
             value = _UNICODE[value]
             kind = "cmd" if value.startswith("\\") else "char"
@@ -614,7 +618,11 @@ class _Parser:
 
     def postfix(self) -> Node:
         node = self.atom()
-        while self.at("^", "_", "'"):
+        while self.at("^", "_", "'") or self._at_pow():
+            if self._at_pow():  # 2**3**2 is 2**(3**2): the exponent is the rest, read the same way
+                self.take()
+                node = Pow(node.offset, node, self.unary())
+                continue
             op = self.take()
             if op.text == "'":
                 node = Unsupported(node.offset, "a primed name", (node,))
@@ -648,9 +656,20 @@ class _Parser:
             ):
                 node = Name(node.offset, f"{node.name}^{{({script[1].text})}}")  # Q^{(1)}: head 1
             else:
-                exponent = _Parser(script).whole()
+                exponents = [_Parser(script).whole()]
+                while self.at("^"):  # 2^3^2 (plain text) is 2^(3^2), right to left as in Python
+                    self.take()
+                    exponents.append(_Parser(self.script_tokens()).whole())
+                exponent = exponents.pop()
+                while exponents:
+                    base = exponents.pop()
+                    exponent = Pow(base.offset, base, exponent)
                 node = Pow(node.offset, node, exponent)
         return node
+
+    def _at_pow(self) -> bool:
+        token = self.peek()
+        return token is not None and token.kind == "pow"
 
     def script_tokens(self) -> list[Token]:
         token = self.take()

@@ -223,9 +223,20 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
             ):  # right by the document's (rounded) numbers, one of them wrong
                 verdict = dataclasses.replace(verdict, kind="carried", carried_from=carried_line(deps))
             elif fits_rounded:
-                if equal(a, b) is True:  # computed from printed numbers only: consistent with their rounding
-                    verdict = dataclasses.replace(verdict, status="ok", kind="ok")
-                    reason = "within the rounding of the printed numbers it is computed from"
+                if equal(a, b) is True:
+                    # computed from printed numbers only, and wrong by them taken as printed (an input
+                    # is exact): right only if they were themselves rounded from values the document
+                    # does not give.  Rounding never makes a number ok that neither world gives
+                    self._add(
+                        num,
+                        cell=cell,
+                        value=verdict.value,
+                        exact=verdict.exact,
+                        status="unverified",
+                        kind="undecided",
+                        reason="wrong by the printed numbers it is computed from; right only if they are rounded",
+                    )
+                    return True
                 else:
                     # right by the document's rounded numbers, off in truth: wrong when world (b) is the
                     # truth itself; when it still holds a rounded printed number, listed, never called wrong

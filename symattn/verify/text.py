@@ -235,7 +235,10 @@ REASONS_ZH: tuple[tuple[str, str], ...] = (
     (r"could not be checked \((.+)\)", "无法核验（{0}）"),
     (r"a general formula without numbers", "不含数字的一般公式"),
     (r"within float32 rounding of the true value", "在 float32 舍入误差之内"),
-    (r"within the rounding of the printed numbers it is computed from", "在所依据的文中数字的舍入范围之内"),
+    (
+        r"wrong by the printed numbers it is computed from; right only if they are rounded",
+        "按其所依据的文中数字计算并不成立；只有当这些数字本身是舍入值时才成立",
+    ),
     (r"right by the document's rounded numbers, off in truth", "按文中舍入后的数字成立，但与真实值不符"),
     (r"part of an exact step equal to the side before", "精确推导的一步，与前一项完全相等"),
     (
