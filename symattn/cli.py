@@ -490,10 +490,12 @@ def _run_verify(args: argparse.Namespace) -> int:
         elif result.report is not None and not any(f.status != "unverified" for f in result.report.findings):
             print(f"symattn: {result.path}: no number could be checked", file=sys.stderr)
     report_text = render(results, args.format, args.lang) if results else ""
+    if any(result.error is not None for result in results):
+        if args.output is None and report_text:  # the files that were read; -o is written only after success
+            _emit(report_text, None)
+        return EXIT_ERROR
     if report_text or args.output:  # the CI formats print nothing when nothing is wrong
         _emit(report_text, args.output)
-    if any(result.error is not None for result in results):
-        return EXIT_ERROR
     reports = [result.report for result in results if result.report is not None]
     if any(report.exit_code for report in reports):
         return EXIT_FINDINGS
@@ -504,8 +506,9 @@ def _run_verify(args: argparse.Namespace) -> int:
 
 def _show_read(documents: list[str], errors: list[str], options: object) -> int:
     """``verify --show-read``: what each reader understood, one formula a line."""
+    from symattn.files import split_line_endings
     from symattn.verify.document import read_document
-    from symattn.verify.readers import Locator, find_math
+    from symattn.verify.readers import Locator, ReadingLimit, find_math
 
     lines = []
     for message in errors:
@@ -515,8 +518,15 @@ def _show_read(documents: list[str], errors: list[str], options: object) -> int:
             name, text, tex = "<stdin>", sys.stdin.read(), False
         else:
             name, text, tex = read_document(path)
+        text = split_line_endings(text)[0]  # as verify reads it: a lone CR breaks a line
         locator = Locator(text)
-        for span in find_math(text, tex=tex, config=options.read):  # type: ignore[attr-defined]
+        try:
+            spans = find_math(text, tex=tex, config=options.read)  # type: ignore[attr-defined]
+        except ReadingLimit as refusal:
+            line, column = locator.position(refusal.offset)
+            lines.append(f"{name}:{line}:{column}: {refusal.reason}")
+            continue
+        for span in spans:
             if span.reader == "scope":
                 continue
             line, column = locator.position(span.source_offset(0))
@@ -570,8 +580,10 @@ def _run_fix(args: argparse.Namespace) -> int:
             failed = True
             continue
         needed = needed or result.needed
-        for note in result.notes + result.remarks:
-            print(f"{path}:{note}", file=sys.stderr)
+        notes = [f"{path}:{note}" for note in result.notes + result.remarks]
+        if args.write or not result.changed:
+            for note in notes:
+                print(note, file=sys.stderr)
         if not result.changed:
             continue
         total_edits += len(result.edits)
@@ -583,14 +595,20 @@ def _run_fix(args: argparse.Namespace) -> int:
                 print(f"symattn: error: {path}: not written ({error.strerror})", file=sys.stderr)
                 failed = True
                 continue
-            print(f"{path}: fixed {len(result.edits)} number(s)", file=sys.stderr)
-        else:
-            sys.stdout.write(result.diff())
+            print(f"{path}: fixed {_count(len(result.edits), 'number')}", file=sys.stderr)
+        else:  # what is left as it is, and why, heads the diff (patch skips lines before ---)
+            sys.stdout.write("".join(f"# {note}\n" for note in notes) + result.diff())
     if not args.write and total_edits:
-        print(f"{total_edits} fix(es) shown; run with --write to apply", file=sys.stderr)
+        fixes = "1 fix" if total_edits == 1 else f"{total_edits} fixes"
+        print(f"{fixes} shown; run with --write to apply", file=sys.stderr)
     if failed:
         return EXIT_ERROR
     return EXIT_FINDINGS if needed else EXIT_OK
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 number``, ``2 numbers``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _usage_error(message: str) -> Exception:

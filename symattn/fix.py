@@ -446,9 +446,12 @@ def fix_text(
     nothing more to fix.  The result is returned only when it is a fixed point
     (``fix`` on it would change nothing); otherwise the text stays as it was.
     """
+    from symattn.files import split_line_endings
     from symattn.verify import verify_text
 
-    result = FixResult(name=name, original=text, fixed=text)
+    original = text
+    text, endings = split_line_endings(text)  # CR-only and CRLF files: read as LF, written back as they were
+    result = FixResult(name=name, original=original, fixed=original)
     current = text
     protected: frozenset[int] = frozenset()
     for round_ in range(MAX_ROUNDS):
@@ -461,7 +464,7 @@ def fix_text(
         result.notes = notes
         if not candidates:
             if round_ == 0 or not plan_edits(report, current, unsafe=unsafe)[0]:
-                result.fixed = current
+                result.fixed = endings.restore(current)
                 return result
             break  # a number not called wrong at first now looks wrong: not settled
         result.remarks.extend(remarks)
@@ -481,8 +484,8 @@ def fix_text(
     # a partial fix would not be the fixed point of fix: nothing changes
     return FixResult(
         name=name,
-        original=text,
-        fixed=text,
+        original=original,
+        fixed=original,
         notes=["the fixes did not settle (a second run would change more); nothing was changed"],
         needed=result.needed,
         rounds=result.rounds,

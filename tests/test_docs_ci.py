@@ -282,10 +282,11 @@ def test_sarif_validates_against_the_2_1_0_schema(ci_tree, capsys):
         "startColumn": 61,
         "endColumn": 64,
     }
-    # the fix carries the corrected number: 1/(2 + e^(1/sqrt 2)), with 0.3's one place
+    # the fix carries the corrected number: 1/(2 + e^(1/sqrt 2)) at 0.3's one place (a fix never
+    # changes places, even where the row then does not add up to 1)
     true = 1 / (2 + mpmath.e ** (1 / mpmath.sqrt(2)))
     fix = zh_first["fixes"][0]["artifactChanges"][0]["replacements"][0]["insertedContent"]["text"]
-    assert fix == "0.25" and abs(mpmath.mpf(fix) - true) < 0.005  # raised a place: the row must add up
+    assert fix == "0.2" and abs(mpmath.mpf(fix) - true) <= 0.05
 
 
 def test_sarif_names_an_unreadable_file(tmp_path, capsys):

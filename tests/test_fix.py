@@ -142,7 +142,7 @@ def test_default_prints_a_diff_and_writes_nothing(tmp_path, capsys):
     assert doc.read_text(encoding="utf-8") == WRONG
     assert captured.out.startswith(f"--- {doc}\n+++ {doc}\n@@ ")
     assert "-$$b = a + 1 = 4$$\n+$$b = a + 1 = 3$$\n" in captured.out
-    assert "1 fix(es) shown; run with --write to apply" in captured.err
+    assert "1 fix shown; run with --write to apply" in captured.err
     patched = subprocess.run(
         ["patch", "-s", "-o", "-", str(doc)], input=captured.out, capture_output=True, text=True, check=False
     )
@@ -162,7 +162,7 @@ def test_safe_fixes_leave_carried_numbers(tmp_path, capsys):
     assert changed == [34, 41]
     assert "0.10 & 0.01 & 0.10 & 0.78" in before[33] and "0.16 & 0.04 & 0.16 & 0.65" in after[33]
     assert "1.87 & 0.11" in before[40] and "1.80 & 0.20" in after[40]
-    assert "fixed 6 number" in err
+    assert "fixed 6 numbers" in err
     assert main(["fix", "--write", str(doc)]) == 0
     assert doc.read_text(encoding="utf-8").splitlines() == after
 
@@ -184,7 +184,7 @@ def test_write_keeps_the_mode_and_leaves_no_temporary(tmp_path, capsys):
     assert doc.read_text(encoding="utf-8") == WRONG.replace("= 4", "= 3")
     assert stat.S_IMODE(doc.stat().st_mode) == 0o640
     assert sorted(p.name for p in tmp_path.iterdir()) == ["post.md"]
-    assert capsys.readouterr().err == f"{doc}: fixed 1 number(s)\n"
+    assert capsys.readouterr().err == f"{doc}: fixed 1 number\n"
 
 
 def test_write_keeps_crlf_and_bom(tmp_path, capsys):

@@ -144,3 +144,30 @@ def test_fix_changes_no_correct_number_and_one_run_is_the_fixed_point(corpus_run
     problems = [f"{row['doc']}: {p}" for row in corpus_runs for p in row["problems"]]
     assert not problems, "\n".join(problems)
     assert sum(row["edits"] for row in corpus_runs) > 100  # it still fixes what is certainly wrong
+
+
+def test_a_cr_only_document_is_fixed_like_its_lf_twin_and_keeps_its_endings():
+    lf = "$$a = 2$$\n\n$$b = a + 1 = 4$$\n"
+    for ending in ("\r", "\r\n"):
+        twin = lf.replace("\n", ending)
+        fixed = fix_text(twin)
+        assert fixed.fixed == lf.replace("= 4", "= 3").replace("\n", ending)
+        assert [e.describe() for e in fixed.edits] == [e.describe() for e in fix_text(lf).edits]
+
+
+def test_what_is_left_unchanged_heads_the_diff(tmp_path, capsys):
+    from symattn.cli import main
+
+    doc = tmp_path / "units.md"
+    text = (
+        "With $d = 768$, the four projections hold $4d^2 \\approx 2.36$M parameters.\n\n$$b = 1 + 1 = 3$$\n"
+    )
+    doc.write_text(text, encoding="utf-8")
+    assert main(["fix", str(doc)]) == 1
+    out = capsys.readouterr().out
+    header = out.partition(f"--- {doc}\n")[0]
+    assert header == f"# {doc}:1:57: 2.36 left unchanged (a unit, multiplier or percent sign follows it)\n"
+    patched = subprocess.run(
+        ["patch", "-s", "-o", "-", str(doc)], input=out, capture_output=True, text=True, check=False
+    )
+    assert patched.returncode == 0 and patched.stdout == text.replace("= 3$$", "= 2$$")

@@ -44,9 +44,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from symattn.errors import DocumentTooLargeError, MissingFileError, NotTextError
+from symattn.files import split_line_endings
 from symattn.latexparse import Name, Num, parse_formula, tokenize
 from symattn.verify.find import Locator, ReadConfig, Span, find_math
 from symattn.verify.finding import Finding
+from symattn.verify.readers.bounds import ReadingLimit, check
 from symattn.verify.report import Report
 from symattn.verify.roots import reroot_doubted
 from symattn.verify.stated import Stated, row_name, row_named, stated_conventions
@@ -598,6 +600,11 @@ def _report(name: str, text: str, tex: bool, options: VerifyOptions) -> Report:
         len(text) > limit or len(text.encode("utf-8")) > limit
     ):  # a str has at most as many characters as bytes
         raise _too_large(name, len(text.encode("utf-8")), limit)
+    text = split_line_endings(text)[0]  # CRLF and a lone CR break lines as LF does (same lines and columns)
+    try:
+        check(text, tex=tex)  # the reading limits, before any library sees the text
+    except ReadingLimit as refusal:
+        return Report(name, (refusal.finding(text),))
     deadline = time.monotonic() + options.budget  # reading the document is part of its budget
     worker = _start_worker(options)  # imports SymPy while the math is found
     try:

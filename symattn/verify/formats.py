@@ -1,6 +1,7 @@
 """Reports of one or many files, for people and for CI.
 
-``text``, ``md`` and ``json`` are the report's own renderings (one file) or
+``text``, ``md`` and ``json`` are the report's own renderings (one file; one
+file that could not be read is its path and error in the same layout) or
 those of every file followed by a combined summary (``json`` gains a
 ``files`` array).  For CI:
 
@@ -42,9 +43,15 @@ _RULES = {
     ),
 }
 _TOTALS = {
-    "en": "{files} files ({unreadable} unreadable): {claims} numbers: {ok} ok, {wrong} wrong, {unverified} not checked.",
+    "en": "{files} {file_word} ({unreadable} unreadable): {claims} numbers: {ok} ok, {wrong} wrong, {unverified} not checked.",
     "zh": "{files} 个文件（{unreadable} 个无法读取）：共 {claims} 个数字：{ok} 个正确，{wrong} 个错误，{unverified} 个未核验。",
 }
+
+
+def _totals(results: Sequence[FileResult], lang: str) -> str:
+    """The combined summary line: ``2 files (0 unreadable): …``, ``1 file (1 unreadable): …``."""
+    total = combined_summary(results)
+    return _TOTALS[lang].format(file_word="file" if total["files"] == 1 else "files", **total)
 
 
 def message(finding: Finding) -> str:
@@ -85,17 +92,25 @@ def _single(results: Sequence[FileResult]) -> FileResult | None:
     return results[0] if len(results) == 1 and results[0].report is not None else None
 
 
+def _single_error(results: Sequence[FileResult]) -> FileResult | None:
+    """One path that could not be read: reported in the one-file layout, with its error."""
+    return results[0] if len(results) == 1 and results[0].report is None else None
+
+
 def _text(results: Sequence[FileResult], lang: str) -> str:
     one = _single(results)
     if one is not None and one.report is not None:
         return one.report.to_text(lang=lang)
+    failed = _single_error(results)
+    if failed is not None:
+        return f"symattn verify: {failed.path}\n\nerror: {failed.error}\n"
     parts = []
     for result in results:
         if result.report is not None:
             parts.append(result.report.to_text(lang=lang))
         else:
             parts.append(f"symattn verify: {result.path}\n\nerror: {result.error}\n")
-    parts.append(_TOTALS[lang].format(**combined_summary(results)) + "\n")
+    parts.append(_totals(results, lang) + "\n")
     return "\n".join(parts)
 
 
@@ -103,13 +118,16 @@ def _markdown(results: Sequence[FileResult], lang: str) -> str:
     one = _single(results)
     if one is not None and one.report is not None:
         return one.report.to_markdown(lang=lang)
+    failed = _single_error(results)
+    if failed is not None:
+        return f"# symattn verify: {failed.path}\n\n**error:** {failed.error}\n"
     parts = []
     for result in results:
         if result.report is not None:
             parts.append(result.report.to_markdown(lang=lang).replace("\n# ", "\n## "))
         else:
             parts.append(f"# symattn verify: {result.path}\n\n**error:** {result.error}\n")
-    parts.append(f"**{_TOTALS[lang].format(**combined_summary(results))}**\n")
+    parts.append(f"**{_totals(results, lang)}**\n")
     return "\n".join(parts)
 
 
@@ -117,6 +135,10 @@ def _json(results: Sequence[FileResult], lang: str) -> str:
     one = _single(results)
     if one is not None and one.report is not None:
         return one.report.to_json()
+    failed = _single_error(results)
+    if failed is not None:  # the one-file layout: the document and why it was not read
+        data = {"schema": SCHEMA, "document": failed.path, "error": failed.error}
+        return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
     files = []
     for result in results:
         if result.report is not None:

@@ -33,6 +33,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from symattn.errors import SymattnError
+from symattn.files import split_line_endings
 from symattn.verify.document import VerifyOptions, read_document, verify_document, verify_text
 from symattn.verify.report import Report
 
@@ -61,7 +62,8 @@ class FileResult:
         path: the path as found (``"<stdin>"`` for standard input).
         report: the report, or None when the file could not be read.
         error: the one-line message (it names the path), or None.
-        text: the document text that was verified (for fixes and byte columns).
+        text: the document text that was verified, line breaks written ``\\n`` as verify reads
+            them (:func:`symattn.files.split_line_endings`; for fixes and byte columns).
     """
 
     path: str
@@ -178,7 +180,7 @@ def verify_one(path: str, options: VerifyOptions | None = None) -> FileResult:
     options = options or VerifyOptions()
     try:
         report = verify_document(Path(path), options)
-        text = read_document(Path(path), options.max_document_bytes)[1]
+        text = split_line_endings(read_document(Path(path), options.max_document_bytes)[1])[0]
     except Exception as error:  # one bad file never stops the others
         return FileResult(path, error=_one_line(error, path))
     return FileResult(path, report=replace(report, document=path), text=text)
@@ -285,4 +287,4 @@ def _verify_stdin(options: VerifyOptions | None) -> FileResult:
         report = verify_text(text, name=name, tex="\\begin{document}" in text, options=options)
     except Exception as error:
         return FileResult(name, error=_one_line(error, name))
-    return FileResult(name, report=report, text=text)
+    return FileResult(name, report=report, text=split_line_endings(text)[0])

@@ -7,10 +7,11 @@ source; the world model never learns notations.  See docs/architecture.md.
 
 from __future__ import annotations
 
+from symattn.verify.readers.bounds import ReadingLimit, check
 from symattn.verify.readers.config import READERS, ReadConfig
 from symattn.verify.readers.span import Builder, Locator, Span
 
-__all__ = ["READERS", "Builder", "Locator", "ReadConfig", "Span", "find_math"]
+__all__ = ["READERS", "Builder", "Locator", "ReadConfig", "ReadingLimit", "Span", "find_math"]
 
 
 def find_math(source: str, *, tex: bool, config: ReadConfig | None = None) -> list[Span]:
@@ -21,6 +22,10 @@ def find_math(source: str, *, tex: bool, config: ReadConfig | None = None) -> li
         tex: read it as LaTeX source rather than Markdown.
         config: which readers run (all by default).
 
+    Raises:
+        ReadingLimit: the document is over a reading limit of :mod:`symattn.limits`
+            (checked before any reader or library sees it; :mod:`.bounds`).
+
     Besides formulas, a Markdown document gives ``scope`` markers (reader
     ``"scope"``, empty text) at headings and at sentences that set up a new
     example ("Let", "Suppose", "设").
@@ -29,6 +34,7 @@ def find_math(source: str, *, tex: bool, config: ReadConfig | None = None) -> li
     [('latex', 'd_k = 2'), ('scope', '')]
     """
     config = config or ReadConfig()
+    check(source, tex=tex)
     if tex:
         from symattn.verify.readers.tex import tex_spans
 

@@ -19,6 +19,7 @@ from functools import lru_cache
 from html.parser import HTMLParser
 from typing import Any
 
+from symattn import limits
 from symattn.verify.readers.code import CodeContext, code_block_spans, inline_code_spans
 from symattn.verify.readers.config import ReadConfig
 from symattn.verify.readers.images import image_span
@@ -376,7 +377,9 @@ class _Walker:
                 row = []
                 if token.map:
                     self.cursor.pos = max(self.cursor.pos, self.line_offset(token.map[0]))
-            elif token.type == "tr_close":
+            elif (
+                token.type == "tr_close" and len(rows) < limits.MAX_TABLE_ROWS
+            ):  # bounds.check counts them first
                 rows.append(row)
             elif token.type == "inline":
                 start = self.cursor.pos
@@ -439,7 +442,7 @@ class _TableParser(HTMLParser):
     def handle_starttag(self, tag: str, attrs: Any) -> None:
         if tag == "table":
             self.tables.append([])
-        elif tag == "tr" and self.tables:
+        elif tag == "tr" and self.tables and len(self.tables[-1]) < limits.MAX_TABLE_ROWS:
             self.tables[-1].append([])
         elif tag in ("td", "th") and self.tables and self.tables[-1]:
             self.cell = Span("", False, ((0, self.base + self.here(), True),))

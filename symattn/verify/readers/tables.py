@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from symattn import limits
 from symattn.verify.readers.code import _name_text, _numbers_span, phrase_name
 from symattn.verify.readers.span import Builder, Span
 
@@ -547,6 +548,8 @@ def aligned_tables(source: str) -> list[list[list[Cell]]]:
         if i == 0 or not _DASH_RULE.match(line) or not lines[i - 1].strip():
             continue
         columns = [m.start() for m in re.finditer(r"-+", line)]
+        if len(columns) > limits.MAX_ALIGNED_COLUMNS:
+            continue  # a rule of dashes this wide is no table of statistics (and would be cells by the million)
         rows = []
         for k in [i - 1, *range(i + 1, min(len(lines), i + 1 + MAX_ALIGNED_ROWS))]:
             text = lines[k]
