@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any
 from symattn.errors import DocumentTooLargeError, MissingFileError, NotTextError
 from symattn.files import split_line_endings
 from symattn.latexparse import Name, Num, parse_formula, tokenize
+from symattn.verify.explain import explain
 from symattn.verify.find import Locator, ReadConfig, Span, find_math
 from symattn.verify.finding import Finding
 from symattn.verify.readers.bounds import ReadingLimit, check
@@ -619,6 +620,7 @@ def _report(name: str, text: str, tex: bool, options: VerifyOptions) -> Report:
         spans = [_with_squares_cue(_with_row_hint(span, text, stated.first_row), text) for span in spans]
     findings = _check(spans, locator, options, worker, deadline, stated)
     findings.sort(key=lambda f: (f.line, f.column))
+    findings, _explained = explain(text, findings)  # what the blocks the readers left open are (explain.py)
     return Report(name, tuple(reroot_doubted(findings)))  # what later formulas show (roots.py)
 
 

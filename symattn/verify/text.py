@@ -245,6 +245,7 @@ REASONS_ZH: tuple[tuple[str, str], ...] = (
     (r"could not be checked \((.+)\)", "无法核验（{0}）"),
     (r"a general formula without numbers", "不含数字的一般公式"),
     (r"within float32 rounding of the true value", "在 float32 舍入误差之内"),
+    (r"identified by its digits as (\S+) \(scale (.+)\)", "按其数字认定为 {0}（缩放 {1}）"),
     (
         r"wrong by the printed numbers it is computed from; right only if they are rounded",
         "按其所依据的文中数字计算并不成立；只有当这些数字本身是舍入值时才成立",

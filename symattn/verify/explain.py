@@ -1,0 +1,953 @@
+"""Explain a document: what each printed block of numbers *is*, found by shape and value.
+
+The readers recognise how numbers are written; this module asks of each printed block
+what it is.  It takes the document's inputs (the blocks the readers found given), builds
+the stage graph of the computation they start (:data:`STAGES`, one declaration per stage),
+and identifies every other printed block with a node of that graph: a stage, one of its
+rows, or its transpose, under each convention the document could be using (:data:`SCALES`,
+the role of each input).  Evidence is counted in printed digits: a matched 0.4683 is four
+digits of evidence, a matched 0 or 1 none.  The hypothesis that explains the most digits
+is kept; names near a block (``keys =``, ``W_Q``) are priors that break ties, never switches.
+
+A block identified with a node is judged against it in the two worlds of
+:mod:`symattn.verify.claims`: the truth, and the document's own printed upstream blocks
+taken as printed (world a).  A number is wrong only when it is wrong under every hypothesis
+that explains the document nearly as well as the best, and only for blocks whose
+identification the digits carry.
+
+It runs in the parent process after the readers' judgements (no SymPy: fractions and
+python-flint arb balls), and only decides numbers the readers left unread or unverified;
+it never changes a verdict they reached.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from symattn.rounding import round_half_away
+from symattn.verify.finding import Finding, Kind, Status
+
+__all__ = ["MAX_HYPOTHESES", "Block", "explain", "printed_blocks"]
+
+#: Most role-and-convention hypotheses tried for one document (counted, then cut).
+MAX_HYPOTHESES = 48
+#: Most printed blocks read from one document.
+MAX_BLOCKS = 300
+#: Most cells of one printed block.
+MAX_CELLS = 400
+#: Digits of evidence a block needs before it is identified with a node.
+MIN_EVIDENCE = 4
+#: Share of a block's decided digits that must match its node.
+MIN_SHARE = Fraction(3, 5)
+#: A hypothesis explains the document "nearly as well" as the best within this share.
+NEAR_BEST = Fraction(9, 10)
+#: Precision (bits) of the balls; a rounding they cannot decide is not judged.
+_PREC = 192
+
+_NUMBER = re.compile(r"[-\u2212]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
+_IDENTIFIER = re.compile(r"(?<![\\\w])[A-Za-z]\w*")
+_CAPITAL = re.compile(r"[A-Z](?:_\{?[A-Za-z0-9]{1,8}\}?)?")
+#: A REPL's echo of what it prints next: ``>>> A``, ``>>> A.round(4)``, ``>>> np.round(A, 4)``.
+_ECHOED = re.compile(r"\s*>>>\s*(?:(?:np|torch)\.round\(\s*)?([A-Za-z_]\w*)")
+_ASSIGNED = re.compile(r"\s*([A-Za-z_]\w*)\s*=(?!=)")
+_NAME_BEFORE = re.compile(r"([A-Za-z\\][\w\\{}^']*)\s*(?:=|:)\s*(?:#\s*)?$")
+
+
+# --- printed blocks ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Lit:
+    """One printed number: its text, place, exact value and places (None: an integer)."""
+
+    text: str
+    line: int
+    column: int
+    value: Fraction
+    places: int | None
+
+
+@dataclass
+class Block:
+    """A printed vector or matrix: rows of literals, and the name written before it."""
+
+    rows: list[list[Lit]]
+    line: int
+    name: str = ""
+    statement: frozenset[str] = frozenset()  # the names written before it in its statement
+    head: str = ""  # the name the statement assigns (before its first "=")
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return len(self.rows), len(self.rows[0])
+
+    def cells(self) -> list[Lit]:
+        return [lit for row in self.rows for lit in row]
+
+
+def _canonical(name: str) -> str:
+    """``W_{Q}``, ``W_Q`` and ``W_q`` alike: one spelling of a name, for comparing names."""
+    base, _, sub = name.replace("{", "").replace("}", "").partition("_")
+    return f"{base}_{sub.upper()}" if sub else base
+
+
+def _literal(text: str, line: int, column: int) -> Lit | None:
+    clean = text.replace("\u2212", "-")
+    mantissa, _, exponent = clean.lower().partition("e")
+    try:
+        value = Fraction(mantissa if not mantissa.endswith(".") else mantissa + "0")
+    except (ValueError, ZeroDivisionError):
+        return None
+    places = len(mantissa.split(".")[1]) if "." in mantissa else None
+    if exponent:
+        if len(exponent.lstrip("+-")) > 3:
+            return None
+        shift = int(exponent)
+        value *= Fraction(10) ** shift
+        places = max(0, (places or 0) - shift) if places is not None or shift < 0 else None
+    return Lit(text, line, column, value, places)
+
+
+class _Scanner:
+    """Bracketed number lists (``[[1, 0.5], [2, 3]]``, NumPy's ``[[0.  0.5]\\n [1.  0. ]]``, a
+    ``tensor([...])``, lines of a comment) and LaTeX matrices of plain numbers."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+
+    def position(self, offset: int) -> tuple[int, int]:
+        lo, hi = 0, len(self.starts) - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self.starts[mid] <= offset:
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo + 1, offset - self.starts[lo] + 1
+
+    def name_before(self, offset: int) -> str:
+        line_start = self.text.rfind("\n", 0, offset) + 1
+        before = self.text[line_start:offset]
+        before = re.sub(r"(?:np\.array|array|torch\.tensor|tensor|np\.round|round)\s*\(\s*$", "", before)
+        match = _NAME_BEFORE.search(before.rstrip())
+        if match is None and "#" in before:  # a result in a comment after code: the code's target
+            match = _ASSIGNED.match(before.split("#")[0])
+        if match is None and not before.strip():  # the name on the line before
+            prev_start = self.text.rfind("\n", 0, max(0, line_start - 1)) + 1
+            previous = self.text[prev_start : max(0, line_start - 1)].rstrip()
+            match = _NAME_BEFORE.search(previous) or _ECHOED.match(previous)  # "A =", or ">>> A.round(4)"
+        return match.group(1) if match else ""
+
+    def statement_before(self, offset: int) -> tuple[frozenset[str], str]:
+        """The names written before ``offset`` in the same statement (back to a blank line, a
+        display's opening, the block before, a ``\\quad`` or the end of a sentence): code's
+        identifiers, and in math each capital with its subscript (``XW_Q`` is X and W_Q)."""
+        window = self.text[max(0, offset - 300) : offset]
+        own_line = window[window.rfind("\n") + 1 :]
+        if "=" in own_line and not own_line.lstrip().startswith("="):  # it starts on the block's line
+            window = own_line
+        for stop in ("\n\n", "$$", "\\[", "\\quad", ". ", "。", ";"):
+            cut = window.rfind(stop)
+            if cut >= 0:
+                window = window[cut + len(stop) :]
+        if "=" not in window:
+            return frozenset(), ""
+        math = re.sub(r"\\(?:begin|end)\{\w+\}|\\[A-Za-z]+", " ", window)
+        names = {_canonical(m.group()) for m in _IDENTIFIER.finditer(window)}
+        names |= {_canonical(m.group()) for m in _CAPITAL.finditer(math)}
+        assigned = [m.group() for m in _IDENTIFIER.finditer(math.split("=")[0])]
+        return frozenset(names), _canonical(assigned[-1]) if assigned else ""
+
+    def lists(self) -> list[Block]:
+        blocks: list[Block] = []
+        text, i, n = self.text, 0, len(self.text)
+        while i < n and len(blocks) < MAX_BLOCKS:
+            j = text.find("[", i)
+            if j < 0:
+                break
+            parsed = self._list(j)
+            if parsed is None:
+                i = j + 1
+                continue
+            value, end = parsed
+            rows = value if value and isinstance(value[0], list) else [value]
+            if (
+                rows
+                and all(isinstance(r, list) and r and all(isinstance(c, Lit) for c in r) for r in rows)
+                and len({len(r) for r in rows}) == 1
+                and sum(len(r) for r in rows) <= MAX_CELLS
+                and sum(len(r) for r in rows) >= 2
+            ):
+                blocks.append(Block(rows, rows[0][0].line, self.name_before(j), *self.statement_before(j)))
+            i = end
+        return blocks
+
+    def _list(self, start: int, depth: int = 0) -> tuple[list, int] | None:
+        """The list opening at ``start`` (a '['), and the offset after its ']'; None if it is
+        not a list of numbers or of such lists (at most two levels)."""
+        text, n = self.text, len(self.text)
+        items: list = []
+        i = start + 1
+        while i < n:
+            ch = text[i]
+            if ch in " \t,":
+                i += 1
+            elif ch == "\n":  # a printout's next row, or a comment's next line
+                i += 1
+                while i < n and text[i] in " \t#":
+                    i += 1
+            elif ch == "]":
+                return items, i + 1
+            elif ch == "[":
+                if depth >= 1:
+                    return None
+                inner = self._list(i, depth + 1)
+                if inner is None:
+                    return None
+                items.append(inner[0])
+                i = inner[1]
+            else:
+                match = _NUMBER.match(text, i)
+                if match is None or match.end() == i:
+                    return None
+                line, column = self.position(i)
+                lit = _literal(match.group(), line, column)
+                if lit is None:
+                    return None
+                items.append(lit)
+                i = match.end()
+            if i - start > 20_000:
+                return None
+        return None
+
+    def latex(self) -> list[Block]:
+        blocks: list[Block] = []
+        pattern = re.compile(r"\\begin\{([bpvBV]?matrix|array)\}(\{[^}]*\})?(.*?)\\end\{\1\}", re.DOTALL)
+        for match in pattern.finditer(self.text):
+            body, offset = match.group(3), match.start(3)
+            rows: list[list[Lit]] = []
+            ok = True
+            row_starts = [0] + [m.end() for m in re.finditer(r"\\\\", body)]
+            row_ends = [m.start() for m in re.finditer(r"\\\\", body)] + [len(body)]
+            for start, end in zip(row_starts, row_ends, strict=True):
+                row_text = body[start:end]
+                cells = []
+                for cell_match in re.finditer(r"[^&]+", row_text):
+                    stripped = cell_match.group().strip()
+                    if not stripped:
+                        continue
+                    if not _NUMBER.fullmatch(stripped):
+                        ok = False
+                        break
+                    lead = len(cell_match.group()) - len(cell_match.group().lstrip())
+                    line, column = self.position(offset + start + cell_match.start() + lead)
+                    lit = _literal(stripped, line, column)
+                    if lit is None:
+                        ok = False
+                        break
+                    cells.append(lit)
+                if not ok:
+                    break
+                if cells:
+                    rows.append(cells)
+            if (
+                ok
+                and rows
+                and len({len(r) for r in rows}) == 1
+                and 2 <= sum(len(r) for r in rows) <= MAX_CELLS
+            ):
+                blocks.append(
+                    Block(
+                        rows,
+                        rows[0][0].line,
+                        self.name_before(match.start()),
+                        *self.statement_before(match.start()),
+                    )
+                )
+            if len(blocks) >= MAX_BLOCKS:
+                break
+        return blocks
+
+
+def printed_blocks(text: str) -> list[Block]:
+    """Every printed vector or matrix of plain numbers in ``text``, in document order.
+
+    >>> [b.shape for b in printed_blocks("keys = x @ w  # [[0, 1, 1], [4, 0, 0]]")]
+    [(2, 3)]
+    """
+    scanner = _Scanner(text)
+    blocks = scanner.lists() + scanner.latex()
+    seen: set[tuple[int, int]] = set()
+    out = []
+    for block in sorted(blocks, key=lambda b: (b.rows[0][0].line, b.rows[0][0].column)):
+        places = {(c.line, c.column) for c in block.cells()}
+        if places & seen:
+            continue
+        seen |= places
+        out.append(block)
+    return out
+
+
+# --- values: exact rationals where they are, arb balls otherwise -----------------------------------
+
+
+def _arb(value: Any) -> Any:
+    from flint import arb, fmpq
+
+    if isinstance(value, Fraction):
+        return arb(fmpq(value.numerator, value.denominator))
+    return value
+
+
+def _rounds_to(lit: Lit, true: Any) -> bool | None:
+    """Whether ``lit`` is ``true`` at its printed places; None when that cannot be decided
+    (an integer printed for a value that is not one, a ball on a rounding boundary)."""
+    if lit.places is None:
+        if isinstance(true, Fraction):
+            return true == lit.value
+        return None
+    scale = 10**lit.places
+    if isinstance(true, Fraction):
+        return Fraction(round_half_away(true * scale), scale) == lit.value
+    from flint import arb
+
+    y = true * scale
+    units = (abs(y) + arb(1) / 2).floor().unique_fmpz()
+    if units is None:
+        return None
+    sign = -1 if y < 0 else 1 if y > 0 else None
+    if sign is None and int(units) != 0:
+        return None
+    return Fraction(int(units) * (sign or 1), scale) == lit.value
+
+
+#: A printout of binary floats may be off by this much relative to the truth beyond its printed
+#: rounding (float32 keeps 24 bits; a few operations lose a few more), as in claims.py.
+_FLOAT_TOLERANCE = Fraction(1, 2**20)
+
+
+def _within_float32(lit: Lit, true: Any) -> bool:
+    """A printed binary float: the truth up to float32 rounding (never a wrong number)."""
+    if lit.places is None:
+        return False
+    half = Fraction(1, 2 * 10**lit.places)
+    if isinstance(true, Fraction):
+        return abs(lit.value - true) <= half + _FLOAT_TOLERANCE * max(1, abs(true))
+    bound = _arb(half) + _arb(_FLOAT_TOLERANCE) * max(_arb(1), abs(true))
+    return bool(abs(_arb(lit.value) - true) < bound)
+
+
+def _truncates(lit: Lit, true: Any) -> bool:
+    """The literal is the true value cut toward zero at its places (0.1570 for 0.15706)."""
+    if lit.places is None or lit.value == 0:
+        return False
+    scale = 10**lit.places
+    if isinstance(true, Fraction):
+        cut = int(abs(true) * scale)
+        return Fraction(cut if true > 0 else -cut, scale) == lit.value
+    units = (abs(true) * scale).floor().unique_fmpz()
+    return units is not None and Fraction(int(units) * (1 if lit.value > 0 else -1), scale) == lit.value
+
+
+def _weight(lit: Lit) -> int:
+    """Digits of evidence in a matched literal: its significant digits; 0 and ±1 carry none."""
+    if lit.value in (0, 1, -1):
+        return 0
+    digits = lit.text.lstrip("-\u2212+").split("e")[0].split("E")[0].replace(".", "").lstrip("0")
+    return len(digits)
+
+
+# --- the stage graph ----------------------------------------------------------------------------
+
+Matrix = list[list[Any]]
+
+
+def _matmul(a: Matrix, b: Matrix) -> Matrix:
+    return [
+        [sum((a[i][k] * b[k][j] for k in range(len(b))), Fraction(0)) for j in range(len(b[0]))]
+        for i in range(len(a))
+    ]
+
+
+def _transpose(a: Matrix) -> Matrix:
+    return [list(col) for col in zip(*a, strict=True)]
+
+
+def _scale(a: Matrix, c: Any) -> Matrix:
+    if isinstance(c, Fraction):
+        return [[x * c for x in row] for row in a]
+    return [[_arb(x) * c for x in row] for row in a]
+
+
+def _softmax(a: Matrix) -> Matrix:
+    out = []
+    for row in a:
+        exps = [_arb(x).exp() for x in row]
+        total = sum(exps[1:], exps[0])
+        out.append([e / total for e in exps])
+    return out
+
+
+def _product(a: Matrix, b: Matrix) -> Matrix:
+    if all(isinstance(x, Fraction) for r in a for x in r) and all(
+        isinstance(x, Fraction) for r in b for x in r
+    ):
+        return _matmul(a, b)
+    return [
+        [
+            sum((_arb(a[i][k]) * _arb(b[k][j]) for k in range(1, len(b))), _arb(a[i][0]) * _arb(b[0][j]))
+            for j in range(len(b[0]))
+        ]
+        for i in range(len(a))
+    ]
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One stage of the graph: its name, the roles it reads, its function, the names
+    documents give it (priors), and whether a printed value of it is exact arithmetic
+    of its parents (a miss there is an arithmetic slip)."""
+
+    name: str
+    parents: tuple[str, ...]
+    compute: Callable[..., Matrix]
+    words: tuple[str, ...]
+    arithmetic: bool = True
+
+
+#: The attention stages, each declared once (the convention ``c`` is a parameter of T).
+STAGES: tuple[Stage, ...] = (
+    Stage("Q", ("X", "W_Q"), _product, ("q", "query", "queries", "querys")),
+    Stage("K", ("X", "W_K"), _product, ("k", "key", "keys")),
+    Stage("V", ("X", "W_V"), _product, ("v", "value", "values")),
+    Stage("S", ("Q", "K"), lambda q, k: _product(q, _transpose(k)), ("score", "scores", "qk", "logits")),
+    Stage("T", ("S", "c"), _scale, ("scaled",)),
+    Stage(
+        "A",
+        ("T",),
+        _softmax,
+        ("a", "weight", "weights", "attn", "attention", "softmax", "prob", "probs", "alpha"),
+        False,
+    ),
+    Stage(
+        "O",
+        ("A", "V"),
+        _product,
+        ("o", "output", "outputs", "out", "z", "context", "result"),
+    ),
+)
+
+
+def _is_exact(m: Matrix) -> bool:
+    return all(isinstance(x, Fraction) for row in m for x in row)
+
+
+@dataclass
+class Hypothesis:
+    """The roles of the document's given blocks and a convention: X and the three weights,
+    or Q, K and V given as they are; and the scale c."""
+
+    inputs: dict[str, Matrix]
+    roots: tuple[Block, ...]
+    scale: Any
+    scale_name: str
+    truth: dict[str, Matrix] = field(default_factory=dict)
+
+    def compute(self) -> None:
+        values: dict[str, Any] = dict(self.inputs)
+        values["c"] = self.scale
+        for stage in STAGES:
+            if stage.name not in self.inputs:
+                values[stage.name] = stage.compute(*(values[p] for p in stage.parents))
+        self.truth = {s.name: values[s.name] for s in STAGES}
+
+
+#: The scales a document may apply to QKᵀ: 1/√d_k (the paper's), none, 1/d_k.
+SCALES = ("1/sqrt(d_k)", "1", "1/d_k")
+
+
+def _scale_value(name: str, d_k: int) -> Any:
+    if name == "1":
+        return Fraction(1)
+    if name == "1/d_k":
+        return Fraction(1, d_k)
+    root = int(d_k**0.5 + 0.5)
+    if root * root == d_k:
+        return Fraction(1, root)
+    from flint import arb
+
+    return 1 / arb(d_k).sqrt()
+
+
+def _values(block: Block) -> Matrix:
+    return [[c.value for c in row] for row in block.rows]
+
+
+def _hypotheses(inputs: list[Block]) -> tuple[list[Hypothesis], int]:
+    """Every assignment of the given blocks to roles (X and the three weights, each used as
+    printed or transposed; or Q, K and V themselves), with each scale; the count tried, and
+    the list cut at :data:`MAX_HYPOTHESES`."""
+    roles: list[tuple[dict[str, Matrix], tuple[Block, ...]]] = []
+    for x in inputs:
+        d = x.shape[1]
+        options = [(_values(b), b) for b in inputs if b is not x and b.shape[0] == d]
+        options += [
+            (_transpose(_values(b)), b) for b in inputs if b is not x and b.shape[1] == d != b.shape[0]
+        ]
+        triples = list(itertools.permutations(options, 3)) if len(options) >= 3 else []
+        triples += [(o, o, o) for o in options] if len(options) < 3 else []
+        for (wq, bq), (wk, bk), (wv, bv) in triples:
+            if len(wq[0]) == len(wk[0]):
+                roles.append(({"X": _values(x), "W_Q": wq, "W_K": wk, "W_V": wv}, (x, bq, bk, bv)))
+        if not options:  # Q = K = V = X
+            roles.append(({"Q": _values(x), "K": _values(x), "V": _values(x)}, (x,)))
+    for q, k, v in itertools.permutations(inputs[:4], 3):
+        if q.shape[1] == k.shape[1] and k.shape[0] == v.shape[0]:
+            roles.append(({"Q": _values(q), "K": _values(k), "V": _values(v)}, (q, k, v)))
+    out: list[Hypothesis] = []
+    tried = 0
+    seen: set[Any] = set()
+    for values, roots in roles:
+        key = tuple((k, tuple(map(tuple, v))) for k, v in sorted(values.items()))
+        if key in seen:  # the same matrices in the same roles: one hypothesis, whichever block gave them
+            continue
+        seen.add(key)
+        d_k = len((values.get("W_K") or values["K"])[0])
+        for scale in SCALES:
+            tried += 1
+            out.append(Hypothesis(values, roots, _scale_value(scale, d_k), scale))
+    # the given blocks' own names order the roles tried first; the count is cut, and said
+    out.sort(key=lambda h: -_role_prior(h))
+    return out[:MAX_HYPOTHESES], tried
+
+
+# --- identification -----------------------------------------------------------------------------
+
+
+@dataclass
+class Match:
+    """A block identified with a node (a stage, one of its rows, or its transpose)."""
+
+    block: Block
+    stage: str
+    rows: tuple[int, ...]  # the node's rows the block's rows are (its own indices)
+    transposed: bool
+    evidence: int
+    share: Fraction
+    declared: bool = False
+
+    def target(self, values: Matrix) -> Matrix:
+        m = _transpose(values) if self.transposed else values
+        return [m[r] for r in self.rows]
+
+
+def _candidates(block: Block, truth: dict[str, Matrix]) -> list[tuple[str, tuple[int, ...], bool, Matrix]]:
+    r, c = block.shape
+    out = []
+    for stage in STAGES:
+        m = truth[stage.name]
+        for transposed in (False, True):
+            node = _transpose(m) if transposed else m
+            if transposed and len(m) == len(m[0]):
+                continue  # a square matrix's transpose is read as a matrix with other names
+            if len(node[0]) != c:
+                continue
+            if len(node) == r:
+                out.append((stage.name, tuple(range(r)), transposed, node))
+            elif r == 1:
+                out.extend((stage.name, (i,), transposed, [node[i]]) for i in range(len(node)))
+    return out
+
+
+def _near(lit: Lit, true: Any) -> bool:
+    """Within two units of the literal's last place: a last digit off is still evidence of
+    what the block is (0.1570 printed for 0.15706), though not a right value."""
+    if lit.places is None:
+        return False
+    unit = Fraction(2, 10**lit.places)
+    if isinstance(true, Fraction):
+        return abs(true - lit.value) <= unit
+    gap = abs(true - _arb(lit.value))
+    return bool(gap < _arb(unit))
+
+
+def _far(block: Block, truth: Matrix, in_a: Matrix) -> int:
+    """Cells of ``block`` that neither world explains, not even to the last digit."""
+    far = 0
+    for lit, true, a in zip(
+        block.cells(), (x for r in truth for x in r), (x for r in in_a for x in r), strict=True
+    ):
+        if _rounds_to(lit, true) is False and not _near(lit, true) and not _rounds_to(lit, a):
+            far += 1
+    return far
+
+
+def _clearly_off(lit: Lit, true: Any) -> bool:
+    """More than three units of the literal's last place from ``true`` (by floats, with room
+    to spare): neither a match nor a near miss."""
+    approx = float(true) if isinstance(true, Fraction) else float(true.mid())
+    unit = 10.0 ** -(lit.places or 0)
+    return abs(float(lit.value) - approx) > 3 * unit + 1e-9 * abs(approx)
+
+
+def _score(block: Block, target: Matrix) -> tuple[int, int]:
+    """Digits of ``block`` that ``target`` explains (a near miss counts one digit less), and
+    the digits it decides."""
+    matched = decided = 0
+    for lit, true in zip(block.cells(), (x for row in target for x in row), strict=True):
+        weight = _weight(lit)
+        if _clearly_off(lit, true):  # most candidates are far off: decided without a ball
+            decided += weight if lit.places is not None or isinstance(true, Fraction) else 0
+            continue
+        verdict = _rounds_to(lit, true)
+        if verdict is None:
+            continue
+        decided += weight
+        if verdict:
+            matched += weight
+        elif weight > 2 and _near(lit, true):
+            matched += weight - 1
+    return matched, decided
+
+
+def _prior(block: Block, stage: str) -> int:
+    name = re.sub(r"[^a-z]", "", block.name.lower())
+    if not name:
+        return 0
+    words = next(s.words for s in STAGES if s.name == stage)
+    return 2 if any(name == w or (len(w) > 2 and w in name) for w in words) else 0
+
+
+def _identify(block: Block, truth: dict[str, Matrix], declared: frozenset[str] = frozenset()) -> Match | None:
+    """The node ``block`` is, by its digits (and the name before it, a prior); a stage whose
+    parents the block's own statement names (``Q = XW_Q = [...]``) is declared: it needs no
+    share of matching digits, since the formula says what the block is."""
+    best: Match | None = None
+    for stage, rows, transposed, target in _candidates(block, truth):
+        if len(rows) != len(truth[stage]) and stage in declared:
+            continue  # a declared stage is the whole matrix, not one row of it
+        matched, decided = _score(block, target)
+        if not decided and stage not in declared:
+            continue
+        share = Fraction(matched, decided) if decided else Fraction(0)
+        evidence = matched + _prior(block, stage) + (_DECLARED if stage in declared else 0)
+        if stage in declared:
+            share = max(share, MIN_SHARE)
+        if best is None or (evidence, share) > (best.evidence, best.share):
+            best = Match(block, stage, rows, transposed, evidence, share, stage in declared)
+    if best is None or best.evidence < MIN_EVIDENCE or best.share < MIN_SHARE:
+        return None
+    return best
+
+
+#: Evidence of a formula that names a stage's parents right before the block.
+_DECLARED = 6
+#: The roles' own names, as documents write them (priors for the roles of given blocks).
+_ROLE_WORDS = {
+    "X": ("x", "input", "inputs", "embedding", "embeddings", "emb", "e", "h"),
+    "W_Q": ("wq", "wquery", "queryweight", "queryweights"),
+    "W_K": ("wk", "wkey", "keyweight", "keyweights"),
+    "W_V": ("wv", "wvalue", "valueweight", "valueweights"),
+    "Q": ("q", "query", "queries", "querys"),
+    "K": ("k", "key", "keys"),
+    "V": ("v", "value", "values"),
+}
+
+
+def _plain(name: str) -> str:
+    return re.sub(r"[^a-z]", "", name.lower())
+
+
+def _role_prior(hyp: Hypothesis) -> int:
+    """Two digits of evidence for each given block whose name is its role's."""
+    return sum(
+        2 for role, root in zip(hyp.inputs, hyp.roots, strict=False) if _plain(root.name) in _ROLE_WORDS[role]
+    )
+
+
+def _names(hyp: Hypothesis) -> dict[str, set[str]]:
+    """The names a statement may use for each role and stage: a computed stage's symbol, and a
+    given block's own name (a role the hypothesis gave a block is named as the document named
+    that block, so a formula declares a stage only from blocks it really names)."""
+    names = {role: {role} for role in (*_ROLE_WORDS, *(s.name for s in STAGES))}
+    for role, root in zip(hyp.inputs, hyp.roots, strict=False):
+        names[role] = {_canonical(root.name)} if root.name else set()
+    return names
+
+
+def _declared(block: Block, hyp: Hypothesis) -> frozenset[str]:
+    """The stages whose every parent the block's statement names (``Q = XW_Q =``: Q, from X and
+    W_Q; ``QK^T / √2 =``: the scaled scores, from Q and K)."""
+    names = _names(hyp)
+    own = {stage.name: names[stage.name] for stage in STAGES}
+
+    def mentioned(parent: str) -> bool:
+        if names.get(parent, set()) & block.statement:
+            return True
+        stage = next((s for s in STAGES if s.name == parent), None)  # S is "QK^T": its parents
+        return (
+            stage is not None
+            and stage.name not in hyp.inputs
+            and all(own.get(p, names.get(p, set())) & block.statement for p in stage.parents if p != "c")
+        )
+
+    return frozenset(
+        stage.name
+        for stage in STAGES
+        if stage.name not in hyp.inputs
+        and (block.head in own[stage.name] or _plain(block.head) in stage.words)
+        and all(mentioned(p) for p in stage.parents if p != "c")
+    )
+
+
+# --- judgement ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: str
+    kind: str
+    value: str | None
+    exact: str | None
+    carried_from: int | None
+    stage: str
+    cell: tuple[int, int]
+
+
+def _decimal(true: Any, places: int) -> str | None:
+    scale = 10**places
+    if isinstance(true, Fraction):
+        units = round_half_away(true * scale)
+    else:
+        from flint import arb
+
+        y = true * scale
+        u = (abs(y) + arb(1) / 2).floor().unique_fmpz()
+        if u is None:
+            return None
+        units = int(u) * (-1 if y < 0 else 1)
+    sign = "-" if units < 0 else ""
+    digits = str(abs(units)).rjust(places + 1, "0")
+    return f"{sign}{digits[:-places]}.{digits[-places:]}" if places else f"{sign}{digits}"
+
+
+def _world_a(
+    hyp: Hypothesis, printed: dict[str, tuple[Matrix, int, bool]]
+) -> dict[str, tuple[Matrix, set[int], bool]]:
+    """Each stage computed from the document's printed upstream values (world a): the value,
+    the lines of the printed blocks it depends on that differ from the truth, and whether one
+    of them is wrong (not only rounded)."""
+    values: dict[str, Any] = dict(hyp.inputs)
+    values["c"] = hyp.scale
+    deps: dict[str, set[int]] = {k: set() for k in values}
+    wrong: dict[str, bool] = {k: False for k in values}
+    out = {}
+    for stage in STAGES:
+        if stage.name in hyp.inputs:
+            out[stage.name] = (hyp.inputs[stage.name], set(), False)
+            continue
+        value = stage.compute(*(values[p] for p in stage.parents))
+        d = set().union(*(deps[p] for p in stage.parents))
+        w = any(wrong[p] for p in stage.parents)
+        out[stage.name] = (value, d, w)
+        if stage.name in printed:
+            block_value, line, is_wrong = printed[stage.name]
+            values[stage.name] = block_value  # what comes after uses the printed block, not its parents
+            deps[stage.name] = {line} if block_value != hyp.truth[stage.name] else set()
+            wrong[stage.name] = is_wrong
+        else:
+            values[stage.name], deps[stage.name], wrong[stage.name] = value, d, w
+    return out
+
+
+def _cell_verdict(
+    lit: Lit,
+    true: Any,
+    in_a: Any,
+    *,
+    deps: set[int],
+    carries_wrong: bool,
+    stage_name: str,
+    cell: tuple[int, int],
+) -> Verdict | None:
+    """One printed number of an identified block, judged in the two worlds."""
+    ok = _rounds_to(lit, true)
+    if ok is None:
+        return None
+    value = _decimal(true, (lit.places or 0) + 3)
+    exact = None
+    if isinstance(true, Fraction):
+        exact = f"{true.numerator}/{true.denominator}" if true.denominator != 1 else str(true.numerator)
+    stage = next(s for s in STAGES if s.name == stage_name)
+    if ok:
+        return Verdict("ok", "ok", value, exact, None, stage_name, cell)
+    if _within_float32(lit, true):
+        return Verdict("ok", "float-rounding", value, exact, None, stage_name, cell)
+    if deps and _rounds_to(lit, in_a):
+        kind = "carried" if carries_wrong else "rounding-carried"
+        return Verdict("wrong", kind, value, exact, min(deps), stage_name, cell)
+    if _truncates(lit, true):
+        return Verdict("wrong", "rounding", value, exact, None, stage_name, cell)
+    if stage.arithmetic and isinstance(in_a, Fraction):
+        return Verdict("wrong", "slip", value, exact, None, stage_name, cell)
+    return Verdict("wrong", "wrong", value, exact, None, stage_name, cell)
+
+
+def _judge_document(
+    hyp: Hypothesis, blocks: list[Block], given: list[Block]
+) -> tuple[int, dict[tuple[int, int], Verdict]]:
+    """The evidence ``hyp`` finds in the document, and its verdict on each cell it explains.
+
+    A block printed before the last of the hypothesis's given blocks is not explained by it
+    (inputs come first), and a block the readers read as given is a result only where its
+    own statement says so (``Q = XW_Q = [...]``)."""
+    last_root = max(root.line for root in hyp.roots)
+    printed: dict[str, tuple[Matrix, int, bool]] = {}
+    verdicts: dict[tuple[int, int], Verdict] = {}
+    evidence = _role_prior(hyp)
+    world: dict[str, tuple[Matrix, set[int], bool]] = {}
+    version, computed_for = 0, -1
+    for block in blocks:
+        if any(block is root for root in hyp.roots):
+            continue
+        if computed_for != version:  # world (a) changes only when a printed block is taken in
+            world, computed_for = _world_a(hyp, printed), version
+        if block.line < last_root:
+            continue
+        declared = _declared(block, hyp)
+        if not declared and any(block is g for g in given):
+            continue
+        match = _identify(block, hyp.truth, declared)
+        match_a = _identify(block, {k: v[0] for k, v in world.items()}, declared) if printed else None
+        if match_a is not None and (match is None or match_a.evidence > match.evidence):
+            match = match_a
+        if match is None:
+            continue
+        truth = match.target(hyp.truth[match.stage])
+        value_a, deps, carries_wrong = world[match.stage]
+        target_a = match.target(value_a)
+        if not match.declared and _far(block, truth, target_a) > max(1, len(block.cells()) // 4):
+            continue  # identified by some digits but far off in many: more likely something else
+        evidence += match.evidence
+        block_wrong = False
+        for i, row in enumerate(block.rows):
+            for j, lit in enumerate(row):
+                cell = (match.rows[i] + 1, j + 1) if not match.transposed else (j + 1, match.rows[i] + 1)
+                verdict = _cell_verdict(
+                    lit,
+                    truth[i][j],
+                    target_a[i][j],
+                    deps=deps,
+                    carries_wrong=carries_wrong,
+                    stage_name=match.stage,
+                    cell=cell,
+                )
+                if verdict is not None:
+                    verdicts[(lit.line, lit.column)] = verdict
+                    block_wrong = block_wrong or verdict.status == "wrong"
+        if len(match.rows) == len(hyp.truth[match.stage]) and not match.transposed:
+            printed[match.stage] = ([[c.value for c in row] for row in block.rows], block.line, block_wrong)
+            version += 1
+    return evidence, verdicts
+
+
+def _open(by_place: dict[tuple[int, int], Finding], lit: Lit) -> bool:
+    """A number the readers did not read, or read without a verdict and not as an operand of a
+    formula they read (a formula says what its operands are)."""
+    finding = by_place.get((lit.line, lit.column))
+    return finding is None or (finding.status == Status.UNVERIFIED and finding.kind != Kind.OPERAND)
+
+
+def _kind(by_place: dict[tuple[int, int], Finding], lit: Lit) -> Any:
+    finding = by_place.get((lit.line, lit.column))
+    return None if finding is None else finding.kind
+
+
+def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str, Any]]:
+    """The findings with every printed block the readers left unjudged explained, and a
+    summary of the explanation (hypotheses tried, the one kept, each block's node).
+
+    Only numbers without a verdict (unread, or unverified) change; a number is called wrong
+    only when every hypothesis that explains the document nearly as well calls it wrong.
+    """
+    by_place = {(f.line, f.column): f for f in findings}
+    blocks = printed_blocks(text)
+    given = [b for b in blocks if all(_kind(by_place, c) == Kind.INPUT for c in b.cells())]
+    if not given:  # nothing read as given: the plain blocks before the first one with 3 places or more
+        rich = next(
+            (i for i, b in enumerate(blocks) if any((c.places or 0) >= 3 for c in b.cells())), len(blocks)
+        )
+        given = [b for b in blocks[:rich] if all(by_place.get((c.line, c.column)) is None for c in b.cells())]
+    open_blocks = [b for b in blocks if any(_open(by_place, c) for c in b.cells())]
+    summary: dict[str, Any] = {
+        "blocks": len(blocks),
+        "inputs": len(given),
+        "hypotheses": 0,
+        "kept": None,
+        "identified": 0,
+    }
+    if not given or not open_blocks:
+        return findings, summary
+    hypotheses, tried = _hypotheses(given)
+    summary["hypotheses"] = tried
+    from flint import ctx
+
+    saved = ctx.prec
+    ctx.prec = _PREC
+    try:
+        scored = []
+        for hyp in hypotheses:
+            try:
+                hyp.compute()
+            except (ValueError, ZeroDivisionError, IndexError, TypeError):
+                continue
+            scored.append((*_judge_document(hyp, blocks, given), hyp))
+    finally:
+        ctx.prec = saved
+    if not scored:
+        return findings, summary
+    best = max(s[0] for s in scored)
+    if best < MIN_EVIDENCE:
+        return findings, summary
+    near = [s for s in scored if s[0] >= best * NEAR_BEST]
+    kept_evidence, kept, hyp = next(s for s in scored if s[0] == best)
+    summary["kept"] = {
+        "scale": hyp.scale_name,
+        "evidence": kept_evidence,
+        "roots": {name: root.line for name, root in zip(hyp.inputs, hyp.roots, strict=False)},
+    }
+    open_places = {(c.line, c.column) for b in open_blocks for c in b.cells() if _open(by_place, c)}
+    out = dict(by_place)
+    for place, verdict in kept.items():
+        if place not in open_places:
+            continue
+        if verdict.status == "wrong" and any(
+            other.get(place) is None or other[place].status != "wrong" for _e, other, _h in near
+        ):
+            continue  # another hypothesis explains the document nearly as well and does not call it wrong
+        lit_text = next(c.text for b in open_blocks for c in b.cells() if (c.line, c.column) == place)
+        reason = (
+            f"identified by its digits as {verdict.stage}[{verdict.cell[0]},{verdict.cell[1]}] "
+            f"(scale {hyp.scale_name})"
+        )
+        out[place] = Finding(
+            line=place[0],
+            column=place[1],
+            subject=verdict.stage,
+            cell=verdict.cell,
+            claimed=lit_text,
+            value=verdict.value,
+            exact=verdict.exact,
+            status=Status(verdict.status),
+            kind=Kind(verdict.kind),
+            carried_from=verdict.carried_from,
+            reason=reason,
+        )
+        summary["identified"] += 1
+    return sorted(out.values(), key=lambda f: (f.line, f.column)), summary

@@ -1,0 +1,110 @@
+"""verify/explain.py: printed blocks identified with the stage graph by shape and value.
+
+True values come from fractions and mpmath here, never from symattn.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+
+from symattn.verify import verify_text
+from symattn.verify.explain import MAX_HYPOTHESES, printed_blocks
+
+# The "illustrated self-attention" example, with its results in code comments (no scaling).
+X = [[1, 0, 1, 0], [0, 2, 0, 2], [1, 1, 1, 1]]
+W_K = [[0, 0, 1], [1, 1, 0], [0, 1, 0], [1, 1, 0]]
+W_Q = [[1, 0, 1], [1, 0, 0], [0, 0, 1], [0, 1, 1]]
+W_V = [[0, 2, 0], [0, 3, 0], [1, 0, 3], [1, 1, 0]]
+
+
+def _mul(a, b):
+    return [
+        [sum(Fraction(a[i][k]) * b[k][j] for k in range(len(b))) for j in range(len(b[0]))]
+        for i in range(len(a))
+    ]
+
+
+def _document(keys: str, output: str) -> str:
+    return (
+        "```python\n"
+        "x = [[1, 0, 1, 0], [0, 2, 0, 2], [1, 1, 1, 1]]\n"
+        "w_key = [[0, 0, 1], [1, 1, 0], [0, 1, 0], [1, 1, 0]]\n"
+        "w_query = [[1, 0, 1], [1, 0, 0], [0, 0, 1], [0, 1, 1]]\n"
+        "w_value = [[0, 2, 0], [0, 3, 0], [1, 0, 3], [1, 1, 0]]\n"
+        f"keys = x @ w_key  # {keys}\n"
+        "queries = x @ w_query  # [[1, 0, 2], [2, 2, 2], [2, 1, 3]]\n"
+        "values = x @ w_value  # [[1, 2, 3], [2, 8, 0], [2, 6, 3]]\n"
+        "weights = softmax(queries @ keys.T)  # [[0.0634, 0.4683, 0.4683], [0.0000, 0.9820, 0.0180],"
+        " [0.0003, 0.8805, 0.1192]]\n"
+        f"out = weights @ values  # {output}\n"
+        "```\n"
+    )
+
+
+def _truth():
+    q, k, v = _mul(X, W_Q), _mul(X, W_K), _mul(X, W_V)
+    scores = [[sum(q[i][t] * k[j][t] for t in range(3)) for j in range(3)] for i in range(3)]
+    weights = []
+    for row in scores:
+        exps = [mpmath.e ** mpmath.mpf(int(s)) for s in row]
+        weights.append([e / sum(exps) for e in exps])
+    out = [[sum(weights[i][j] * int(v[j][c]) for j in range(3)) for c in range(3)] for i in range(3)]
+    return k, weights, out
+
+
+def test_the_scanner_reads_results_in_comments_and_printouts():
+    blocks = printed_blocks(
+        "keys = x @ w  # [[0, 1, 1], [4, 0, 0]]\n>>> A\narray([[0.5, 0.5],\n       [1. , 0. ]])\n"
+    )
+    assert [(b.shape, b.name) for b in blocks] == [((2, 3), "keys"), ((2, 2), "A")]
+
+
+def test_a_block_is_identified_by_its_digits_and_judged():
+    k, weights, out = _truth()
+    assert k[1] == [4, 4, 0]  # printed [4, 0, 0]: a slip
+    assert [mpmath.nstr(w, 4) for w in weights[0]] == ["0.06338", "0.4683", "0.4683"]
+    printed_out = [[round(float(x), 4) for x in row] for row in out]
+    right = str(printed_out).replace("],", "],")
+    report = verify_text(_document("[[0, 1, 1], [4, 0, 0], [2, 3, 1]]", right))
+    wrong = [(f.line, f.claimed, str(f.kind)) for f in report.wrong]
+    assert wrong == [(6, "0", "slip")]
+    judged = [f for f in report.findings if f.reason.startswith("identified by its digits")]
+    assert {f.subject for f in judged} >= {"K", "Q", "V", "A", "O"}
+
+
+def test_a_document_that_is_right_gives_no_wrong_number():
+    k, _weights, out = _truth()
+    printed_out = [[round(float(x), 4) for x in row] for row in out]
+    report = verify_text(_document(str([[int(x) for x in row] for row in k]), str(printed_out)))
+    assert not report.wrong
+    assert sum(f.status == "ok" for f in report.findings) >= 27
+
+
+def test_an_output_computed_from_a_wrong_block_is_carried_from_it():
+    # outputs computed with the printed weights rounded to one place (0.0, 0.5, 0.5 / 0.0, 1.0, 0.0 / 0.0, 0.9, 0.1)
+    doc = (
+        "```python\n"
+        "x = [[1, 0, 1, 0], [0, 2, 0, 2], [1, 1, 1, 1]]\n"
+        "w_key = [[0, 0, 1], [1, 1, 0], [0, 1, 0], [1, 1, 0]]\n"
+        "w_query = [[1, 0, 1], [1, 0, 0], [0, 0, 1], [0, 1, 1]]\n"
+        "w_value = [[0, 2, 0], [0, 3, 0], [1, 0, 3], [1, 1, 0]]\n"
+        "keys = x @ w_key  # [[0, 1, 1], [4, 4, 0], [2, 3, 1]]\n"
+        "values = x @ w_value  # [[1, 2, 3], [2, 8, 0], [2, 6, 3]]\n"
+        "weights = softmax(x @ w_query @ keys.T)  # [[0.0, 0.5, 0.5], [0.0, 1.0, 0.0], [0.0, 0.9, 0.1]]\n"
+        "out = weights @ values  # [[2.0, 7.0, 1.5], [2.0, 8.0, 0.0], [2.0, 7.8, 0.3]]\n"
+        "```\n"
+    )
+    _k, _weights, out = _truth()
+    assert abs(out[0][2] - mpmath.mpf("1.595")) < 0.001 and abs(out[2][2] - mpmath.mpf("0.3584")) < 0.001
+    report = verify_text(doc)
+    kinds = {(f.line, f.claimed): (str(f.kind), f.carried_from) for f in report.wrong}
+    # 0.0 for a weight of 0.0634 is wrong at one place, so the outputs are carried from that line
+    assert kinds[(8, "0.0")][0] in ("wrong", "rounding") and mpmath.nstr(_weights[0][0], 1) == "0.06"
+    assert kinds[(9, "1.5")] == ("carried", 8)
+    assert kinds[(9, "0.3")] == ("carried", 8)
+
+
+def test_the_hypotheses_are_counted_and_capped():
+    assert 0 < MAX_HYPOTHESES <= 64
