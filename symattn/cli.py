@@ -127,6 +127,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="list each formula as it was read (reader, place, text in the core grammar) and stop",
     )
+    verify.add_argument(
+        "--explain",
+        action="store_true",
+        help="say what each printed block was identified with, under which hypothesis, and why the rest stayed open",
+    )
     verify.set_defaults(run=_run_verify)
 
     fix = sub.add_parser(
@@ -489,6 +494,8 @@ def _run_verify(args: argparse.Namespace) -> int:
             print(f"symattn: error: {result.error}", file=sys.stderr)
         elif result.report is not None and not any(f.status != "unverified" for f in result.report.findings):
             print(f"symattn: {result.path}: no number could be checked", file=sys.stderr)
+    if args.explain:
+        return _explained(results, args.format, args.output)
     report_text = render(results, args.format, args.lang) if results else ""
     if any(result.error is not None for result in results):
         if args.output is None and report_text:  # the files that were read; -o is written only after success
@@ -502,6 +509,25 @@ def _run_verify(args: argparse.Namespace) -> int:
     if args.strict and _strict_failure(reports):
         return EXIT_FINDINGS
     return EXIT_OK
+
+
+def _explained(results: list, fmt: str, output: str | None) -> int:
+    """``verify --explain``: the explanation of each document, as text or JSON."""
+    import json
+
+    reports = [r.report for r in results if r.report is not None]
+    if fmt == "json":
+        data = [{"document": r.document, "explanation": r.explanation} for r in reports]
+        text = (
+            json.dumps({"schema": "symattn.explain/1", "documents": data}, ensure_ascii=False, indent=2)
+            + "\n"
+        )
+    else:
+        text = "".join(r.explain_text() for r in reports)
+    if any(r.error is not None for r in results):
+        return EXIT_ERROR
+    _emit(text, output)
+    return EXIT_FINDINGS if any(r.exit_code for r in reports) else EXIT_OK
 
 
 def _show_read(documents: list[str], errors: list[str], options: object) -> int:

@@ -516,7 +516,7 @@ def test_reports_group_wrong_numbers_by_root_cause_and_list_unchecked_places() -
     report = verify_text(text)
     assert [(f.line, f.kind, f.carried_from) for f in report.wrong] == [(3, "slip", None), (5, "carried", 3)]
     rendered = report.to_text()
-    assert "1 error(s); 1 number(s) carried from them." in rendered
+    assert "1 error; 1 number carried from it." in rendered
     cause, carried = rendered.index("<text>:3:"), rendered.index("    <text>:5:")
     assert cause < rendered.index("carried from it:") < carried  # listed under its cause
     md = report.to_markdown()

@@ -108,3 +108,56 @@ def test_an_output_computed_from_a_wrong_block_is_carried_from_it():
 
 def test_the_hypotheses_are_counted_and_capped():
     assert 0 < MAX_HYPOTHESES <= 64
+
+
+def test_explain_says_what_each_block_is_in_text_and_json(tmp_path, capsys):
+    import json
+
+    from symattn.cli import main
+
+    _k, _weights, out = _truth()
+    doc = tmp_path / "attn.md"
+    doc.write_text(
+        _document("[[0, 1, 1], [4, 0, 0], [2, 3, 1]]", str([[round(float(x), 4) for x in r] for r in out]))
+    )
+    assert main(["verify", str(doc), "--explain"]) == 1
+    text = capsys.readouterr().out
+    assert "kept: X = the block at line 2, W_Q = the block at line 4, W_K = the block at line 3" in text
+    assert "line 6 keys [3x3]: K (declared by its formula" in text
+    assert main(["verify", str(doc), "--explain", "--format", "json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    explanation = data["documents"][0]["explanation"]
+    assert data["schema"] == "symattn.explain/1" and explanation["kept"]["scale"] == "1"
+    assert explanation["hypotheses"] > 0 and {b["node"] for b in explanation["blocks"]} >= {
+        "K",
+        "Q",
+        "V",
+        "A",
+        "O",
+    }
+
+
+def test_a_row_per_temperature_is_read_as_the_softmax_at_that_temperature():
+    z = [mpmath.mpf(1), mpmath.mpf(2), mpmath.mpf(3)]
+
+    def softmax(t):
+        exps = [mpmath.e ** (x / t) for x in z]
+        return [e / sum(exps) for e in exps]
+
+    rows = {t: [mpmath.nstr(p, 3) for p in softmax(mpmath.mpf(t))] for t in ("1", "0.5", "2")}
+    assert rows == {
+        "1": ["0.09", "0.245", "0.665"],
+        "0.5": ["0.0159", "0.117", "0.867"],
+        "2": ["0.186", "0.307", "0.506"],
+    }
+    doc = (
+        "```python\n"
+        "logits = jnp.array([1.0, 2.0, 3.0])\n"
+        "jax.nn.softmax(logits / 1.0)  # [0.090, 0.245, 0.665]\n"
+        "jax.nn.softmax(logits / 0.5)  # [0.016, 0.117, 0.867]\n"
+        "jax.nn.softmax(logits / 2.0)  # [0.186, 0.307, 0.516]\n"
+        "```\n"
+    )
+    report = verify_text(doc)
+    assert [(f.line, f.claimed) for f in report.wrong] == [(5, "0.516")]
+    assert sum(f.status == "ok" for f in report.findings if f.line in (3, 4, 5)) == 8

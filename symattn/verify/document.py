@@ -620,8 +620,11 @@ def _report(name: str, text: str, tex: bool, options: VerifyOptions) -> Report:
         spans = [_with_squares_cue(_with_row_hint(span, text, stated.first_row), text) for span in spans]
     findings = _check(spans, locator, options, worker, deadline, stated)
     findings.sort(key=lambda f: (f.line, f.column))
-    findings, _explained = explain(text, findings)  # what the blocks the readers left open are (explain.py)
-    return Report(name, tuple(reroot_doubted(findings)))  # what later formulas show (roots.py)
+    try:
+        findings, explained = explain(text, findings)  # what the blocks the readers left open are (explain.py)
+    except (ArithmeticError, ValueError, TypeError, IndexError, KeyError, StopIteration) as error:
+        explained = {"error": f"{type(error).__name__}: {error}"}  # the readers' findings stand as they are
+    return Report(name, tuple(reroot_doubted(findings)), explained)  # what later formulas show (roots.py)
 
 
 def verify_document(path: str | Path, options: VerifyOptions | None = None) -> Report:

@@ -22,6 +22,7 @@ it never changes a verdict they reached.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from collections.abc import Callable
@@ -53,7 +54,7 @@ _NUMBER = re.compile(r"[-\u2212]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 _IDENTIFIER = re.compile(r"(?<![\\\w])[A-Za-z]\w*")
 _CAPITAL = re.compile(r"[A-Z](?:_\{?[A-Za-z0-9]{1,8}\}?)?")
 #: A REPL's echo of what it prints next: ``>>> A``, ``>>> A.round(4)``, ``>>> np.round(A, 4)``.
-_ECHOED = re.compile(r"\s*>>>\s*(?:(?:np|torch)\.round\(\s*)?([A-Za-z_]\w*)")
+_ECHOED = re.compile(r"\s*>>>\s*(?:print\(\s*)?(?:(?:np|torch)\.round\(\s*)?([A-Za-z_]\w*)")
 _ASSIGNED = re.compile(r"\s*([A-Za-z_]\w*)\s*=(?!=)")
 _NAME_BEFORE = re.compile(r"([A-Za-z\\][\w\\{}^']*)\s*(?:=|:)\s*(?:#\s*)?$")
 
@@ -202,6 +203,11 @@ class _Scanner:
                 i += 1
                 while i < n and text[i] in " \t#":
                     i += 1
+            elif ch == "#":  # a comment after a row of a list written in code
+                end = text.find("\n", i)
+                if end < 0:
+                    return None
+                i = end
             elif ch == "]":
                 return items, i + 1
             elif ch == "[":
@@ -505,8 +511,7 @@ def _hypotheses(inputs: list[Block]) -> tuple[list[Hypothesis], int]:
         for (wq, bq), (wk, bk), (wv, bv) in triples:
             if len(wq[0]) == len(wk[0]):
                 roles.append(({"X": _values(x), "W_Q": wq, "W_K": wk, "W_V": wv}, (x, bq, bk, bv)))
-        if not options:  # Q = K = V = X
-            roles.append(({"Q": _values(x), "K": _values(x), "V": _values(x)}, (x,)))
+        roles.append(({"Q": _values(x), "K": _values(x), "V": _values(x)}, (x,)))  # no weights: Q = K = V = X
     for q, k, v in itertools.permutations(inputs[:4], 3):
         if q.shape[1] == k.shape[1] and k.shape[0] == v.shape[0]:
             roles.append(({"Q": _values(q), "K": _values(k), "V": _values(v)}, (q, k, v)))
@@ -547,10 +552,16 @@ class Match:
         return [m[r] for r in self.rows]
 
 
-def _candidates(block: Block, truth: dict[str, Matrix]) -> list[tuple[str, tuple[int, ...], bool, Matrix]]:
+def _candidates(
+    block: Block, truth: dict[str, Matrix], roots: Any = ()
+) -> list[tuple[str, tuple[int, ...], bool, Matrix]]:
+    """The nodes ``block`` could be by its shape: computed stages (a given one restated is no
+    evidence of anything), whole, one row, or transposed."""
     r, c = block.shape
     out = []
     for stage in STAGES:
+        if stage.name in roots:
+            continue
         m = truth[stage.name]
         for transposed in (False, True):
             node = _transpose(m) if transposed else m
@@ -624,12 +635,14 @@ def _prior(block: Block, stage: str) -> int:
     return 2 if any(name == w or (len(w) > 2 and w in name) for w in words) else 0
 
 
-def _identify(block: Block, truth: dict[str, Matrix], declared: frozenset[str] = frozenset()) -> Match | None:
+def _identify(
+    block: Block, truth: dict[str, Matrix], declared: frozenset[str] = frozenset(), roots: Any = ()
+) -> Match | None:
     """The node ``block`` is, by its digits (and the name before it, a prior); a stage whose
     parents the block's own statement names (``Q = XW_Q = [...]``) is declared: it needs no
     share of matching digits, since the formula says what the block is."""
     best: Match | None = None
-    for stage, rows, transposed, target in _candidates(block, truth):
+    for stage, rows, transposed, target in _candidates(block, truth, roots):
         if len(rows) != len(truth[stage]) and stage in declared:
             continue  # a declared stage is the whole matrix, not one row of it
         matched, decided = _score(block, target)
@@ -718,6 +731,7 @@ class Verdict:
     carried_from: int | None
     stage: str
     cell: tuple[int, int]
+    scale: str = ""
 
 
 def _decimal(true: Any, places: int) -> str | None:
@@ -784,7 +798,7 @@ def _cell_verdict(
     exact = None
     if isinstance(true, Fraction):
         exact = f"{true.numerator}/{true.denominator}" if true.denominator != 1 else str(true.numerator)
-    stage = next(s for s in STAGES if s.name == stage_name)
+    stage = next(s for s in (*STAGES, *VOCABULARY) if s.name == stage_name)
     if ok:
         return Verdict("ok", "ok", value, exact, None, stage_name, cell)
     if _within_float32(lit, true):
@@ -800,7 +814,7 @@ def _cell_verdict(
 
 
 def _judge_document(
-    hyp: Hypothesis, blocks: list[Block], given: list[Block]
+    hyp: Hypothesis, blocks: list[Block], given: list[Block], trace: list[dict[str, Any]] | None = None
 ) -> tuple[int, dict[tuple[int, int], Verdict]]:
     """The evidence ``hyp`` finds in the document, and its verdict on each cell it explains.
 
@@ -813,28 +827,60 @@ def _judge_document(
     evidence = _role_prior(hyp)
     world: dict[str, tuple[Matrix, set[int], bool]] = {}
     version, computed_for = 0, -1
+
+    def note(block: Block, node: str | None, why: str, evidence: int = 0) -> None:
+        if trace is not None:
+            trace.append(
+                {
+                    "line": block.line,
+                    "shape": list(block.shape),
+                    "name": block.name,
+                    "node": node,
+                    "evidence": evidence,
+                    "why": why,
+                }
+            )
+
     for block in blocks:
         if any(block is root for root in hyp.roots):
+            note(block, None, "given: an input of this hypothesis")
             continue
         if computed_for != version:  # world (a) changes only when a printed block is taken in
             world, computed_for = _world_a(hyp, printed), version
         if block.line < last_root:
+            note(block, None, "printed before the inputs")
             continue
         declared = _declared(block, hyp)
         if not declared and any(block is g for g in given):
+            note(block, None, "read as given, and no formula says it is computed")
             continue
-        match = _identify(block, hyp.truth, declared)
-        match_a = _identify(block, {k: v[0] for k, v in world.items()}, declared) if printed else None
+        match = _identify(block, hyp.truth, declared, hyp.inputs)
+        match_a = (
+            _identify(block, {k: v[0] for k, v in world.items()}, declared, hyp.inputs) if printed else None
+        )
         if match_a is not None and (match is None or match_a.evidence > match.evidence):
             match = match_a
         if match is None:
+            note(block, None, f"no node of its shape explains {MIN_EVIDENCE} of its digits and 3/5 of them")
             continue
         truth = match.target(hyp.truth[match.stage])
         value_a, deps, carries_wrong = world[match.stage]
         target_a = match.target(value_a)
         if not match.declared and _far(block, truth, target_a) > max(1, len(block.cells()) // 4):
+            note(block, None, f"closest to {match.stage}, but far off in more than a quarter of its cells")
             continue  # identified by some digits but far off in many: more likely something else
         evidence += match.evidence
+        node = (
+            match.stage
+            if len(match.rows) == len(hyp.truth[match.stage])
+            else f"{match.stage} row {match.rows[0] + 1}"
+        )
+        note(
+            block,
+            node + (" (transposed)" if match.transposed else ""),
+            "declared by its formula" if match.declared else "by its digits",
+            match.evidence,
+        )
         block_wrong = False
         for i, row in enumerate(block.rows):
             for j, lit in enumerate(row):
@@ -864,6 +910,149 @@ def _open(by_place: dict[tuple[int, int], Finding], lit: Lit) -> bool:
     return finding is None or (finding.status == Status.UNVERIFIED and finding.kind != Kind.OPERAND)
 
 
+# --- a second graph: a softmax over a vocabulary at a temperature -------------------------------------
+
+
+def _over_t(z: Matrix, t: Fraction) -> Matrix:
+    return [[x / t for x in row] for row in z]
+
+
+#: The vocabulary's stages, each declared once: logits z (given) and a temperature T (a parameter).
+VOCABULARY: tuple[Stage, ...] = (
+    Stage("z/T", ("z", "T"), _over_t, ("scaled", "logits")),
+    Stage("softmax(z/T)", ("z/T",), _softmax, ("p", "prob", "probs", "probability", "softmax"), False),
+)
+#: A temperature the text sets (``T = 0.5``, ``T=2``, ``temperature 0.7``, ``温度 2``, ``logits / 0.5``).
+_TEMPERATURE = re.compile(
+    r"(?:\bT|\\tau|\u03c4|temperature|\u6e29\u5ea6)\s*(?:=|@|:|\u4e3a|of)?\s*(\d{1,3}(?:\.\d{1,4})?)(?![\d.])"
+    r"|logits?\s*/\s*(\d{1,3}(?:\.\d{1,4})?)(?![\d.])"
+)
+#: Most temperatures tried for one document.
+MAX_TEMPERATURES = 8
+
+
+def _plain_number(value: Fraction) -> str:
+    """A temperature as the document wrote it: 0.5, not 1/2."""
+    return (
+        format(value.numerator / value.denominator, "g")
+        if value.denominator in (1, 2, 4, 5, 8, 10, 20, 25, 100)
+        else str(value)
+    )
+
+
+def _temperatures(text: str) -> list[Fraction]:
+    found = [Fraction(1)]
+    for match in _TEMPERATURE.finditer(text):
+        value = Fraction(match.group(1) or match.group(2))
+        if value > 0 and value not in found:
+            found.append(value)
+        if len(found) >= MAX_TEMPERATURES:
+            break
+    return found
+
+
+def _vocabulary(text: str, blocks: list[Block], given: list[Block], trace: list[dict[str, Any]]) -> dict:
+    """Verdicts on the printed rows that are a softmax of given logits at one of the document's
+    temperatures (each row its own T: a table of T = 0.5, 1, 2), identified by their digits."""
+    temperatures = _temperatures(text)
+    logits = [b for b in given if b.shape[0] == 1 and b.shape[1] >= 2]
+    verdicts: dict[tuple[int, int], Verdict] = {}
+    for block in blocks:
+        if block.shape[0] != 1 or any(block is g for g in given):
+            continue
+        tried = []
+        for z in logits:
+            if z.shape != block.shape or z.line > block.line:
+                continue
+            values: dict[str, Any] = {"z": _values(z)}
+            for t in temperatures:
+                values["T"] = t
+                for stage in VOCABULARY:
+                    values[stage.name] = stage.compute(*(values[p] for p in stage.parents))
+                    if values[stage.name] == values["z"]:
+                        continue  # z/T at T = 1 is the given logits: a restatement is no evidence
+                    matched, decided = _score(block, values[stage.name])
+                    if decided:
+                        tried.append((matched, Fraction(matched, decided), stage.name, t, values[stage.name]))
+        if not tried:
+            continue
+        evidence, share, name, t, target = max(tried, key=lambda x: (x[0], x[1]))
+        if (
+            evidence < MIN_EVIDENCE
+            or share < MIN_SHARE
+            or _far(block, target, target) > max(1, block.shape[1] // 4)
+        ):
+            continue
+        rivals = [
+            x
+            for x in tried
+            if x[0] >= evidence * NEAR_BEST and x is not max(tried, key=lambda y: (y[0], y[1]))
+        ]
+        trace.append(
+            {
+                "line": block.line,
+                "shape": list(block.shape),
+                "name": block.name,
+                "node": f"{name} at T = {_plain_number(t)}",
+                "evidence": evidence,
+                "why": "by its digits",
+            }
+        )
+        for j, lit in enumerate(block.rows[0]):
+            verdict = _cell_verdict(
+                lit,
+                target[0][j],
+                target[0][j],
+                deps=set(),
+                carries_wrong=False,
+                stage_name=name,
+                cell=(1, j + 1),
+            )
+            if verdict is None:
+                continue
+            if verdict.status == "wrong" and any(_rounds_to(lit, r[4][0][j]) is not False for r in rivals):
+                continue  # another temperature or logit row explains it nearly as well
+            verdicts[(lit.line, lit.column)] = dataclasses.replace(verdict, scale=f"T = {_plain_number(t)}")
+    return verdicts
+
+
+def _attention(
+    blocks: list[Block], given: list[Block], summary: dict[str, Any]
+) -> dict[tuple[int, int], Verdict]:
+    """The attention graph's verdicts under the hypothesis that explains the most digits, each
+    wrong one kept only where every hypothesis nearly as good calls it wrong (``summary`` gets
+    the hypotheses tried, the one kept and each block's node)."""
+    hypotheses, tried = _hypotheses(given)
+    summary["hypotheses"] = tried
+    scored = []
+    for hyp in hypotheses:
+        try:
+            hyp.compute()
+        except (ValueError, ZeroDivisionError, IndexError, TypeError):
+            continue
+        scored.append((*_judge_document(hyp, blocks, given), hyp))
+    best = max((s[0] for s in scored), default=0)
+    if best < MIN_EVIDENCE:
+        return {}
+    near = [s for s in scored if s[0] >= best * NEAR_BEST]
+    kept_evidence, kept, hyp = next(s for s in scored if s[0] == best)
+    _judge_document(hyp, blocks, given, summary["blocks"])
+    summary["kept"] = {
+        "scale": hyp.scale_name,
+        "evidence": kept_evidence,
+        "roles": {name: root.line for name, root in zip(hyp.inputs, hyp.roots, strict=False)},
+        "near": len(near) - 1,
+    }
+    chosen = {}
+    for place, verdict in kept.items():
+        if verdict.status == "wrong" and any(
+            other.get(place) is None or other[place].status != "wrong" for _e, other, _h in near
+        ):
+            continue  # another hypothesis explains the document nearly as well and does not call it wrong
+        chosen[place] = dataclasses.replace(verdict, scale=f"scale {hyp.scale_name}")
+    return chosen
+
+
 def _kind(by_place: dict[tuple[int, int], Finding], lit: Lit) -> Any:
     finding = by_place.get((lit.line, lit.column))
     return None if finding is None else finding.kind
@@ -886,68 +1075,43 @@ def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str
         given = [b for b in blocks[:rich] if all(by_place.get((c.line, c.column)) is None for c in b.cells())]
     open_blocks = [b for b in blocks if any(_open(by_place, c) for c in b.cells())]
     summary: dict[str, Any] = {
-        "blocks": len(blocks),
+        "printed": len(blocks),
         "inputs": len(given),
         "hypotheses": 0,
         "kept": None,
         "identified": 0,
+        "blocks": [],
     }
     if not given or not open_blocks:
         return findings, summary
-    hypotheses, tried = _hypotheses(given)
-    summary["hypotheses"] = tried
     from flint import ctx
 
     saved = ctx.prec
     ctx.prec = _PREC
     try:
-        scored = []
-        for hyp in hypotheses:
-            try:
-                hyp.compute()
-            except (ValueError, ZeroDivisionError, IndexError, TypeError):
-                continue
-            scored.append((*_judge_document(hyp, blocks, given), hyp))
+        chosen = _attention(blocks, given, summary)
+        for place, verdict in _vocabulary(text, blocks, given, summary["blocks"]).items():
+            chosen.setdefault(place, verdict)
     finally:
         ctx.prec = saved
-    if not scored:
-        return findings, summary
-    best = max(s[0] for s in scored)
-    if best < MIN_EVIDENCE:
-        return findings, summary
-    near = [s for s in scored if s[0] >= best * NEAR_BEST]
-    kept_evidence, kept, hyp = next(s for s in scored if s[0] == best)
-    summary["kept"] = {
-        "scale": hyp.scale_name,
-        "evidence": kept_evidence,
-        "roots": {name: root.line for name, root in zip(hyp.inputs, hyp.roots, strict=False)},
-    }
     open_places = {(c.line, c.column) for b in open_blocks for c in b.cells() if _open(by_place, c)}
+    texts = {(c.line, c.column): c.text for b in open_blocks for c in b.cells()}
     out = dict(by_place)
-    for place, verdict in kept.items():
+    for place, verdict in chosen.items():
         if place not in open_places:
             continue
-        if verdict.status == "wrong" and any(
-            other.get(place) is None or other[place].status != "wrong" for _e, other, _h in near
-        ):
-            continue  # another hypothesis explains the document nearly as well and does not call it wrong
-        lit_text = next(c.text for b in open_blocks for c in b.cells() if (c.line, c.column) == place)
-        reason = (
-            f"identified by its digits as {verdict.stage}[{verdict.cell[0]},{verdict.cell[1]}] "
-            f"(scale {hyp.scale_name})"
-        )
         out[place] = Finding(
             line=place[0],
             column=place[1],
             subject=verdict.stage,
             cell=verdict.cell,
-            claimed=lit_text,
+            claimed=texts[place],
             value=verdict.value,
             exact=verdict.exact,
             status=Status(verdict.status),
             kind=Kind(verdict.kind),
             carried_from=verdict.carried_from,
-            reason=reason,
+            reason=f"identified by its digits as {verdict.stage}[{verdict.cell[0]},{verdict.cell[1]}] ({verdict.scale})",
         )
         summary["identified"] += 1
     return sorted(out.values(), key=lambda f: (f.line, f.column)), summary

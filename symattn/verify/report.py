@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import escape as html_escape
 
 from symattn.verify.finding import Finding
@@ -35,6 +35,8 @@ class Report:
 
     document: str
     findings: tuple[Finding, ...]
+    #: what the explanation model understood (verify/explain.py): ``verify --explain`` shows it
+    explanation: dict | None = field(default=None, compare=False, repr=False)
 
     @property
     def summary(self) -> dict[str, int]:
@@ -89,6 +91,34 @@ class Report:
             rows.append([f"… {len(ordered) - len(shown)} more"] + [""] * 7)
         header = ["line:col", "expression", "cell", "claimed", "true", "status", "kind", "reason"]
         return html.section(repr(self)[1:-1], html.table(header, rows))
+
+    def explain_text(self) -> str:
+        """What the explanation understood: the hypothesis kept and what each printed block is."""
+        data = self.explanation or {}
+        if "error" in data:
+            return (
+                f"{self.document}: the explanation stopped ({data['error']}); the readers' findings stand\n"
+            )
+        lines = [f"{self.document}: {data.get('printed', 0)} printed blocks, {data.get('inputs', 0)} given"]
+        kept = data.get("kept")
+        if not kept:
+            lines.append("  no hypothesis explains the document's blocks")
+        else:
+            roles = ", ".join(f"{role} = the block at line {line}" for role, line in kept["roles"].items())
+            lines.append(
+                f"  kept: {roles}; scale {kept['scale']}; {kept['evidence']} digits explained; "
+                f"{data['hypotheses']} hypotheses tried, {kept['near']} nearly as good"
+            )
+        for block in data.get("blocks", []):
+            shape = "x".join(map(str, block["shape"]))
+            name = f" {block['name']}" if block["name"] else ""
+            what = (
+                f"{block['node']} ({block['why']}, {block['evidence']} digits)"
+                if block["node"]
+                else block["why"]
+            )
+            lines.append(f"  line {block['line']}{name} [{shape}]: {what}")
+        return "\n".join(lines) + "\n"
 
     def to_json(self) -> str:
         """The report as JSON (schema ``symattn.verify/1``; ``summary.kinds`` counts

@@ -22,13 +22,13 @@ LABELS: dict[str, dict[str, str]] = {
         "exact": "exact",
         "kind": "kind",
         "reason": "reason",
-        "summary": "{claims} numbers: {ok} ok, {wrong} wrong, {unverified} not checked.",
+        "summary": "{claims} number{claims_s}: {ok} ok, {wrong} wrong, {unverified} not checked.",
         "unverified_line": "{count} × {reason}",
         "verdict_ok": "Result: every checked number holds.",
         "verdict_none": "Result: no number could be checked.",
-        "verdict_wrong": "Result: {wrong} wrong number(s).",
+        "verdict_wrong": "Result: {wrong} wrong number{wrong_s}.",
         "location": "location",
-        "causes": "{roots} error(s); {carried} number(s) carried from them.",
+        "causes": "{roots} error{roots_s}; {carried} number{carried_s} carried from {them}.",
         "carried_under": "carried from it:",
         "carried_from_line": "carried from line {line}:",
         "unverified_where": "where",
@@ -109,7 +109,9 @@ CONVENTION_TEXT: dict[str, dict[str, str]] = {
 def label(key: str, lang: str = "en", **values: object) -> str:
     """The sentence ``key`` in ``lang`` with ``values`` filled in."""
     table = LABELS.get(lang, LABELS["en"])
-    return table[key].format(**values)
+    plurals = {f"{name}_s": "" if value == 1 else "s" for name, value in values.items() if isinstance(value, int)}
+    them = "it" if values.get("roots") == 1 else "them"
+    return table[key].format(**values, **plurals, them=them)
 
 
 def kind_text(kind: str, lang: str = "en", carried_from: int | None = None, fits: str | None = None) -> str:
