@@ -10,7 +10,9 @@ writes FILE only after success.
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,25 +25,18 @@ from symattn.verify.readers import ReadingLimit, bounds, find_math, markdown, te
 OPTIONS = VerifyOptions(use_worker=False)
 
 
-def _table(rows: int, columns: int = 2) -> str:
-    header = "| " + " | ".join(f"c{k}" for k in range(columns)) + " |\n"
-    rule = "|" + "---|" * columns + "\n"
-    body = "".join(
-        "| " + " | ".join(f"0.{(i + k) % 10}" for k in range(columns)) + " |\n" for i in range(rows)
-    )
-    return "Attention weights:\n\n" + header + rule + body
+def _generators():
+    """The benchmark's document makers (benchmarks/adversarial.py), so the test reads the very
+    documents the benchmark times."""
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "adversarial.py"
+    spec = importlib.util.spec_from_file_location("symattn_adversarial_benchmark", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module._table, module._formulas, module._lines
 
 
-def _formulas(count: int, per_line: int = 10) -> str:
-    lines = []
-    for start in range(0, count, per_line):
-        lines.append(" ".join(f"$x_{{{k}}} = {k % 7}$" for k in range(start, min(count, start + per_line))))
-    return "\n".join(lines) + "\n"
-
-
-def _lines(piece: str, total: int, width: int = 200_000) -> str:
-    text = piece * (total // len(piece))
-    return "\n".join(text[k : k + width] for k in range(0, len(text), width)) + "\n"
+_table, _formulas, _lines = _generators()
 
 
 # (document, LaTeX?, the limit its one finding names): the documents of the issue and a few more

@@ -628,7 +628,7 @@ def _score(block: Block, target: Matrix) -> tuple[int, int]:
 
 
 def _prior(block: Block, stage: str) -> int:
-    name = re.sub(r"[^a-z]", "", block.name.lower())
+    name = _plain(block.name)
     if not name:
         return 0
     words = next(s.words for s in STAGES if s.name == stage)
