@@ -621,7 +621,9 @@ def _report(name: str, text: str, tex: bool, options: VerifyOptions) -> Report:
     findings = _check(spans, locator, options, worker, deadline, stated)
     findings.sort(key=lambda f: (f.line, f.column))
     try:
-        findings, explained = explain(text, findings)  # what the blocks the readers left open are (explain.py)
+        findings, explained = explain(
+            text, findings
+        )  # what the blocks the readers left open are (explain.py)
     except (ArithmeticError, ValueError, TypeError, IndexError, KeyError, StopIteration) as error:
         explained = {"error": f"{type(error).__name__}: {error}"}  # the readers' findings stand as they are
     return Report(name, tuple(reroot_doubted(findings)), explained)  # what later formulas show (roots.py)

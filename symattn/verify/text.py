@@ -109,7 +109,9 @@ CONVENTION_TEXT: dict[str, dict[str, str]] = {
 def label(key: str, lang: str = "en", **values: object) -> str:
     """The sentence ``key`` in ``lang`` with ``values`` filled in."""
     table = LABELS.get(lang, LABELS["en"])
-    plurals = {f"{name}_s": "" if value == 1 else "s" for name, value in values.items() if isinstance(value, int)}
+    plurals = {
+        f"{name}_s": "" if value == 1 else "s" for name, value in values.items() if isinstance(value, int)
+    }
     them = "it" if values.get("roots") == 1 else "them"
     return table[key].format(**values, **plurals, them=them)
 
