@@ -106,8 +106,18 @@ def test_an_output_computed_from_a_wrong_block_is_carried_from_it():
     assert kinds[(9, "0.3")] == ("carried", 8)
 
 
-def test_the_hypotheses_are_counted_and_capped():
-    assert 0 < MAX_HYPOTHESES <= 64
+def test_the_hypotheses_are_counted_and_bounded_before_they_are_built():
+    from symattn.verify.explain import MAX_ROLE_BLOCKS, SCALES, _hypotheses
+
+    # 150 given 2x2 blocks (a document of many examples): every 3 of them could be weights
+    text = "\n\n".join(
+        f"$$W_{k} = \\begin{{bmatrix}} {k} & 1 \\\\ 0 & {k + 1} \\end{{bmatrix}}$$" for k in range(150)
+    )
+    blocks = printed_blocks(text)
+    assert len(blocks) == 150
+    hypotheses, tried = _hypotheses(blocks)
+    assert len(hypotheses) <= MAX_HYPOTHESES <= 64
+    assert tried <= (MAX_ROLE_BLOCKS * (6 * 5 * 4 + 1) + 4 * 3 * 2) * len(SCALES)
 
 
 def test_explain_says_what_each_block_is_in_text_and_json(tmp_path, capsys):

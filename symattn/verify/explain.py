@@ -39,6 +39,10 @@ __all__ = ["MAX_HYPOTHESES", "Block", "explain", "printed_blocks"]
 MAX_HYPOTHESES = 48
 #: Most printed blocks read from one document.
 MAX_BLOCKS = 300
+#: Given blocks tried as X, and how many given blocks after X are tried as its weights (at most
+#: 6 * 5 * 4 orders each): the hypotheses are bounded before any is built.
+MAX_ROLE_BLOCKS = 12
+_WEIGHT_WINDOW = 6
 #: Most cells of one printed block.
 MAX_CELLS = 400
 #: Digits of evidence a block needs before it is identified with a node.
@@ -500,19 +504,18 @@ def _hypotheses(inputs: list[Block]) -> tuple[list[Hypothesis], int]:
     printed or transposed; or Q, K and V themselves), with each scale; the count tried, and
     the list cut at :data:`MAX_HYPOTHESES`."""
     roles: list[tuple[dict[str, Matrix], tuple[Block, ...]]] = []
-    for x in inputs:
+    for index, x in enumerate(inputs[:MAX_ROLE_BLOCKS]):
         d = x.shape[1]
-        options = [(_values(b), b) for b in inputs if b is not x and b.shape[0] == d]
-        options += [
-            (_transpose(_values(b)), b) for b in inputs if b is not x and b.shape[1] == d != b.shape[0]
-        ]
+        nearby = inputs[index + 1 : index + 1 + _WEIGHT_WINDOW]  # the weights follow the input they act on
+        options = [(_values(b), b) for b in nearby if b.shape[0] == d]
+        options += [(_transpose(_values(b)), b) for b in nearby if b.shape[1] == d != b.shape[0]]
         triples = list(itertools.permutations(options, 3)) if len(options) >= 3 else []
         triples += [(o, o, o) for o in options] if len(options) < 3 else []
         for (wq, bq), (wk, bk), (wv, bv) in triples:
             if len(wq[0]) == len(wk[0]):
                 roles.append(({"X": _values(x), "W_Q": wq, "W_K": wk, "W_V": wv}, (x, bq, bk, bv)))
         roles.append(({"Q": _values(x), "K": _values(x), "V": _values(x)}, (x,)))  # no weights: Q = K = V = X
-    for q, k, v in itertools.permutations(inputs[:4], 3):
+    for q, k, v in itertools.permutations(inputs[:4], 3):  # Q, K and V given as they are
         if q.shape[1] == k.shape[1] and k.shape[0] == v.shape[0]:
             roles.append(({"Q": _values(q), "K": _values(k), "V": _values(v)}, (q, k, v)))
     out: list[Hypothesis] = []
