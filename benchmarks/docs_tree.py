@@ -29,7 +29,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "benchmarks" / "RESULTS.md"
 BEGIN, END = "<!-- docs-tree: begin -->", "<!-- docs-tree: end -->"
 
 
@@ -175,13 +174,11 @@ def main(argv: list[str] | None = None) -> int:
     section = "\n".join(lines)
     print(section)
     if args.record:
-        text = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else "# Benchmark results\n"
-        if BEGIN in text and END in text:
-            head, rest = text.split(BEGIN, 1)
-            text = head + section + rest.split(END, 1)[1]
-        else:
-            text = text.rstrip("\n") + "\n\n" + section + "\n"
-        RESULTS.write_text(text, encoding="utf-8")
+        if str(ROOT) not in sys.path:  # run as a script: make `benchmarks` importable
+            sys.path.insert(0, str(ROOT))
+        from benchmarks.results import write_section
+
+        write_section(section, BEGIN, END)
     return 0
 
 

@@ -39,7 +39,6 @@ from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "benchmarks" / "RESULTS.md"
 BEGIN, END = "<!-- verify-mixed: begin -->", "<!-- verify-mixed: end -->"
 TOKENS = ("the", "cat", "sat", "on", "mat", "a", "dog", "ran")
 
@@ -261,13 +260,11 @@ def section(figures: dict, command: str) -> str:
 
 
 def record(text: str) -> None:
-    results = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else "# Benchmark results\n"
-    if BEGIN in results and END in results:
-        head, rest = results.split(BEGIN, 1)
-        results = head + text + rest.split(END, 1)[1]
-    else:
-        results = results.rstrip("\n") + "\n\n" + text + "\n"
-    RESULTS.write_text(results, encoding="utf-8")
+    if str(ROOT) not in sys.path:  # run as a script: make `benchmarks` importable
+        sys.path.insert(0, str(ROOT))
+    from benchmarks.results import write_section
+
+    write_section(text, BEGIN, END)
 
 
 def main(argv: list[str] | None = None) -> int:
