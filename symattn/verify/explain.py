@@ -23,6 +23,7 @@ it never changes a verdict they reached.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import re
 from collections.abc import Callable
@@ -31,7 +32,9 @@ from fractions import Fraction
 from typing import Any
 
 from symattn.rounding import round_half_away
+from symattn.verify.chain import chain
 from symattn.verify.finding import Finding, Kind, Status
+from symattn.verify.words import not_computed
 
 __all__ = ["MAX_HYPOTHESES", "Block", "explain", "printed_blocks"]
 
@@ -60,6 +63,9 @@ _CAPITAL = re.compile(r"[A-Z](?:_\{?[A-Za-z0-9]{1,8}\}?)?")
 #: A REPL's echo of what it prints next: ``>>> A``, ``>>> A.round(4)``, ``>>> np.round(A, 4)``.
 _ECHOED = re.compile(r"\s*>>>\s*(?:print\(\s*)?(?:(?:np|torch)\.round\(\s*)?([A-Za-z_]\w*)")
 _ASSIGNED = re.compile(r"\s*([A-Za-z_]\w*)\s*=(?!=)")
+#: What makes a block an operand of an operation written out: an operator, or a matrix next to it.
+_OPERATOR_AFTER = re.compile(r"(?:[-+*/@\u00d7\u00b7\u2212\u2299]|\\(?:cdot|times|odot|circ|begin\b)|\^)")
+_OPERATOR_BEFORE = re.compile(r"(?:[-+*/@\u00d7\u00b7\u2212\u2299]|\\(?:cdot|times|odot|circ)|\\end\{\w+\})$")
 _NAME_BEFORE = re.compile(r"([A-Za-z\\][\w\\{}^']*)\s*(?:=|:)\s*(?:#\s*)?$")
 
 
@@ -76,6 +82,18 @@ class Lit:
     value: Fraction
     places: int | None
 
+    @functools.cached_property
+    def weight(self) -> int:
+        """Digits of evidence in a matched literal: its significant digits; 0 and ±1 carry none."""
+        if self.value in (0, 1, -1):
+            return 0
+        digits = self.text.lstrip("-\u2212+").split("e")[0].split("E")[0].replace(".", "").lstrip("0")
+        return len(digits)
+
+    @functools.cached_property
+    def approx(self) -> float:
+        return self.value.numerator / self.value.denominator
+
 
 @dataclass
 class Block:
@@ -86,6 +104,7 @@ class Block:
     name: str = ""
     statement: frozenset[str] = frozenset()  # the names written before it in its statement
     head: str = ""  # the name the statement assigns (before its first "=")
+    operand: bool = False  # an operand of an operation written on its line (``[..] + [..]``, ``AB``)
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -149,6 +168,17 @@ class _Scanner:
             match = _NAME_BEFORE.search(previous) or _ECHOED.match(previous)  # "A =", or ">>> A.round(4)"
         return match.group(1) if match else ""
 
+    def operand(self, start: int, end: int) -> bool:
+        """Whether the block from ``start`` to ``end`` is an operand of an operation written on
+        its line: an operator or another matrix right after it, or right before it."""
+        after = self.text[end : end + 40]
+        after = after[: after.find("\n")] if "\n" in after else after
+        before = self.text[max(0, start - 40) : start]
+        before = before[before.rfind("\n") + 1 :]
+        after = re.sub(r"^(?:\*\*|__|`|\$|[ \t)}])+", "", after)  # emphasis, code and math marks
+        before = re.sub(r"(?:\*\*|__|`|\$|[ \t({])+$", "", before)
+        return bool(_OPERATOR_AFTER.match(after) or _OPERATOR_BEFORE.search(before))
+
     def statement_before(self, offset: int) -> tuple[frozenset[str], str]:
         """The names written before ``offset`` in the same statement (back to a blank line, a
         display's opening, the block before, a ``\\quad`` or the end of a sentence): code's
@@ -189,7 +219,15 @@ class _Scanner:
                 and sum(len(r) for r in rows) <= MAX_CELLS
                 and sum(len(r) for r in rows) >= 2
             ):
-                blocks.append(Block(rows, rows[0][0].line, self.name_before(j), *self.statement_before(j)))
+                blocks.append(
+                    Block(
+                        rows,
+                        rows[0][0].line,
+                        self.name_before(j),
+                        *self.statement_before(j),
+                        operand=self.operand(j, end),
+                    )
+                )
             i = end
         return blocks
 
@@ -278,6 +316,7 @@ class _Scanner:
                         rows[0][0].line,
                         self.name_before(match.start()),
                         *self.statement_before(match.start()),
+                        operand=self.operand(match.start(), match.end()),
                     )
                 )
             if len(blocks) >= MAX_BLOCKS:
@@ -366,11 +405,8 @@ def _truncates(lit: Lit, true: Any) -> bool:
 
 
 def _weight(lit: Lit) -> int:
-    """Digits of evidence in a matched literal: its significant digits; 0 and ±1 carry none."""
-    if lit.value in (0, 1, -1):
-        return 0
-    digits = lit.text.lstrip("-\u2212+").split("e")[0].split("E")[0].replace(".", "").lstrip("0")
-    return len(digits)
+    """Digits of evidence in a matched literal (:attr:`Lit.weight`)."""
+    return lit.weight
 
 
 # --- the stage graph ----------------------------------------------------------------------------
@@ -515,7 +551,9 @@ def _hypotheses(inputs: list[Block]) -> tuple[list[Hypothesis], int]:
             if len(wq[0]) == len(wk[0]):
                 roles.append(({"X": _values(x), "W_Q": wq, "W_K": wk, "W_V": wv}, (x, bq, bk, bv)))
         roles.append(({"Q": _values(x), "K": _values(x), "V": _values(x)}, (x,)))  # no weights: Q = K = V = X
-    for q, k, v in itertools.permutations(inputs[:4], 3):  # Q, K and V given as they are
+    triples = list(itertools.permutations(inputs[:4], 3))  # Q, K and V given as they are
+    triples += [tuple(inputs[i : i + 3]) for i in range(1, MAX_ROLE_BLOCKS) if len(inputs[i : i + 3]) == 3]
+    for q, k, v in triples:  # (or three given blocks in a row, later in the document)
         if q.shape[1] == k.shape[1] and k.shape[0] == v.shape[0]:
             roles.append(({"Q": _values(q), "K": _values(k), "V": _values(v)}, (q, k, v)))
     out: list[Hypothesis] = []
@@ -607,7 +645,7 @@ def _clearly_off(lit: Lit, true: Any) -> bool:
     to spare): neither a match nor a near miss."""
     approx = float(true) if isinstance(true, Fraction) else float(true.mid())
     unit = 10.0 ** -(lit.places or 0)
-    return abs(float(lit.value) - approx) > 3 * unit + 1e-9 * abs(approx)
+    return abs(lit.approx - approx) > 3 * unit + 1e-9 * abs(approx)
 
 
 def _score(block: Block, target: Matrix) -> tuple[int, int]:
@@ -792,8 +830,11 @@ def _cell_verdict(
     carries_wrong: bool,
     stage_name: str,
     cell: tuple[int, int],
+    arithmetic: bool | None = None,
 ) -> Verdict | None:
-    """One printed number of an identified block, judged in the two worlds."""
+    """One printed number of an identified block, judged in the two worlds (``arithmetic``:
+    its value is exact arithmetic of its parents, so a miss is a slip; by default the stage's
+    own declaration says)."""
     ok = _rounds_to(lit, true)
     if ok is None:
         return None
@@ -801,7 +842,8 @@ def _cell_verdict(
     exact = None
     if isinstance(true, Fraction):
         exact = f"{true.numerator}/{true.denominator}" if true.denominator != 1 else str(true.numerator)
-    stage = next(s for s in (*STAGES, *VOCABULARY) if s.name == stage_name)
+    if arithmetic is None:
+        arithmetic = next(s for s in (*STAGES, *VOCABULARY) if s.name == stage_name).arithmetic
     if ok:
         return Verdict("ok", "ok", value, exact, None, stage_name, cell)
     if _within_float32(lit, true):
@@ -811,13 +853,17 @@ def _cell_verdict(
         return Verdict("wrong", kind, value, exact, min(deps), stage_name, cell)
     if _truncates(lit, true):
         return Verdict("wrong", "rounding", value, exact, None, stage_name, cell)
-    if stage.arithmetic and isinstance(in_a, Fraction):
+    if arithmetic and isinstance(in_a, Fraction):
         return Verdict("wrong", "slip", value, exact, None, stage_name, cell)
     return Verdict("wrong", "wrong", value, exact, None, stage_name, cell)
 
 
 def _judge_document(
-    hyp: Hypothesis, blocks: list[Block], given: list[Block], trace: list[dict[str, Any]] | None = None
+    hyp: Hypothesis,
+    blocks: list[Block],
+    given: list[Block],
+    trace: list[dict[str, Any]] | None = None,
+    identified: dict[int, Matrix] | None = None,
 ) -> tuple[int, dict[tuple[int, int], Verdict]]:
     """The evidence ``hyp`` finds in the document, and its verdict on each cell it explains.
 
@@ -850,8 +896,14 @@ def _judge_document(
             continue
         if computed_for != version:  # world (a) changes only when a printed block is taken in
             world, computed_for = _world_a(hyp, printed), version
-        if block.line < last_root:
-            note(block, None, "printed before the inputs")
+        if block.line < last_root or block.operand:
+            note(
+                block,
+                None,
+                "printed before the inputs"
+                if block.line < last_root
+                else "an operand of an operation written out on its line",
+            )
             continue
         declared = _declared(block, hyp)
         if not declared and any(block is g for g in given):
@@ -901,6 +953,8 @@ def _judge_document(
                     verdicts[(lit.line, lit.column)] = verdict
                     block_wrong = block_wrong or verdict.status == "wrong"
         if len(match.rows) == len(hyp.truth[match.stage]) and not match.transposed:
+            if identified is not None:
+                identified[id(block)] = truth
             printed[match.stage] = ([[c.value for c in row] for row in block.rows], block.line, block_wrong)
             version += 1
     return evidence, verdicts
@@ -1020,7 +1074,7 @@ def _vocabulary(text: str, blocks: list[Block], given: list[Block], trace: list[
 
 
 def _attention(
-    blocks: list[Block], given: list[Block], summary: dict[str, Any]
+    blocks: list[Block], given: list[Block], summary: dict[str, Any], identified: dict[int, Matrix]
 ) -> dict[tuple[int, int], Verdict]:
     """The attention graph's verdicts under the hypothesis that explains the most digits, each
     wrong one kept only where every hypothesis nearly as good calls it wrong (``summary`` gets
@@ -1039,7 +1093,7 @@ def _attention(
         return {}
     near = [s for s in scored if s[0] >= best * NEAR_BEST]
     kept_evidence, kept, hyp = next(s for s in scored if s[0] == best)
-    _judge_document(hyp, blocks, given, summary["blocks"])
+    _judge_document(hyp, blocks, given, summary["blocks"], identified)
     summary["kept"] = {
         "scale": hyp.scale_name,
         "evidence": kept_evidence,
@@ -1070,7 +1124,35 @@ def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str
     """
     by_place = {(f.line, f.column): f for f in findings}
     blocks = printed_blocks(text)
-    given = [b for b in blocks if all(_kind(by_place, c) == Kind.INPUT for c in b.cells())]
+    lines = text.split("\n")
+    stated = [b for b in blocks if not_computed(lines, b.line)]
+    for block in stated:  # the text says these were not computed: givens, whatever a reader made of them
+        for c in block.cells():
+            finding = by_place.get((c.line, c.column))
+            if finding is not None and finding.status != Status.OK:
+                by_place[(c.line, c.column)] = dataclasses.replace(
+                    finding,
+                    status=Status.UNVERIFIED,
+                    kind=Kind.INPUT,
+                    carried_from=None,
+                    reason="the text says these values were not computed by the formula: a given",
+                )
+    stated_lines = {b.line for b in stated}
+    for place, finding in list(by_place.items()):  # carried from a given is not carried
+        if finding.status == Status.WRONG and finding.carried_from in stated_lines:
+            by_place[place] = dataclasses.replace(
+                finding,
+                status=Status.UNVERIFIED,
+                kind=Kind.UNDECIDED,
+                carried_from=None,
+                reason=f"follows from the values of line {finding.carried_from}, which the text says were not computed",
+            )
+    findings = list(by_place.values())
+    given = [
+        b
+        for b in blocks
+        if all(_kind(by_place, c) == Kind.INPUT for c in b.cells()) or any(b is s for s in stated)
+    ]
     if not given:  # nothing read as given: the plain blocks before the first one with 3 places or more
         rich = next(
             (i for i, b in enumerate(blocks) if any((c.places or 0) >= 3 for c in b.cells())), len(blocks)
@@ -1081,6 +1163,7 @@ def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str
         "printed": len(blocks),
         "inputs": len(given),
         "hypotheses": 0,
+        "candidates": 0,
         "kept": None,
         "identified": 0,
         "blocks": [],
@@ -1092,8 +1175,14 @@ def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str
     saved = ctx.prec
     ctx.prec = _PREC
     try:
-        chosen = _attention(blocks, given, summary)
+        identified: dict[int, Matrix] = {}
+        chosen = _attention(blocks, given, summary, identified)
         for place, verdict in _vocabulary(text, blocks, given, summary["blocks"]).items():
+            chosen.setdefault(place, verdict)
+        steps, summary["candidates"] = chain(
+            blocks, given, identified, summary["blocks"], judge=_cell_verdict
+        )
+        for place, verdict in steps.items():
             chosen.setdefault(place, verdict)
     finally:
         ctx.prec = saved
@@ -1114,7 +1203,8 @@ def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str
             status=Status(verdict.status),
             kind=Kind(verdict.kind),
             carried_from=verdict.carried_from,
-            reason=f"identified by its digits as {verdict.stage}[{verdict.cell[0]},{verdict.cell[1]}] ({verdict.scale})",
+            reason=f"identified by its digits as {verdict.stage}[{verdict.cell[0]},{verdict.cell[1]}]"
+            + (f" ({verdict.scale})" if verdict.scale else ""),
         )
         summary["identified"] += 1
     return sorted(out.values(), key=lambda f: (f.line, f.column)), summary

@@ -267,13 +267,44 @@ REASONS_ZH: tuple[tuple[str, str], ...] = (
         "与它自己的算式相符，但该算式与前一项不相等；第 {0} 行把它当作那个量来用",
     ),
     (r"restates line (\d+)'s value", "重述第 {0} 行的值"),
+    # the explanation's reasons, and the names of the nodes it identifies (translated in turn)
+    (r"identified by its digits as (.+) \(((?:T|scale) .+)\)", "按其数字认定为 {0}（{1}）"),
+    (r"identified by its digits as (.+)\[(\d+),(\d+)\]", "按其数字认定为 {0}[{1},{2}]"),
+    (
+        r"the text says these values were not computed by the formula: a given",
+        "文中说明这些数值并非由公式算出：按给定值处理",
+    ),
+    (
+        r"follows from the values of line (\d+), which the text says were not computed",
+        "由第 {0} 行的数值得出，而文中说明那些数值并非算出",
+    ),
 )
+
+
+#: The words in the names of the explanation's nodes (``LayerNorm (ε = 0, population variance)``,
+#: ``GELU (tanh) of A·W+b``): the rest of a name is symbols.
+NODE_WORDS_ZH = (
+    (re.compile(r"(.+) of (.+)"), lambda m: f"{_node_zh(m.group(2))} 的 {_node_zh(m.group(1))}"),
+    (re.compile(r"population variance"), lambda m: "总体方差"),
+    (re.compile(r"sample variance"), lambda m: "样本方差"),
+)
+
+
+def _node_zh(name: str) -> str:
+    for pattern, render in NODE_WORDS_ZH:
+        if pattern.fullmatch(name):
+            return render(pattern.fullmatch(name))
+    words = name.replace("population variance", "总体方差").replace("sample variance", "样本方差")
+    match = re.fullmatch(r"(.+?) \((.+)\)", words)
+    return f"{match.group(1)}（{match.group(2).replace(', ', '，')}）" if match else words
 
 
 def _translate(reason: str) -> str | None:
     for pattern, template in REASONS_ZH:
         match = re.fullmatch(pattern, reason)
         if match:
+            if pattern.startswith("identified by its digits as"):
+                return template.format(_node_zh(match.group(1)), *match.groups()[1:])
             return template.format(*(_translate(g) or g for g in match.groups()))
     return None
 

@@ -1,0 +1,854 @@
+"""The third graph of the explanation: each printed block as one declared operation on the
+blocks printed before it (a residual sum, a linear layer, an activation, a norm, per-token
+statistics), the way a reader follows a worked example from one printed step to the next.
+
+The attention graph (:mod:`symattn.verify.explain`) starts from the document's inputs and
+knows the path to the output.  The layers after it (Add & Norm, the feed-forward network)
+are written as steps on printed intermediate results, in many orders and with or without
+biases, so here the graph grows as the document is read: its nodes are the given blocks and
+every block identified so far, and a new block is tried against every declared operation
+(:data:`OPS`, each with its conventions) applied to the nodes before it, and against an
+activation or norm of such a result (two steps, for ``ReLU(xW₁ + b₁) = [...]``).
+
+Candidates are screened in floats, then the best is computed exactly (fractions, and arb
+balls where a square root or an exponential enters) and judged in the two worlds: the truth,
+and the document's own printed blocks taken as printed (world a).  A number is wrong only
+when every candidate nearly as good as the best calls it off.  The candidates tried per
+document are counted and capped (:data:`MAX_CANDIDATES`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+__all__ = ["MAX_CANDIDATES", "OPS", "Op", "chain"]
+
+#: Most candidate nodes computed for one document (counted, then cut).
+MAX_CANDIDATES = 6000
+#: The nodes a block is tried against: the most recent ones printed before it.
+MAX_POOL = 10
+#: The ε a norm may add, besides one the text states.
+EPSILONS = (Fraction(0), Fraction(1, 10**5), Fraction(1, 10**6), Fraction(1, 10**12))
+
+Matrix = list[list[Any]]
+
+
+# --- numbers: one declaration, two kinds (floats to screen, exact and balls to judge) -------------
+
+
+class _Floats:
+    """Floats, to screen candidates: plain operators, constants as floats."""
+
+    exact = False
+    exp = staticmethod(math.exp)
+    sqrt = staticmethod(math.sqrt)
+    erf = staticmethod(math.erf)
+    tanh = staticmethod(math.tanh)
+    pi = math.pi
+
+    @staticmethod
+    def c(x: Fraction) -> float:
+        return x.numerator / x.denominator
+
+    @staticmethod
+    def add(a: float, b: float) -> float:
+        return a + b
+
+    @staticmethod
+    def mul(a: float, b: float) -> float:
+        return a * b
+
+    @staticmethod
+    def div(a: float, b: float) -> float:
+        return a / b
+
+    @staticmethod
+    def positive(x: float) -> bool:
+        return x > 0
+
+
+def _ball(x: Any) -> Any:
+    from flint import arb, fmpq
+
+    return arb(fmpq(x.numerator, x.denominator)) if isinstance(x, Fraction) else x
+
+
+def _mix(a: Any, b: Any) -> tuple[Any, Any]:
+    """Fractions with balls: both as balls (a ball never meets a Fraction in an operation)."""
+    if isinstance(a, Fraction) != isinstance(b, Fraction):
+        return _ball(a), _ball(b)
+    return a, b
+
+
+class _Exact:
+    """Exact rationals where the arithmetic keeps them, arb balls where a root or an
+    exponential enters."""
+
+    exact = True
+
+    @staticmethod
+    def c(x: Fraction) -> Fraction:
+        return x
+
+    @staticmethod
+    def add(a: Any, b: Any) -> Any:
+        a, b = _mix(a, b)
+        return a + b
+
+    @staticmethod
+    def mul(a: Any, b: Any) -> Any:
+        a, b = _mix(a, b)
+        return a * b
+
+    @staticmethod
+    def div(a: Any, b: Any) -> Any:
+        a, b = _mix(a, b)
+        return a / b
+
+    @staticmethod
+    def positive(x: Any) -> bool:
+        return (x.mid() if hasattr(x, "mid") else x) > 0
+
+    @staticmethod
+    def exp(x: Any) -> Any:
+        return Fraction(1) if isinstance(x, Fraction) and x == 0 else _ball(x).exp()
+
+    @staticmethod
+    def sqrt(x: Any) -> Any:
+        if isinstance(x, Fraction) and x >= 0:
+            n, d = math.isqrt(x.numerator), math.isqrt(x.denominator)
+            if n * n == x.numerator and d * d == x.denominator:
+                return Fraction(n, d)
+        return _ball(x).sqrt()
+
+    @staticmethod
+    def erf(x: Any) -> Any:
+        return _ball(x).erf()
+
+    @staticmethod
+    def tanh(x: Any) -> Any:
+        return _ball(x).tanh()
+
+    @property
+    def pi(self) -> Any:
+        from flint import arb
+
+        return arb.pi()
+
+
+def _total(k: Any, values: list[Any]) -> Any:
+    out = values[0]
+    for v in values[1:]:
+        out = k.add(out, v)
+    return out
+
+
+# --- the operations, each declared once ------------------------------------------------------------
+
+
+def _matmul(k: Any, a: Matrix, b: Matrix) -> Matrix:
+    return [
+        [_total(k, [k.mul(a[i][t], b[t][j]) for t in range(len(b))]) for j in range(len(b[0]))]
+        for i in range(len(a))
+    ]
+
+
+def _matmul_t(k: Any, a: Matrix, b: Matrix) -> Matrix:
+    return [[_total(k, [k.mul(x, y) for x, y in zip(ra, rb, strict=True)]) for rb in b] for ra in a]
+
+
+def _plus(k: Any, a: Matrix, b: Matrix) -> Matrix:
+    rows = b if len(b) == len(a) else b * len(a)  # a bias row is added to every row
+    return [[k.add(x, y) for x, y in zip(ra, rb, strict=True)] for ra, rb in zip(a, rows, strict=True)]
+
+
+def _linear(k: Any, a: Matrix, w: Matrix, bias: Matrix) -> Matrix:
+    return _plus(k, _matmul(k, a, w), bias)
+
+
+def _mean(k: Any, row: list[Any]) -> Any:
+    return k.div(_total(k, row), k.c(Fraction(len(row))))
+
+
+def _variance(k: Any, row: list[Any], sample: bool) -> Any:
+    minus_mu = k.mul(_mean(k, row), k.c(Fraction(-1)))
+    squares = [k.mul(k.add(x, minus_mu), k.add(x, minus_mu)) for x in row]
+    return k.div(_total(k, squares), k.c(Fraction(len(row) - 1 if sample else len(row))))
+
+
+def _means(k: Any, a: Matrix) -> Matrix:
+    return [[_mean(k, row)] for row in a]
+
+
+def _variances(k: Any, a: Matrix, *, sample: bool) -> Matrix:
+    return [[_variance(k, row, sample)] for row in a]
+
+
+def _stds(k: Any, a: Matrix, *, sample: bool) -> Matrix:
+    return [[k.sqrt(_variance(k, row, sample))] for row in a]
+
+
+def _centred(k: Any, a: Matrix) -> Matrix:
+    out = []
+    for row in a:
+        minus_mu = k.mul(_mean(k, row), k.c(Fraction(-1)))
+        out.append([k.add(x, minus_mu) for x in row])
+    return out
+
+
+def _layernorm(k: Any, a: Matrix, *, eps: Fraction, form: str) -> Matrix:
+    """``(x − μ)/√(σ² + ε)`` with the population variance (``pop``) or the sample one
+    (``sample``), or ``(x − μ)/(s + ε)`` with the sample standard deviation (``std+eps``,
+    the form of ``x.std()`` in hand-written PyTorch)."""
+    out = []
+    for row in a:
+        minus_mu = k.mul(_mean(k, row), k.c(Fraction(-1)))
+        if form == "std+eps":
+            scale = k.add(k.sqrt(_variance(k, row, True)), k.c(eps))
+        else:
+            scale = k.sqrt(k.add(_variance(k, row, form == "sample"), k.c(eps)))
+        out.append([k.div(k.add(x, minus_mu), scale) for x in row])
+    return out
+
+
+def _rmsnorm(k: Any, a: Matrix, *, eps: Fraction) -> Matrix:
+    out = []
+    for row in a:
+        mean_square = k.div(_total(k, [k.mul(x, x) for x in row]), k.c(Fraction(len(row))))
+        rms = k.sqrt(k.add(mean_square, k.c(eps)))
+        out.append([k.div(x, rms) for x in row])
+    return out
+
+
+def _relu(k: Any, a: Matrix) -> Matrix:
+    zero = k.c(Fraction(0))
+    return [[x if k.positive(x) else zero for x in row] for row in a]
+
+
+def _gelu(k: Any, a: Matrix, *, form: str) -> Matrix:
+    half, one = k.c(Fraction(1, 2)), k.c(Fraction(1))
+    if form == "erf":
+        root2 = k.sqrt(k.c(Fraction(2)))
+
+        def inner(x: Any) -> Any:
+            return k.erf(k.div(x, root2))
+    else:
+        factor, cubic = k.sqrt(k.div(k.c(Fraction(2)), k.pi)), k.c(Fraction(44715, 10**6))
+
+        def inner(x: Any) -> Any:
+            return k.tanh(k.mul(factor, k.add(x, k.mul(cubic, k.mul(k.mul(x, x), x)))))
+
+    return [[k.mul(k.mul(half, x), k.add(one, inner(x))) for x in row] for row in a]
+
+
+def _silu(k: Any, a: Matrix) -> Matrix:
+    one, minus = k.c(Fraction(1)), k.c(Fraction(-1))
+    return [[k.div(x, k.add(one, k.exp(k.mul(x, minus)))) for x in row] for row in a]
+
+
+def _softmax(k: Any, a: Matrix) -> Matrix:
+    out = []
+    for row in a:
+        exps = [k.exp(x) for x in row]
+        total = _total(k, exps)
+        out.append([k.div(e, total) for e in exps])
+    return out
+
+
+def _same(shapes: list[tuple[int, int]]) -> tuple[int, int]:
+    return shapes[0]
+
+
+@dataclass(frozen=True)
+class Op:
+    """One declared operation: its name, arity, function (of a number kit and matrices, with
+    its convention as keywords), the conventions it may take, the shape it gives (None: it
+    does not apply), whether its printed value is exact arithmetic of its arguments (a miss
+    is a slip), and the names documents give its result (priors, never switches)."""
+
+    name: str
+    arity: int
+    compute: Callable[..., Matrix]
+    shape: Callable[[list[tuple[int, int]]], tuple[int, int] | None]
+    conventions: tuple[dict[str, Any], ...] = ({},)
+    arithmetic: bool = True
+    words: tuple[str, ...] = ()
+    unary: bool = False  # an activation or norm: also tried on a binary result (two steps)
+
+
+def _shape_matmul(s: list[tuple[int, int]]) -> tuple[int, int] | None:
+    return (s[0][0], s[1][1]) if s[0][1] == s[1][0] else None
+
+
+def _shape_matmul_t(s: list[tuple[int, int]]) -> tuple[int, int] | None:
+    return (s[0][0], s[1][0]) if s[0][1] == s[1][1] and s[0] != (1, 1) else None
+
+
+def _shape_plus(s: list[tuple[int, int]]) -> tuple[int, int] | None:
+    (n, m), (p, q) = s
+    return (n, m) if q == m and p in (n, 1) else None
+
+
+def _shape_linear(s: list[tuple[int, int]]) -> tuple[int, int] | None:
+    (n, d), (p, m), (b, q) = s
+    return (n, m) if d == p and b == 1 and q == m else None
+
+
+def _wide(s: list[tuple[int, int]]) -> tuple[int, int] | None:
+    return s[0] if s[0][1] >= 2 else None
+
+
+def _stat_shape(s: list[tuple[int, int]]) -> tuple[int, int] | None:
+    return (s[0][0], 1) if s[0][1] >= 2 else None
+
+
+_NORM_FORMS = ("pop", "sample", "std+eps")
+
+#: The operations a printed step may be, each declared once with its conventions and words.
+OPS: tuple[Op, ...] = (
+    Op("A·B", 2, _matmul, _shape_matmul, words=("hidden", "projection", "linear", "h")),
+    Op("A·Bᵀ", 2, _matmul_t, _shape_matmul_t, words=("scores", "score")),
+    Op("A+B", 2, _plus, _shape_plus, words=("residual", "sum", "add", "残差")),
+    Op("A·W+b", 3, _linear, _shape_linear, words=("hidden", "linear", "ffn", "h", "output")),
+    Op(
+        "ReLU",
+        1,
+        _relu,
+        _same,
+        arithmetic=False,
+        words=("relu", "activated", "激活"),
+        unary=True,
+    ),
+    Op(
+        "GELU",
+        1,
+        _gelu,
+        _same,
+        ({"form": "erf"}, {"form": "tanh"}),
+        arithmetic=False,
+        words=("gelu", "activated", "激活"),
+        unary=True,
+    ),
+    Op("SiLU", 1, _silu, _same, arithmetic=False, words=("silu", "swish"), unary=True),
+    Op(
+        "softmax",
+        1,
+        _softmax,
+        _wide,
+        arithmetic=False,
+        words=("softmax", "probs", "weights"),
+        unary=True,
+    ),
+    Op(
+        "LayerNorm",
+        1,
+        _layernorm,
+        _wide,
+        tuple({"eps": e, "form": f} for f in _NORM_FORMS for e in EPSILONS),
+        arithmetic=False,
+        words=("layernorm", "ln", "norm", "normalized", "normed", "归一化"),
+        unary=True,
+    ),
+    Op(
+        "RMSNorm",
+        1,
+        _rmsnorm,
+        _wide,
+        tuple({"eps": e} for e in EPSILONS),
+        arithmetic=False,
+        words=("rmsnorm", "rms", "norm", "normalized"),
+        unary=True,
+    ),
+    Op("x − mean", 1, _centred, _wide, words=("centered", "centred", "diff")),
+    Op("mean", 1, _means, _stat_shape, words=("mean", "mu", "均值")),
+    Op(
+        "variance",
+        1,
+        _variances,
+        _stat_shape,
+        ({"sample": False}, {"sample": True}),
+        words=("var", "variance", "方差"),
+    ),
+    Op(
+        "std",
+        1,
+        _stds,
+        _stat_shape,
+        ({"sample": False}, {"sample": True}),
+        arithmetic=False,
+        words=("std", "sigma", "标准差"),
+    ),
+)
+
+
+def _describe(op: Op, convention: dict[str, Any]) -> str:
+    if not convention:
+        return op.name
+    parts = []
+    for key, value in convention.items():
+        if key == "eps":
+            power = len(str(value.denominator)) - 1
+            plain = value and value.numerator == 1 and value.denominator == 10**power
+            parts.append("ε = 0" if not value else f"ε = 1e-{power}" if plain else f"ε = {value}")
+        elif key == "sample":
+            parts.append("sample variance" if value else "population variance")
+        elif key == "form":
+            parts.append({"pop": "population variance", "sample": "sample variance"}.get(value, value))
+    return f"{op.name} ({', '.join(parts)})"
+
+
+# --- nodes and candidates --------------------------------------------------------------------------
+
+
+@dataclass
+class Node:
+    """A given block, or a printed block identified with a candidate: its truth, its printed
+    values (world a), the line of the block and whether it was called wrong."""
+
+    truth: Matrix  # exact or balls
+    printed: Matrix  # what the document printed (Fractions)
+    line: int
+    shape: tuple[int, int]
+    given: bool
+    wrong: bool = False
+    deps: frozenset[int] = frozenset()  # lines of printed blocks upstream that differ from the truth
+    floats: list[list[float]] = field(default_factory=list)
+    printed_floats: list[list[float]] = field(default_factory=list)
+    radius: list[list[Fraction]] = field(default_factory=list)  # a given printout's rounding, per cell
+
+
+@dataclass
+class Candidate:
+    op: Op
+    convention: dict[str, Any]
+    args: tuple[Any, ...]  # Nodes, or (Op, convention, Nodes) for a two-step candidate
+    floats: list[list[float]]  # computed from the truth, screened in floats
+    floats_a: list[list[float]]  # from the printed blocks
+    label: str
+
+
+def _apply(op: Op, convention: dict[str, Any], kit: Any, values: list[Matrix]) -> Matrix:
+    return op.compute(kit, *values, **convention)
+
+
+def _float_matrix(m: Matrix) -> list[list[float]]:
+    return [[float(x.mid()) if hasattr(x, "mid") else float(x) for x in row] for row in m]
+
+
+# --- scoring ---------------------------------------------------------------------------------------
+
+
+def _weight(lit: Any) -> int:
+    return lit.weight
+
+
+def _float_score(
+    cells: list[Any], values: list[float], restated: list[bool] | None = None
+) -> tuple[int, int]:
+    """Matched digits (a near miss one digit less) and decided digits, by floats; a cell that
+    only restates its argument's number (``restated``) carries none."""
+    matched = decided = 0
+    for index, (lit, v) in enumerate(zip(cells, values, strict=True)):
+        w = 0 if restated is not None and restated[index] else _weight(lit)
+        if not math.isfinite(v):
+            return 0, 1
+        unit = 10.0 ** -(lit.places or 0)
+        gap = abs(lit.approx - v)
+        decided += w
+        if gap <= unit / 2 * (1 + 1e-9) + 1e-12 * abs(v):
+            matched += w
+        elif w > 2 and gap <= 2 * unit:
+            matched += w - 1
+    return matched, decided
+
+
+def _views(block: Any, shape: tuple[int, int]) -> list[tuple[str, int | None]]:
+    """How a block of its shape can be a node of ``shape``: whole, transposed, or one row."""
+    r, c = block.shape
+    out: list[tuple[str, int | None]] = []
+    if (r, c) == shape:
+        out.append(("whole", None))
+    if (c, r) == shape and r != c:
+        out.append(("transposed", None))
+    if r == 1 and c == shape[1] and shape[0] > 1:
+        out.extend(("row", i) for i in range(shape[0]))
+    return out
+
+
+def _view(m: list[list[Any]], how: str, row: int | None) -> list[Any]:
+    if how == "whole":
+        return [x for r in m for x in r]
+    if how == "transposed":
+        return [x for col in zip(*m, strict=True) for x in col]
+    return list(m[row or 0])
+
+
+def _cell_of(how: str, row: int | None, i: int, j: int) -> tuple[int, int]:
+    if how == "whole":
+        return i + 1, j + 1
+    if how == "transposed":
+        return j + 1, i + 1
+    return (row or 0) + 1, j + 1
+
+
+def _restates(values: list[list[float]], arguments: list[list[list[float]]]) -> bool:
+    """A candidate equal to one of its own arguments (ReLU of positive numbers) says nothing."""
+    return any(
+        len(arg) == len(values)
+        and len(arg[0]) == len(values[0])
+        and all(
+            abs(a - b) <= 1e-12 * max(1.0, abs(b))
+            for ra, rb in zip(values, arg, strict=True)
+            for a, b in zip(ra, rb, strict=True)
+        )
+        for arg in arguments
+    )
+
+
+@dataclass
+class _Found:
+    """A candidate's fit to a block: its evidence (matched digits and a name's prior), the
+    share of decided digits it matches, how the block sits in it, and the cells it leaves off."""
+
+    evidence: int
+    share: Fraction
+    cand: Candidate
+    how: str
+    row: int | None
+    off: int
+
+    def value(self, index: int) -> tuple[float, float]:
+        return _view(self.cand.floats, self.how, self.row)[index], _view(
+            self.cand.floats_a, self.how, self.row
+        )[index]
+
+
+class _Chain:
+    """The graph as it grows in reading order: its nodes, the candidates computed (cached and
+    counted), and the verdicts."""
+
+    def __init__(
+        self,
+        given: list[Any],
+        identified: dict[int, Matrix],
+        trace: list[dict[str, Any]],
+        judge: Callable[..., Any],
+    ) -> None:
+        self.given_ids = {id(b) for b in given}
+        self.identified = identified
+        self.trace = trace
+        self.judge = judge
+        self.nodes: list[Node] = []
+        self.verdicts: dict[tuple[int, int], Any] = {}
+        self.tried = 0
+        self.cache: dict[tuple[Any, ...], Candidate | None] = {}
+
+    # --- nodes and candidates
+
+    def add_node(
+        self,
+        block: Any,
+        truth: Matrix,
+        *,
+        given: bool,
+        wrong: bool = False,
+        deps: frozenset[int] = frozenset(),
+    ) -> None:
+        printed = _printed(block)
+        node = Node(truth, printed, block.line, block.shape, given, wrong, deps)
+        node.floats = _float_matrix(truth)
+        node.printed_floats = _float_matrix(printed)
+        if given:  # three places or more: perhaps a rounded result, though read as given
+            node.radius = [[_half_unit(c) for c in row] for row in block.rows]
+        self.nodes.append(node)
+
+    def candidate(
+        self, op: Op, convention: dict[str, Any], args: tuple[Any, ...], label: str
+    ) -> Candidate | None:
+        key = _key(op, convention, args)
+        if key not in self.cache and self.tried >= MAX_CANDIDATES:
+            return None  # the cap: counted, never passed
+        if key not in self.cache:
+            self.tried += 1
+            try:
+                floats = _apply(op, convention, _Floats, [_floats_of(a, False) for a in args])
+                floats_a = _apply(op, convention, _Floats, [_floats_of(a, True) for a in args])
+            except (ValueError, ZeroDivisionError, OverflowError):
+                floats = floats_a = []
+            self.cache[key] = Candidate(op, convention, args, floats, floats_a, label) if floats else None
+        return self.cache[key]
+
+    def fits(self, block: Any, pool: list[Node]) -> list[_Found]:
+        """Every candidate of the block's shape on the pool's nodes, and an activation or norm
+        of each product, sum or linear layer; best first (ties: the fewest cells off)."""
+        found: list[_Found] = []
+        firsts: list[Candidate] = []
+        for op in OPS:
+            for args in _arguments(op, pool):
+                shape = op.shape([a.shape for a in args])
+                if shape is None:
+                    continue
+                if op.arity >= 2 and any(u.unary and _views(block, u.shape([shape]) or shape) for u in OPS):
+                    first = self.candidate(op, {}, args, op.name)
+                    if first is not None:
+                        firsts.append(first)
+                if _views(block, shape):
+                    found.extend(self.conventions(block, op, args, shape, ""))
+                if self.tried >= MAX_CANDIDATES:
+                    break
+        for first in firsts:
+            for op in OPS:
+                shape = op.shape([(len(first.floats), len(first.floats[0]))]) if op.unary else None
+                if shape is None or not _views(block, shape) or self.tried >= MAX_CANDIDATES:
+                    continue
+                found.extend(self.conventions(block, op, (first,), shape, f" of {first.label}"))
+        return sorted(found, key=lambda f: (f.evidence, f.share, -f.off), reverse=True)
+
+    def conventions(
+        self, block: Any, op: Op, args: tuple[Any, ...], shape: tuple[int, int], of: str
+    ) -> list[_Found]:
+        """The fits of ``op`` under each of its conventions.  Conventions that differ only in ε
+        differ in the last digits: the others are computed only where the first (ε = 0)
+        explains some of the block's digits."""
+        out: list[_Found] = []
+        screened: dict[tuple[Any, ...], bool] = {}
+        for convention in op.conventions:
+            family = tuple(sorted((k, v) for k, v in convention.items() if k != "eps"))
+            if screened.get(family) is False:
+                continue
+            cand = self.candidate(op, convention, args, _describe(op, convention) + of)
+            fits = _consider(block, cand, shape, args) if cand is not None else []
+            screened.setdefault(family, bool(fits))
+            out.extend(fits)
+        return out
+
+    # --- one block
+
+    def read(self, block: Any) -> None:
+        from symattn.verify.explain import MIN_EVIDENCE, MIN_SHARE, NEAR_BEST, _far, _score
+
+        if id(block) in self.identified:
+            self.add_node(block, self.identified[id(block)], given=False)
+            return
+        as_given = id(block) in self.given_ids
+        if block.operand and not as_given:
+            self.trace.append(_note(block, None, "an operand of an operation written out on its line"))
+            return
+        pool = [n for n in self.nodes if n.line <= block.line][-MAX_POOL:]
+        # a block the readers read as given (``h = [...]``) is a result only where an operation on
+        # the blocks before it explains it clearly: twice the evidence, and 4/5 of its digits
+        need, share = (2 * MIN_EVIDENCE, Fraction(4, 5)) if as_given else (MIN_EVIDENCE, MIN_SHARE)
+        digits = sum(_weight(c) for c in block.cells())  # a block without the digits cannot be told
+        found = self.fits(block, pool) if pool and digits >= need and self.tried < MAX_CANDIDATES else []
+        best = found[0] if found and found[0].evidence >= need and found[0].share >= share else None
+        truth = in_a = None
+        if best is not None:
+            truth = _reshape(_view(_exact(best.cand, False), best.how, best.row), block.shape)
+            in_a = _reshape(_view(_exact(best.cand, True), best.how, best.row), block.shape)
+            holds = any(d and Fraction(m, d) >= share for m, d in (_score(block, truth), _score(block, in_a)))
+            if not holds or _far(block, truth, in_a) > max(1, len(block.cells()) // 4):
+                if holds and not as_given:
+                    why = f"closest to {best.cand.label}, but far off in more than a quarter of its cells"
+                    self.trace.append(_note(block, None, why))
+                best = None
+        if best is None or truth is None or in_a is None:
+            if as_given:
+                self.add_node(block, _printed(block), given=True)
+            return
+        rivals = [
+            f
+            for f in found[1:]
+            if f.evidence >= best.evidence * NEAR_BEST
+            and (f.cand is not best.cand or (f.how, f.row) != (best.how, best.row))
+        ]
+        self.judge_block(block, best, truth=truth, in_a=in_a, rivals=rivals, as_given=as_given)
+
+    def judge_block(
+        self, block: Any, best: _Found, *, truth: Matrix, in_a: Matrix, rivals: list[_Found], as_given: bool
+    ) -> None:
+        deps, carries = _deps(best.cand)
+        hull_full = _hull(best.cand)
+        hull = _reshape(_view(hull_full, best.how, best.row), block.shape) if hull_full is not None else None
+        where = (
+            ""
+            if best.how == "whole"
+            else f" ({best.how}{'' if best.row is None else ' ' + str(best.row + 1)})"
+        )
+        self.trace.append(_note(block, best.cand.label + where, "by its digits", best.evidence))
+        exact = best.cand.op.arithmetic and all(isinstance(a, Node) for a in best.cand.args)
+        block_wrong = False
+        for i, lits in enumerate(block.rows):
+            for j, lit in enumerate(lits):
+                verdict = self.judge(
+                    lit,
+                    truth[i][j],
+                    in_a[i][j],
+                    deps=set(deps),
+                    carries_wrong=carries,
+                    stage_name=best.cand.label,
+                    cell=_cell_of(best.how, best.row, i, j),
+                    arithmetic=exact,
+                )
+                if verdict is None:
+                    continue
+                if verdict.status == "wrong" and (
+                    as_given  # written as a given: confirmed where it holds, never called wrong
+                    or (
+                        hull is not None and _overlaps(lit, hull[i][j])
+                    )  # right if its printouts are rounded results
+                    or any(
+                        _agrees(lit, *r.value(i * block.shape[1] + j)) for r in rivals
+                    )  # another fit explains it
+                ):
+                    continue
+                self.verdicts[(lit.line, lit.column)] = verdict
+                block_wrong = block_wrong or verdict.status == "wrong"
+        if best.how == "whole":
+            self.add_node(block, _exact(best.cand, False), given=False, wrong=block_wrong, deps=deps)
+
+
+def _floats_of(arg: Any, printed: bool) -> list[list[float]]:
+    if isinstance(arg, Node):
+        return arg.printed_floats if printed else arg.floats
+    return arg.floats_a if printed else arg.floats
+
+
+def _exact(arg: Any, printed: bool) -> Matrix:
+    """A node's truth (or printed values), or a candidate computed exactly from its arguments'."""
+    if isinstance(arg, Node):
+        return arg.printed if printed else arg.truth
+    return _apply(arg.op, arg.convention, _Exact(), [_exact(a, printed) for a in arg.args])
+
+
+def _hull(arg: Any) -> Matrix | None:
+    """A candidate over the rounding intervals of the given printouts it reads (None: it
+    reads none)."""
+    if isinstance(arg, Node):
+        if not any(r for row in arg.radius for r in row):
+            return None
+        from flint import arb, fmpq
+
+        return [
+            [
+                arb(fmpq(v.numerator, v.denominator), fmpq(r.numerator, r.denominator))
+                for v, r in zip(vs, rs, strict=True)
+            ]
+            for vs, rs in zip(arg.printed, arg.radius, strict=True)
+        ]
+    hulls = [_hull(a) for a in arg.args]
+    if all(h is None for h in hulls):
+        return None
+    values = [h if h is not None else _exact(a, False) for h, a in zip(hulls, arg.args, strict=True)]
+    return _apply(arg.op, arg.convention, _Exact(), values)
+
+
+def _deps(arg: Any) -> tuple[frozenset[int], bool]:
+    """The lines of printed blocks upstream that differ from the truth, and whether one of them
+    was called wrong."""
+    if isinstance(arg, Node):
+        own = frozenset({arg.line}) if not arg.given and arg.printed != arg.truth else frozenset()
+        return own | arg.deps, arg.wrong
+    parts = [_deps(a) for a in arg.args]
+    return frozenset().union(*(p[0] for p in parts)), any(p[1] for p in parts)
+
+
+def chain(
+    blocks: list[Any],
+    given: list[Any],
+    identified: dict[int, Matrix],
+    trace: list[dict[str, Any]],
+    *,
+    judge: Callable[..., Any],
+) -> tuple[dict[tuple[int, int], Any], int]:
+    """Verdicts on the printed blocks that are one declared operation (or an activation or norm
+    of one) on blocks printed before them, and the number of candidates computed.
+
+    ``identified`` maps ``id(block)`` to the exact truth of blocks another graph identified;
+    they join the nodes as they are reached.  ``judge`` is the explanation's cell judgement."""
+    graph = _Chain(given, identified, trace, judge)
+    for block in sorted(blocks, key=lambda b: (b.line, b.rows[0][0].column)):
+        graph.read(block)
+    return graph.verdicts, graph.tried
+
+
+def _half_unit(lit: Any) -> Fraction:
+    return Fraction(1, 2 * 10**lit.places) if lit.places is not None and lit.places >= 3 else Fraction(0)
+
+
+def _overlaps(lit: Any, ball: Any) -> bool:
+    """Whether some value in ``ball`` rounds to ``lit`` at its places."""
+    if not hasattr(ball, "mid"):
+        return False
+    half = 0.5 * 10.0 ** -(lit.places or 0)
+    return abs(float(ball.mid()) - lit.approx) <= float(ball.rad()) + half * (1 + 1e-9)
+
+
+def _key(op: Op, convention: dict[str, Any], args: tuple[Any, ...]) -> tuple[Any, ...]:
+    return (op.name, tuple(sorted(convention.items())), tuple(id(a) for a in args))
+
+
+def _agrees(lit: Any, value: float, value_a: float) -> bool:
+    unit = 10.0 ** -(lit.places or 0)
+    return any(abs(lit.approx - v) <= unit / 2 * (1 + 1e-6) + 1e-12 for v in (value, value_a))
+
+
+def _printed(block: Any) -> Matrix:
+    return [[c.value for c in row] for row in block.rows]
+
+
+def _reshape(values: list[Any], shape: tuple[int, int]) -> Matrix:
+    r, c = shape
+    return [values[i * c : (i + 1) * c] for i in range(r)]
+
+
+def _note(block: Any, node: str | None, why: str, evidence: int = 0) -> dict[str, Any]:
+    return {
+        "line": block.line,
+        "shape": list(block.shape),
+        "name": block.name,
+        "node": node,
+        "evidence": evidence,
+        "why": why,
+    }
+
+
+def _arguments(op: Op, pool: list[Node]) -> list[tuple[Node, ...]]:
+    if op.arity == 1:
+        return [(n,) for n in pool]
+    if op.arity == 2:
+        return [(a, b) for a in pool for b in pool if a is not b or op.name == "A·Bᵀ"]
+    biases = [n for n in pool if n.shape[0] == 1]
+    return [(a, w, b) for a in pool for w in pool for b in biases if len({id(a), id(w), id(b)}) == 3]
+
+
+def _consider(block: Any, cand: Candidate, shape: tuple[int, int], args: tuple[Any, ...]) -> list[_Found]:
+    """How well ``cand`` explains ``block``, in each way the block can sit in it."""
+    cells = block.cells()
+    if _restates(cand.floats, [a.floats for a in args]):
+        return []  # the same numbers as one of its arguments (ReLU of positive numbers): no evidence
+    same = [  # printed arguments of the same shape: a cell equal to theirs only restates it
+        a.floats
+        for a in args
+        if isinstance(a, Node)
+        and len(a.floats) == len(cand.floats)
+        and len(a.floats[0]) == len(cand.floats[0])
+    ]
+    name = block.name.lower()
+    prior = 2 if name and any(w == name or (len(w) > 2 and w in name) for w in cand.op.words) else 0
+    out = []
+    for how, row in _views(block, shape):
+        values = _view(cand.floats, how, row)
+        values_a = _view(cand.floats_a, how, row)
+        restated = [
+            any(abs(v - x) <= 1e-12 * max(1.0, abs(v)) for x in (_view(a, how, row)[i] for a in same))
+            for i, v in enumerate(values)
+        ]
+        matched, decided = max(_float_score(cells, values, restated), _float_score(cells, values_a, restated))
+        if decided and matched:
+            off = sum(not _agrees(lit, v, w) for lit, v, w in zip(cells, values, values_a, strict=True))
+            out.append(_Found(matched + prior, Fraction(matched, decided), cand, how, row, off))
+    return out

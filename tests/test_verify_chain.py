@@ -1,0 +1,187 @@
+"""verify/chain.py: printed steps identified as declared operations on the blocks before them.
+
+True values come from fractions and mpmath here, never from symattn.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import pytest
+
+from symattn.verify import verify_text
+from symattn.verify.chain import MAX_CANDIDATES, OPS
+from symattn.verify.explain import explain, printed_blocks
+
+mpmath.mp.dps = 40
+
+H = [["1.2", "2.1", "2.7"], ["0.5", "-0.6", "2.6"]]
+
+
+def _r(x, places: int) -> str:
+    """Half away from zero, from an mpf (the tests' own rounding)."""
+    scaled = mpmath.floor(abs(x) * 10**places + mpmath.mpf(1) / 2)
+    text = f"{int(scaled) // 10**places}.{int(scaled) % 10**places:0{places}d}"
+    return ("-" if x < 0 and scaled else "") + text
+
+
+def _layernorm(rows, eps="0"):
+    out, means, stds = [], [], []
+    for row in rows:
+        x = [mpmath.mpf(v) for v in row]
+        mu = sum(x) / len(x)
+        var = sum((v - mu) ** 2 for v in x) / len(x)
+        means.append(mu)
+        stds.append(mpmath.sqrt(var))
+        out.append([(v - mu) / mpmath.sqrt(var + mpmath.mpf(eps)) for v in x])
+    return out, means, stds
+
+
+def _addnorm_doc(ln_cells: list[list[str]], std: list[str]) -> str:
+    ln, means, _ = _layernorm(H)
+    rows = r" \\ ".join(" & ".join(row) for row in ln_cells)
+    return (
+        "# Add & Norm by hand\n\n"
+        "```python\n"
+        "x = [[1.0, 2.0, 3.0], [0.5, -1.0, 2.5]]\n"
+        "attn = [[0.2, 0.1, -0.3], [0.0, 0.4, 0.1]]\n"
+        "```\n\n"
+        "Residual sum and per-token statistics:\n\n"
+        f"$$h = \\begin{{bmatrix}} {' & '.join(H[0])} \\\\ {' & '.join(H[1])} \\end{{bmatrix}}$$\n\n"
+        f"$$\\mu = \\begin{{bmatrix}} {_r(means[0], 4)} & {_r(means[1], 4)} \\end{{bmatrix}}, \\quad "
+        f"\\sigma = \\begin{{bmatrix}} {std[0]} & {std[1]} \\end{{bmatrix}}$$\n\n"
+        "After normalisation:\n\n"
+        f"$$\\hat h = \\begin{{bmatrix}} {rows} \\end{{bmatrix}}$$\n"
+    )
+
+
+def _right_cells():
+    ln, _, stds = _layernorm(H)
+    return [[_r(v, 4) for v in row] for row in ln], [_r(s, 4) for s in stds]
+
+
+def test_a_residual_its_statistics_and_its_norm_are_each_identified_and_confirmed():
+    cells, std = _right_cells()
+    report = verify_text(_addnorm_doc(cells, std))
+    assert not report.wrong
+    reasons = {f.reason for f in report.findings if f.reason.startswith("identified by its digits")}
+    assert any("A+B" in r for r in reasons)
+    assert any("std (population variance)" in r for r in reasons)
+    assert any(r.startswith("identified by its digits as LayerNorm") for r in reasons)
+    assert sum(f.status == "ok" for f in report.findings) >= 6 + 2 + 2
+
+
+def test_one_wrong_cell_of_a_norm_is_found_at_its_place_and_only_it():
+    cells, std = _right_cells()
+    assert cells[1][2] == "1.3308"
+    cells[1][2] = "1.3380"
+    doc = _addnorm_doc(cells, std)
+    report = verify_text(doc)
+    assert [(f.claimed, f.cell) for f in report.wrong] == [("1.3380", (2, 3))]
+    line = doc.split("\n")[report.wrong[0].line - 1]
+    assert line[report.wrong[0].column - 1 :].startswith("1.3380")
+
+
+def test_a_sample_std_is_a_convention_the_digits_choose():
+    _, _, stds = _layernorm(H)
+    sample = [s * mpmath.sqrt(mpmath.mpf(3) / 2) for s in stds]
+    cells, _ = _right_cells()
+    report = verify_text(_addnorm_doc(cells, [_r(s, 4) for s in sample]))
+    assert not report.wrong
+    assert any("std (sample variance)" in f.reason for f in report.findings)
+
+
+X = ["0.5", "-1.0", "2.0"]
+W1 = [["0.1", "0.4", "-0.2", "0.3"], ["-0.3", "0.2", "0.1", "0.6"], ["0.25", "-0.5", "0.35", "0.15"]]
+B1 = ["0.05", "0.1", "-0.15", "0.2"]
+
+
+def _ffn_doc(hidden: list[str]) -> str:
+    w1 = ", ".join("[" + ", ".join(row) + "]" for row in W1)
+    return (
+        "Feed-forward on one token:\n\n"
+        "```python\n"
+        f"x = np.array([[{', '.join(X)}]])\n"
+        f"W1 = np.array([{w1}])\n"
+        f"b1 = np.array([[{', '.join(B1)}]])\n"
+        "```\n\n"
+        "```\n"
+        ">>> np.round(h, 4)\n"
+        f"array([[{', '.join(hidden)}]])\n"
+        "```\n"
+    )
+
+
+def _gelu_hidden() -> list[mpmath.mpf]:
+    pre = [sum(Fraction(X[k]) * Fraction(W1[k][j]) for k in range(3)) + Fraction(B1[j]) for j in range(4)]
+    assert pre == [Fraction(9, 10), Fraction(-9, 10), Fraction(7, 20), Fraction(1, 20)]
+    out = []
+    for v in pre:
+        x = mpmath.mpf(v.numerator) / v.denominator
+        out.append(x * (1 + mpmath.erf(x / mpmath.sqrt(2))) / 2)
+    return out
+
+
+def test_an_activation_of_a_linear_layer_printed_without_its_step_is_identified():
+    printed = [_r(v, 4) for v in _gelu_hidden()]
+    report = verify_text(_ffn_doc(printed))
+    assert not report.wrong
+    assert sum("GELU (erf) of A·W+b" in f.reason for f in report.findings) == 4, [f.reason for f in report.findings]
+    wrong = printed[:]
+    wrong[2] = "0.2423"
+    assert wrong[2] != printed[2]
+    report = verify_text(_ffn_doc(wrong))
+    assert [f.claimed for f in report.wrong] == ["0.2423"]
+
+
+def test_an_operand_of_a_sum_written_out_is_not_judged_as_a_result():
+    doc = "**[0.45, 0.32, 0.12, 0.99] + [0.00, 1.00, 0.00, 1.00] = [0.45, 1.32, 0.12, 1.99]**\n"
+    blocks = printed_blocks(doc)
+    assert [b.operand for b in blocks] == [True, True, False]
+
+
+def test_a_product_of_rounded_weights_is_not_held_to_their_printed_digits():
+    # the seed's third row: weights printed to 4 places; the outputs computed from the unrounded ones
+    x = [[1, 0], [0, 1], [1, 1]]
+    s = [[mpmath.mpf(sum(a * b for a, b in zip(x[i], x[j], strict=True))) / mpmath.sqrt(2) for j in range(3)] for i in range(3)]
+    a = [[mpmath.e ** v / sum(mpmath.e ** w for w in row) for v in row] for row in s]
+    out = [[sum(a[i][k] * x[k][c] for k in range(3)) for c in range(2)] for i in range(3)]
+    weights = [[_r(v, 4) for v in row] for row in a]
+    outputs = [[_r(v, 4) for v in row] for row in out]
+    assert weights[2] == ["0.2483", "0.2483", "0.5035"] and outputs[2] == ["0.7517", "0.7517"]
+    rows = " \\\\ ".join(" & ".join(r) for r in outputs)
+    doc = (
+        "```python\n"
+        f"weights = torch.tensor({[[float(w) for w in row] for row in weights]})\n"
+        "V = torch.tensor([[1., 0.], [0., 1.], [1., 1.]])\n"
+        "```\n\n"
+        f"$$O = \\begin{{pmatrix}} {rows} \\end{{pmatrix}}$$\n"
+    )
+    assert not verify_text(doc).wrong
+
+
+def test_values_the_text_says_are_made_up_are_givens_and_a_sum_after_them_is_judged():
+    doc = (
+        "The embeddings (made up, one row per token):\n\n"
+        "$$X = \\begin{bmatrix} 0.2 & -0.4 \\\\ -0.1 & 0.5 \\end{bmatrix}$$\n\n"
+        "$$P = \\begin{bmatrix} 0 & 1 \\\\ 0.8415 & 0.5403 \\end{bmatrix}$$\n\n"
+        "Add them entry by entry:\n\n"
+        "$$H = X + P = \\begin{bmatrix} 0.2 & 0.6 \\\\ 0.7415 & 1.0403 \\end{bmatrix}$$\n"
+    )
+    findings, _ = explain(doc, [])
+    assert not any(f.status == "wrong" for f in findings)
+    bad = doc.replace("0.7415 & 1.0403", "0.7475 & 1.0403")
+    report = verify_text(bad)
+    assert [f.claimed for f in report.wrong] == ["0.7475"]
+
+
+def test_the_candidates_are_counted_and_capped():
+    rows = "\n".join(f"w{k} = [[{k}.5, 1.25], [0.75, {k}.25]]" for k in range(60))
+    _, summary = explain(f"```python\n{rows}\n```\n", [])
+    assert 0 < summary["candidates"] <= MAX_CANDIDATES
+
+
+@pytest.mark.parametrize("op", OPS, ids=[op.name for op in OPS])
+def test_each_operation_is_declared_once_with_its_conventions_and_words(op):
+    assert op.arity in (1, 2, 3) and op.conventions and op.words
