@@ -185,3 +185,53 @@ def test_the_candidates_are_counted_and_capped():
 @pytest.mark.parametrize("op", OPS, ids=[op.name for op in OPS])
 def test_each_operation_is_declared_once_with_its_conventions_and_words(op):
     assert op.arity in (1, 2, 3) and op.conventions and op.words
+
+
+SCORES = [["0.5530", "0.6123", "0.3896"], ["0.0271", "0.2272", "0.1394"], ["0.4198", "0.2406", "0.1581"]]
+
+
+def _causal_softmax(rows):
+    out = []
+    for i, row in enumerate(rows):
+        exps = [mpmath.e ** mpmath.mpf(v) for v in row[: i + 1]]
+        out.append([e / sum(exps) for e in exps] + [mpmath.mpf(0)] * (len(row) - i - 1))
+    return out
+
+
+def _masked_doc(weights: list[list[str]]) -> str:
+    masked = [[v if j <= i else "-inf" for j, v in enumerate(row)] for i, row in enumerate(SCORES)]
+
+    def tensor(rows):
+        return "tensor([[" + "],\n        [".join(", ".join(r) for r in rows) + "]])"
+
+    return (
+        "Raw scores of one head (random weights):\n\n"
+        f"```\n{tensor(SCORES)}\n```\n\n"
+        "After the causal mask:\n\n"
+        f"```\n{tensor(masked)}\n```\n\n"
+        "After softmax:\n\n"
+        f"```\n{tensor(weights)}\n```\n"
+    )
+
+
+def test_masked_scores_printed_as_minus_inf_and_their_softmax_are_read():
+    weights = [[_r(v, 4) for v in row] for row in _causal_softmax(SCORES)]
+    assert weights[1][:2] == ["0.4501", "0.5499"] and weights[0][1] == "0.0000"
+    doc = _masked_doc(weights)
+    blocks = printed_blocks(doc)
+    assert [sum(c.infinite for c in b.cells()) for b in blocks] == [0, -3, 0]
+    report = verify_text(doc)
+    assert not report.wrong
+    ok = [f for f in report.findings if f.status == "ok" and "softmax" in f.reason]
+    assert len(ok) == 9
+    weights[2][1] = "0.3028"
+    report = verify_text(_masked_doc(weights))
+    assert [f.claimed for f in report.wrong] == ["0.3028"]
+
+
+def test_a_batch_of_matrices_in_one_printout_is_one_block_each():
+    doc = "tensor([[[0.1, 0.2], [0.3, 0.4]],\n\n        [[1.5, 2.5], [3.5, 4.5]]])\n"
+    assert [[c.text for c in b.cells()] for b in printed_blocks(doc)] == [
+        ["0.1", "0.2", "0.3", "0.4"],
+        ["1.5", "2.5", "3.5", "4.5"],
+    ]

@@ -19,6 +19,7 @@ document are counted and capped (:data:`MAX_CANDIDATES`).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -31,6 +32,8 @@ __all__ = ["MAX_CANDIDATES", "OPS", "Op", "chain"]
 MAX_CANDIDATES = 6000
 #: The nodes a block is tried against: the most recent ones printed before it.
 MAX_POOL = 10
+#: Other conventions' truths kept for a block (each tried before a cell after it is called wrong).
+MAX_ALTERNATIVES = 4
 #: The ε a norm may add, besides one the text states.
 EPSILONS = (Fraction(0), Fraction(1, 10**5), Fraction(1, 10**6), Fraction(1, 10**12))
 
@@ -71,6 +74,16 @@ class _Floats:
         return x > 0
 
 
+class _Masked:
+    """A masked score (``-inf``): its exponential is 0; a sum or a positive scale keeps it."""
+
+    def __repr__(self) -> str:
+        return "-inf"
+
+
+MASKED = _Masked()
+
+
 def _ball(x: Any) -> Any:
     from flint import arb, fmpq
 
@@ -96,29 +109,44 @@ class _Exact:
 
     @staticmethod
     def add(a: Any, b: Any) -> Any:
+        if a is MASKED or b is MASKED:
+            return MASKED
         a, b = _mix(a, b)
         return a + b
 
     @staticmethod
     def mul(a: Any, b: Any) -> Any:
+        if a is MASKED or b is MASKED:
+            other = b if a is MASKED else a
+            if other is MASKED or not _Exact.positive(other):
+                raise ValueError("a masked score times a number that is not positive")
+            return MASKED
         a, b = _mix(a, b)
         return a * b
 
     @staticmethod
     def div(a: Any, b: Any) -> Any:
+        if b is MASKED or (a is MASKED and not _Exact.positive(b)):
+            raise ValueError("a division with a masked score")
+        if a is MASKED:
+            return MASKED
         a, b = _mix(a, b)
         return a / b
 
     @staticmethod
     def positive(x: Any) -> bool:
-        return (x.mid() if hasattr(x, "mid") else x) > 0
+        return x is not MASKED and (x.mid() if hasattr(x, "mid") else x) > 0
 
     @staticmethod
     def exp(x: Any) -> Any:
+        if x is MASKED:
+            return Fraction(0)
         return Fraction(1) if isinstance(x, Fraction) and x == 0 else _ball(x).exp()
 
     @staticmethod
     def sqrt(x: Any) -> Any:
+        if x is MASKED:
+            raise ValueError("the root of a masked score")
         if isinstance(x, Fraction) and x >= 0:
             n, d = math.isqrt(x.numerator), math.isqrt(x.denominator)
             if n * n == x.numerator and d * d == x.denominator:
@@ -127,10 +155,14 @@ class _Exact:
 
     @staticmethod
     def erf(x: Any) -> Any:
+        if x is MASKED:
+            raise ValueError("erf of a masked score")
         return _ball(x).erf()
 
     @staticmethod
     def tanh(x: Any) -> Any:
+        if x is MASKED:
+            raise ValueError("tanh of a masked score")
         return _ball(x).tanh()
 
     @property
@@ -250,9 +282,18 @@ def _silu(k: Any, a: Matrix) -> Matrix:
     return [[k.div(x, k.add(one, k.exp(k.mul(x, minus)))) for x in row] for row in a]
 
 
-def _softmax(k: Any, a: Matrix) -> Matrix:
+def _softmax(k: Any, a: Matrix, *, causal: bool = False) -> Matrix:
+    """Row-wise; ``causal``: each row over its own position and the ones before it (the
+    others get 0), as a causal mask of ``-inf`` gives."""
     out = []
-    for row in a:
+    zero = k.c(Fraction(0))
+    if causal and len(a) != len(a[0]):
+        raise ValueError("a causal mask needs a square matrix of scores")
+    for i, row in enumerate(a):
+        if causal:
+            exps = [k.exp(x) if j <= i else zero for j, x in enumerate(row)]
+            out.append([k.div(e, _total(k, exps[: i + 1])) if j <= i else zero for j, e in enumerate(exps)])
+            continue
         exps = [k.exp(x) for x in row]
         total = _total(k, exps)
         out.append([k.div(e, total) for e in exps])
@@ -339,6 +380,7 @@ OPS: tuple[Op, ...] = (
         1,
         _softmax,
         _wide,
+        ({"causal": False}, {"causal": True}),
         arithmetic=False,
         words=("softmax", "probs", "weights"),
         unary=True,
@@ -394,11 +436,15 @@ def _describe(op: Op, convention: dict[str, Any]) -> str:
             power = len(str(value.denominator)) - 1
             plain = value and value.numerator == 1 and value.denominator == 10**power
             parts.append("ε = 0" if not value else f"ε = 1e-{power}" if plain else f"ε = {value}")
+        elif key == "causal":
+            if value:
+                parts.append("causal mask")
+            continue
         elif key == "sample":
             parts.append("sample variance" if value else "population variance")
         elif key == "form":
             parts.append({"pop": "population variance", "sample": "sample variance"}.get(value, value))
-    return f"{op.name} ({', '.join(parts)})"
+    return f"{op.name} ({', '.join(parts)})" if parts else op.name
 
 
 # --- nodes and candidates --------------------------------------------------------------------------
@@ -419,6 +465,10 @@ class Node:
     floats: list[list[float]] = field(default_factory=list)
     printed_floats: list[list[float]] = field(default_factory=list)
     radius: list[list[Fraction]] = field(default_factory=list)  # a given printout's rounding, per cell
+    rounded: Matrix = field(default_factory=list)  # as printed, its wrong cells put right (as printed)
+    alternatives: list[Matrix] = field(default_factory=list)  # truths of other fits nearly as good
+    hull: Matrix | None = None  # its truth over the rounding of the printouts it is computed from
+    label: str = ""  # what it was identified as ("" for a given block)
 
 
 @dataclass
@@ -436,7 +486,10 @@ def _apply(op: Op, convention: dict[str, Any], kit: Any, values: list[Matrix]) -
 
 
 def _float_matrix(m: Matrix) -> list[list[float]]:
-    return [[float(x.mid()) if hasattr(x, "mid") else float(x) for x in row] for row in m]
+    return [
+        [float("-inf") if x is MASKED else float(x.mid()) if hasattr(x, "mid") else float(x) for x in row]
+        for row in m
+    ]
 
 
 # --- scoring ---------------------------------------------------------------------------------------
@@ -454,8 +507,10 @@ def _float_score(
     matched = decided = 0
     for index, (lit, v) in enumerate(zip(cells, values, strict=True)):
         w = 0 if restated is not None and restated[index] else _weight(lit)
-        if not math.isfinite(v):
-            return 0, 1
+        if lit.infinite or not math.isfinite(v):
+            if lit.approx != v:  # a masked cell where a number is, or the other way round
+                decided += max(w, 1)
+            continue
         unit = 10.0 ** -(lit.places or 0)
         gap = abs(lit.approx - v)
         decided += w
@@ -557,11 +612,13 @@ class _Chain:
         given: bool,
         wrong: bool = False,
         deps: frozenset[int] = frozenset(),
+        wrong_cells: frozenset[tuple[int, int]] = frozenset(),
     ) -> None:
         printed = _printed(block)
         node = Node(truth, printed, block.line, block.shape, given, wrong, deps)
         node.floats = _float_matrix(truth)
         node.printed_floats = _float_matrix(printed)
+        node.rounded = _put_right(block, truth, wrong_cells) if wrong_cells else printed
         if given:  # three places or more: perhaps a rounded result, though read as given
             node.radius = [[_half_unit(c) for c in row] for row in block.rows]
         self.nodes.append(node)
@@ -628,6 +685,41 @@ class _Chain:
 
     # --- one block
 
+    def restates(self, block: Any, node: Node) -> None:
+        """A block with the numbers of one before it: the same quantity printed again (a code
+        printout of a matrix worked out by hand).  Confirmed against that block's truth where
+        that block was identified; a given one restated says nothing."""
+        if not node.label:
+            self.trace.append(_note(block, None, f"restates the block at line {node.line}"))
+            return
+        self.trace.append(_note(block, f"{node.label} (as at line {node.line})", "restates it", 0))
+        for i, lits in enumerate(block.rows):
+            for j, lit in enumerate(lits):
+                true = node.truth[i][j]
+                if lit.infinite or true is MASKED:
+                    continue
+                verdict = self.judge(
+                    lit,
+                    true,
+                    true,
+                    deps=set(),
+                    carries_wrong=False,
+                    stage_name=node.label,
+                    cell=(i + 1, j + 1),
+                    arithmetic=False,
+                )
+                if verdict is not None and verdict.status == "ok":  # what it restates is judged there
+                    self.verdicts[(lit.line, lit.column)] = verdict
+
+    @staticmethod
+    def rounded_world(best: _Found, block: Any) -> Matrix | None:
+        """The candidate computed from the blocks before it with their wrong cells put right
+        (world a without its errors); None where it cannot be computed."""
+        try:
+            return _reshape(_view(_exact(best.cand, "rounded"), best.how, best.row), block.shape)
+        except (ValueError, ZeroDivisionError):
+            return None
+
     def read(self, block: Any) -> None:
         from symattn.verify.explain import MIN_EVIDENCE, MIN_SHARE, NEAR_BEST, _far, _score
 
@@ -638,7 +730,19 @@ class _Chain:
         if block.operand and not as_given:
             self.trace.append(_note(block, None, "an operand of an operation written out on its line"))
             return
-        pool = [n for n in self.nodes if n.line <= block.line][-MAX_POOL:]
+        pool = _recent(self.nodes, block.line)
+        for node in pool:  # the same numbers again (a matrix restated before its product): no new step
+            if node.shape == block.shape and all(
+                _agrees(lit, v, w)
+                for lit, v, w in zip(
+                    block.cells(),
+                    _view(node.floats, "whole", None),
+                    _view(node.printed_floats, "whole", None),
+                    strict=True,
+                )
+            ):
+                self.restates(block, node)
+                return
         # a block the readers read as given (``h = [...]``) is a result only where an operation on
         # the blocks before it explains it clearly: twice the evidence, and 4/5 of its digits
         need, share = (2 * MIN_EVIDENCE, Fraction(4, 5)) if as_given else (MIN_EVIDENCE, MIN_SHARE)
@@ -656,8 +760,9 @@ class _Chain:
                     self.trace.append(_note(block, None, why))
                 best = None
         if best is None or truth is None or in_a is None:
-            if as_given:
-                self.add_node(block, _printed(block), given=True)
+            # what nothing before it explains is data to what comes after (a printed random
+            # tensor, a table of scores): read as printed, its rounding kept
+            self.add_node(block, _printed(block), given=True)
             return
         rivals = [
             f
@@ -680,9 +785,14 @@ class _Chain:
         )
         self.trace.append(_note(block, best.cand.label + where, "by its digits", best.evidence))
         exact = best.cand.op.arithmetic and all(isinstance(a, Node) for a in best.cand.args)
-        block_wrong = False
+        from symattn.verify.explain import _rounds_to
+
+        wrong_cells: set[tuple[int, int]] = set()
+        rounded: Any = _UNSET
         for i, lits in enumerate(block.rows):
             for j, lit in enumerate(lits):
+                if lit.infinite or truth[i][j] is MASKED or in_a[i][j] is MASKED:
+                    continue  # a masked cell says nothing, and nothing is said of it
                 verdict = self.judge(
                     lit,
                     truth[i][j],
@@ -695,20 +805,65 @@ class _Chain:
                 )
                 if verdict is None:
                     continue
+                if verdict.kind in ("carried", "rounding-carried"):
+                    if rounded is _UNSET:
+                        rounded = self.rounded_world(best, block)
+                    if rounded is not None and rounded[i][j] is not MASKED and _rounds_to(lit, rounded[i][j]):
+                        # the errors before it do not reach it: right by the document's rounded
+                        # numbers, off in truth; listed, never called wrong
+                        verdict = dataclasses.replace(verdict, status="unverified", kind="rounding-carried")
                 if verdict.status == "wrong" and (
-                    as_given  # written as a given: confirmed where it holds, never called wrong
+                    (as_given and block.typed)  # typed in as a definition: confirmed, never called wrong
                     or (
                         hull is not None and _overlaps(lit, hull[i][j])
                     )  # right if its printouts are rounded results
                     or any(
                         _agrees(lit, *r.value(i * block.shape[1] + j)) for r in rivals
                     )  # another fit explains it
+                    or _another_truth(best.cand, lit, i * block.shape[1] + j, best.how, best.row)
                 ):
                     continue
                 self.verdicts[(lit.line, lit.column)] = verdict
-                block_wrong = block_wrong or verdict.status == "wrong"
+                if verdict.status == "wrong":
+                    wrong_cells.add((i, j))
         if best.how == "whole":
-            self.add_node(block, _exact(best.cand, False), given=False, wrong=block_wrong, deps=deps)
+            self.add_node(
+                block,
+                _exact(best.cand, False),
+                given=False,
+                wrong=bool(wrong_cells),
+                deps=deps,
+                wrong_cells=frozenset(wrong_cells),
+            )
+            self.nodes[-1].label = best.cand.label
+            self.nodes[-1].alternatives = _alternatives(best, rivals)
+            self.nodes[-1].hull = hull_full
+
+
+_UNSET = object()
+
+
+def _leaves(arg: Any) -> list[Node]:
+    """The printed blocks (nodes) a candidate is computed from, through its steps."""
+    if isinstance(arg, Node):
+        return [arg]
+    return [leaf for a in arg.args for leaf in _leaves(a)]
+
+
+def _recent(nodes: list[Node], line: int) -> list[Node]:
+    """The nodes a block on ``line`` is tried against: the most recent ones before it, one
+    for each set of numbers (a vector restated five times is one node)."""
+    out: list[Node] = []
+    seen: set[Any] = set()
+    for node in reversed(nodes):
+        key = (node.shape, tuple(tuple(row) for row in node.floats))
+        if node.line > line or key in seen:
+            continue
+        seen.add(key)
+        out.append(node)
+        if len(out) == MAX_POOL:
+            break
+    return out[::-1]
 
 
 def _floats_of(arg: Any, printed: bool) -> list[list[float]]:
@@ -717,18 +872,76 @@ def _floats_of(arg: Any, printed: bool) -> list[list[float]]:
     return arg.floats_a if printed else arg.floats
 
 
-def _exact(arg: Any, printed: bool) -> Matrix:
-    """A node's truth (or printed values), or a candidate computed exactly from its arguments'."""
+def _exact(arg: Any, printed: bool | str, swap: dict[int, Matrix] | None = None) -> Matrix:
+    """A node's truth (``False``), printed values (``True``: world a) or printed values with its
+    wrong cells put right (``"rounded"``), or a candidate computed exactly from its arguments'
+    in that world; ``swap`` gives some nodes another truth (a convention nearly as good)."""
     if isinstance(arg, Node):
-        return arg.printed if printed else arg.truth
-    return _apply(arg.op, arg.convention, _Exact(), [_exact(a, printed) for a in arg.args])
+        if swap and id(arg) in swap and printed is False:
+            return swap[id(arg)]
+        return arg.rounded if printed == "rounded" else arg.printed if printed else arg.truth
+    return _apply(arg.op, arg.convention, _Exact(), [_exact(a, printed, swap) for a in arg.args])
+
+
+def _alternatives(best: _Found, rivals: list[_Found]) -> list[Matrix]:
+    """The truths a block could have under conventions nearly as good: its rival fits of the
+    same operation, and its own operation on the other truths of the blocks it reads (an ε
+    two steps before still decides the last digit)."""
+    out: list[Matrix] = []
+    for rival in rivals:
+        if len(out) < MAX_ALTERNATIVES and rival.how == "whole" and rival.cand.op is best.cand.op:
+            try:
+                out.append(_exact(rival.cand, False))
+            except (ValueError, ZeroDivisionError):
+                continue
+    for leaf in {id(n): n for n in _leaves(best.cand)}.values():
+        for other in leaf.alternatives:
+            if len(out) >= MAX_ALTERNATIVES:
+                return out
+            try:
+                out.append(_exact(best.cand, False, {id(leaf): other}))
+            except (ValueError, ZeroDivisionError):
+                continue
+    return out
+
+
+def _another_truth(best: Any, lit: Any, index: int, how: str, row: int | None) -> bool:
+    """Whether the cell is right under a truth another convention nearly as good gives one of
+    the blocks it is computed from (ε = 0 or 10⁻⁵ a step before)."""
+    from symattn.verify.explain import _rounds_to
+
+    for leaf in {id(n): n for n in _leaves(best)}.values():
+        for other in leaf.alternatives:
+            try:
+                value = _view(_exact(best, False, {id(leaf): other}), how, row)[index]
+            except (ValueError, ZeroDivisionError):
+                continue
+            if value is not MASKED and _rounds_to(lit, value) is not False:
+                return True
+    return False
+
+
+def _put_right(block: Any, truth: Matrix, wrong: frozenset[tuple[int, int]]) -> Matrix:
+    """The block as printed, with each cell called wrong replaced by its truth rounded at the
+    cell's places: the document as it would read with its errors put right."""
+    from symattn.verify.explain import _decimal
+
+    out = _printed(block)
+    for i, j in wrong:
+        lit, value = block.rows[i][j], truth[i][j]
+        text = None if lit.infinite or value is MASKED else _decimal(value, lit.places or 0)
+        if text is not None:
+            out[i][j] = Fraction(text)
+    return out
 
 
 def _hull(arg: Any) -> Matrix | None:
     """A candidate over the rounding intervals of the given printouts it reads (None: it
     reads none)."""
     if isinstance(arg, Node):
-        if not any(r for row in arg.radius for r in row):
+        if arg.hull is not None:
+            return arg.hull
+        if not any(r for row in arg.radius for r in row) or any(MASKED in row for row in arg.printed):
             return None
         from flint import arb, fmpq
 
@@ -797,7 +1010,7 @@ def _agrees(lit: Any, value: float, value_a: float) -> bool:
 
 
 def _printed(block: Any) -> Matrix:
-    return [[c.value for c in row] for row in block.rows]
+    return [[MASKED if c.infinite < 0 else c.value for c in row] for row in block.rows]
 
 
 def _reshape(values: list[Any], shape: tuple[int, int]) -> Matrix:
@@ -830,12 +1043,10 @@ def _consider(block: Any, cand: Candidate, shape: tuple[int, int], args: tuple[A
     cells = block.cells()
     if _restates(cand.floats, [a.floats for a in args]):
         return []  # the same numbers as one of its arguments (ReLU of positive numbers): no evidence
-    same = [  # printed arguments of the same shape: a cell equal to theirs only restates it
+    same = [  # printed blocks it is computed from, of its shape: a cell equal to theirs restates it
         a.floats
-        for a in args
-        if isinstance(a, Node)
-        and len(a.floats) == len(cand.floats)
-        and len(a.floats[0]) == len(cand.floats[0])
+        for a in _leaves(cand)
+        if len(a.floats) == len(cand.floats) and len(a.floats[0]) == len(cand.floats[0])
     ]
     name = block.name.lower()
     prior = 2 if name and any(w == name or (len(w) > 2 and w in name) for w in cand.op.words) else 0

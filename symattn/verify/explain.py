@@ -66,6 +66,20 @@ _ASSIGNED = re.compile(r"\s*([A-Za-z_]\w*)\s*=(?!=)")
 #: What makes a block an operand of an operation written out: an operator, or a matrix next to it.
 _OPERATOR_AFTER = re.compile(r"(?:[-+*/@\u00d7\u00b7\u2212\u2299]|\\(?:cdot|times|odot|circ|begin\b)|\^)")
 _OPERATOR_BEFORE = re.compile(r"(?:[-+*/@\u00d7\u00b7\u2212\u2299]|\\(?:cdot|times|odot|circ)|\\end\{\w+\})$")
+
+
+#: A definition written in code before a list: ``x = [``, ``W1 = np.array([``, ``>>> v = torch.tensor([``.
+_TYPED = re.compile(
+    r"\s*(?:>>>\s*)?[A-Za-z_][\w.]*\s*=\s*(?:(?:np|numpy|torch|tf|jnp)\.\w+\(\s*|(?:tensor|array)\(\s*)?"
+)
+
+
+def _typed(text: str, start: int, end: int) -> bool:
+    match = _TYPED.match(text, start, end)
+    return match is not None and match.end() == end
+
+
+_SYMBOL_AFTER = re.compile(r"[A-Za-z]|\\(?:mathbf|boldsymbol|operatorname|mathrm|mathit)\b")
 _NAME_BEFORE = re.compile(r"([A-Za-z\\][\w\\{}^']*)\s*(?:=|:)\s*(?:#\s*)?$")
 
 
@@ -81,17 +95,20 @@ class Lit:
     column: int
     value: Fraction
     places: int | None
+    infinite: int = 0  # -1 for a masked score printed as -inf (its value is then 0: never read)
 
     @functools.cached_property
     def weight(self) -> int:
-        """Digits of evidence in a matched literal: its significant digits; 0 and ±1 carry none."""
-        if self.value in (0, 1, -1):
+        """Digits of evidence in a matched literal: its significant digits; 0, ±1 and ±inf carry none."""
+        if self.infinite or self.value in (0, 1, -1):
             return 0
         digits = self.text.lstrip("-\u2212+").split("e")[0].split("E")[0].replace(".", "").lstrip("0")
         return len(digits)
 
     @functools.cached_property
     def approx(self) -> float:
+        if self.infinite:
+            return float("inf") * self.infinite
         return self.value.numerator / self.value.denominator
 
 
@@ -105,6 +122,7 @@ class Block:
     statement: frozenset[str] = frozenset()  # the names written before it in its statement
     head: str = ""  # the name the statement assigns (before its first "=")
     operand: bool = False  # an operand of an operation written on its line (``[..] + [..]``, ``AB``)
+    typed: bool = False  # written as a definition in code (``x = np.array([...])``), not a printout
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -120,7 +138,13 @@ def _canonical(name: str) -> str:
     return f"{base}_{sub.upper()}" if sub else base
 
 
+#: A masked score as printouts and LaTeX write it: ``-inf``, ``-\infty``.
+_INFINITE = re.compile(r"[-\u2212]?(?:inf\b|\\infty\b)")
+
+
 def _literal(text: str, line: int, column: int) -> Lit | None:
+    if _INFINITE.fullmatch(text):
+        return Lit(text, line, column, Fraction(0), None, -1 if text[0] in "-\u2212" else 1)
     clean = text.replace("\u2212", "-")
     mantissa, _, exponent = clean.lower().partition("e")
     try:
@@ -168,15 +192,18 @@ class _Scanner:
             match = _NAME_BEFORE.search(previous) or _ECHOED.match(previous)  # "A =", or ">>> A.round(4)"
         return match.group(1) if match else ""
 
-    def operand(self, start: int, end: int) -> bool:
+    def operand(self, start: int, end: int, latex: bool = False) -> bool:
         """Whether the block from ``start`` to ``end`` is an operand of an operation written on
-        its line: an operator or another matrix right after it, or right before it."""
+        its line: an operator or another matrix right after it, or right before it (in math,
+        also a symbol right after it: ``\begin{bmatrix}..\\end{bmatrix} W_2`` is a product)."""
         after = self.text[end : end + 40]
         after = after[: after.find("\n")] if "\n" in after else after
         before = self.text[max(0, start - 40) : start]
         before = before[before.rfind("\n") + 1 :]
         after = re.sub(r"^(?:\*\*|__|`|\$|[ \t)}])+", "", after)  # emphasis, code and math marks
         before = re.sub(r"(?:\*\*|__|`|\$|[ \t({])+$", "", before)
+        if latex and _SYMBOL_AFTER.match(after):
+            return True
         return bool(_OPERATOR_AFTER.match(after) or _OPERATOR_BEFORE.search(before))
 
     def statement_before(self, offset: int) -> tuple[frozenset[str], str]:
@@ -211,25 +238,33 @@ class _Scanner:
                 i = j + 1
                 continue
             value, end = parsed
-            rows = value if value and isinstance(value[0], list) else [value]
-            if (
-                rows
-                and all(isinstance(r, list) and r and all(isinstance(c, Lit) for c in r) for r in rows)
-                and len({len(r) for r in rows}) == 1
-                and sum(len(r) for r in rows) <= MAX_CELLS
-                and sum(len(r) for r in rows) >= 2
-            ):
-                blocks.append(
-                    Block(
-                        rows,
-                        rows[0][0].line,
-                        self.name_before(j),
-                        *self.statement_before(j),
-                        operand=self.operand(j, end),
-                    )
-                )
+            nested = value and isinstance(value[0], list) and value[0] and isinstance(value[0][0], list)
+            for part in value if nested else [value]:  # a batch, or heads, of matrices: one block each
+                self._add_list(blocks, part, j, end)
             i = end
         return blocks
+
+    def _add_list(self, blocks: list[Block], value: list, j: int, end: int) -> None:
+        rows = value if value and isinstance(value[0], list) else [value]
+        cells = sum(len(r) for r in rows)
+        if not (
+            rows
+            and all(isinstance(r, list) and r and all(isinstance(c, Lit) for c in r) for r in rows)
+            and len({len(r) for r in rows}) == 1
+            and 2 <= cells <= MAX_CELLS
+        ):
+            return
+        first = rows[0][0]
+        blocks.append(
+            Block(
+                rows,
+                first.line,
+                self.name_before(j),
+                *self.statement_before(j),
+                operand=self.operand(j, end),
+                typed=_typed(self.text, self.text.rfind("\n", 0, j) + 1, j),
+            )
+        )
 
     def _list(self, start: int, depth: int = 0) -> tuple[list, int] | None:
         """The list opening at ``start`` (a '['), and the offset after its ']'; None if it is
@@ -253,7 +288,7 @@ class _Scanner:
             elif ch == "]":
                 return items, i + 1
             elif ch == "[":
-                if depth >= 1:
+                if depth >= 2:
                     return None
                 inner = self._list(i, depth + 1)
                 if inner is None:
@@ -262,6 +297,8 @@ class _Scanner:
                 i = inner[1]
             else:
                 match = _NUMBER.match(text, i)
+                if match is None or match.end() == i:
+                    match = _INFINITE.match(text, i)
                 if match is None or match.end() == i:
                     return None
                 line, column = self.position(i)
@@ -290,7 +327,7 @@ class _Scanner:
                     stripped = cell_match.group().strip()
                     if not stripped:
                         continue
-                    if not _NUMBER.fullmatch(stripped):
+                    if not _NUMBER.fullmatch(stripped) and not _INFINITE.fullmatch(stripped):
                         ok = False
                         break
                     lead = len(cell_match.group()) - len(cell_match.group().lstrip())
@@ -316,7 +353,7 @@ class _Scanner:
                         rows[0][0].line,
                         self.name_before(match.start()),
                         *self.statement_before(match.start()),
-                        operand=self.operand(match.start(), match.end()),
+                        operand=self.operand(match.start(), match.end(), latex=True),
                     )
                 )
             if len(blocks) >= MAX_BLOCKS:
@@ -635,9 +672,16 @@ def _far(block: Block, truth: Matrix, in_a: Matrix) -> int:
     for lit, true, a in zip(
         block.cells(), (x for r in truth for x in r), (x for r in in_a for x in r), strict=True
     ):
+        if _masked(lit, true) or _masked(lit, a):
+            continue
         if _rounds_to(lit, true) is False and not _near(lit, true) and not _rounds_to(lit, a):
             far += 1
     return far
+
+
+def _masked(lit: Lit, true: Any) -> bool:
+    """A cell printed as -inf, or a masked score (chain.py's MASKED): neither is judged."""
+    return bool(lit.infinite) or not (isinstance(true, Fraction) or hasattr(true, "mid"))
 
 
 def _clearly_off(lit: Lit, true: Any) -> bool:
@@ -653,6 +697,8 @@ def _score(block: Block, target: Matrix) -> tuple[int, int]:
     the digits it decides."""
     matched = decided = 0
     for lit, true in zip(block.cells(), (x for row in target for x in row), strict=True):
+        if _masked(lit, true):
+            continue
         weight = _weight(lit)
         if _clearly_off(lit, true):  # most candidates are far off: decided without a ball
             decided += weight if lit.places is not None or isinstance(true, Fraction) else 0
@@ -683,6 +729,8 @@ def _identify(
     parents the block's own statement names (``Q = XW_Q = [...]``) is declared: it needs no
     share of matching digits, since the formula says what the block is."""
     best: Match | None = None
+    if any(c.infinite for c in block.cells()):
+        return None  # masked scores: the chain of operations reads them (chain.py)
     for stage, rows, transposed, target in _candidates(block, truth, roots):
         if len(rows) != len(truth[stage]) and stage in declared:
             continue  # a declared stage is the whole matrix, not one row of it
@@ -1015,7 +1063,7 @@ def _vocabulary(text: str, blocks: list[Block], given: list[Block], trace: list[
     logits = [b for b in given if b.shape[0] == 1 and b.shape[1] >= 2]
     verdicts: dict[tuple[int, int], Verdict] = {}
     for block in blocks:
-        if block.shape[0] != 1 or any(block is g for g in given):
+        if block.shape[0] != 1 or any(block is g for g in given) or any(c.infinite for c in block.cells()):
             continue
         tried = []
         for z in logits:

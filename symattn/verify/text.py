@@ -294,7 +294,11 @@ def _node_zh(name: str) -> str:
     for pattern, render in NODE_WORDS_ZH:
         if pattern.fullmatch(name):
             return render(pattern.fullmatch(name))
-    words = name.replace("population variance", "总体方差").replace("sample variance", "样本方差")
+    words = (
+        name.replace("population variance", "总体方差")
+        .replace("sample variance", "样本方差")
+        .replace("causal mask", "因果掩码")
+    )
     match = re.fullmatch(r"(.+?) \((.+)\)", words)
     return f"{match.group(1)}（{match.group(2).replace(', ', '，')}）" if match else words
 
