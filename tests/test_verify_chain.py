@@ -127,7 +127,9 @@ def test_an_activation_of_a_linear_layer_printed_without_its_step_is_identified(
     printed = [_r(v, 4) for v in _gelu_hidden()]
     report = verify_text(_ffn_doc(printed))
     assert not report.wrong
-    assert sum("GELU (erf) of A·W+b" in f.reason for f in report.findings) == 4, [f.reason for f in report.findings]
+    assert sum("GELU (erf) of A·W+b" in f.reason for f in report.findings) == 4, [
+        f.reason for f in report.findings
+    ]
     wrong = printed[:]
     wrong[2] = "0.2423"
     assert wrong[2] != printed[2]
@@ -144,8 +146,11 @@ def test_an_operand_of_a_sum_written_out_is_not_judged_as_a_result():
 def test_a_product_of_rounded_weights_is_not_held_to_their_printed_digits():
     # the seed's third row: weights printed to 4 places; the outputs computed from the unrounded ones
     x = [[1, 0], [0, 1], [1, 1]]
-    s = [[mpmath.mpf(sum(a * b for a, b in zip(x[i], x[j], strict=True))) / mpmath.sqrt(2) for j in range(3)] for i in range(3)]
-    a = [[mpmath.e ** v / sum(mpmath.e ** w for w in row) for v in row] for row in s]
+    s = [
+        [mpmath.mpf(sum(a * b for a, b in zip(x[i], x[j], strict=True))) / mpmath.sqrt(2) for j in range(3)]
+        for i in range(3)
+    ]
+    a = [[mpmath.e**v / sum(mpmath.e**w for w in row) for v in row] for row in s]
     out = [[sum(a[i][k] * x[k][c] for k in range(3)) for c in range(2)] for i in range(3)]
     weights = [[_r(v, 4) for v in row] for row in a]
     outputs = [[_r(v, 4) for v in row] for row in out]
@@ -235,3 +240,31 @@ def test_a_batch_of_matrices_in_one_printout_is_one_block_each():
         ["0.1", "0.2", "0.3", "0.4"],
         ["1.5", "2.5", "3.5", "4.5"],
     ]
+
+
+def test_rows_printed_one_under_another_are_one_matrix_and_table_columns_are_vectors():
+    doc = (
+        "```\nW1 = [0.2, 0.1]\n     [0.1, 0.2]\n```\n\n"
+        "| token | logit | p |\n|---|---|---|\n| a | 2.0 | 0.7311 |\n| b | 1.0 | 0.2689 |\n\n"
+        "softmax(z / 1.0)  # [0.1, 0.9]\nsoftmax(z / 2.0)  # [0.3, 0.7]\n"
+    )
+    shapes = [(b.shape, [c.text for c in b.cells()]) for b in printed_blocks(doc)]
+    assert shapes == [
+        ((2, 2), ["0.2", "0.1", "0.1", "0.2"]),
+        ((1, 2), ["2.0", "1.0"]),
+        ((1, 2), ["0.7311", "0.2689"]),
+        ((1, 2), ["0.1", "0.9"]),  # results in comments after code: one row each
+        ((1, 2), ["0.3", "0.7"]),
+    ]
+
+
+def test_a_statement_of_made_up_values_does_not_reach_past_a_sentence():
+    from symattn.verify.words import not_computed
+
+    lines = [
+        "Our toy embeddings (made up):",
+        "$$X = [0.1, 0.2]$$",
+        "and the sum X + PE, which is what the first layer actually sees (3 decimals):",
+        "| 0.941 | 0.640 |",
+    ]
+    assert not_computed(lines, 2) and not not_computed(lines, 4)

@@ -80,6 +80,17 @@ def _typed(text: str, start: int, end: int) -> bool:
 
 
 _SYMBOL_AFTER = re.compile(r"[A-Za-z]|\\(?:mathbf|boldsymbol|operatorname|mathrm|mathit)\b")
+_ONLY_BEFORE_A_ROW = re.compile(r"[\s\\`\[(]*")
+_TABLE_ROW = re.compile(r"\s*\|.*\|\s*$")
+_TABLE_RULE = re.compile(r"\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+
+
+def _cells(line: str) -> list[tuple[int, str]]:
+    """The cells of a pipe-table row, each with its offset in the line (escaped pipes kept)."""
+    pipes = [m.start() for m in re.finditer(r"(?<!\\)\|", line)]
+    return [(a + 1, line[a + 1 : b]) for a, b in itertools.pairwise(pipes)]
+
+
 _NAME_BEFORE = re.compile(r"([A-Za-z\\][\w\\{}^']*)\s*(?:=|:)\s*(?:#\s*)?$")
 
 
@@ -311,6 +322,54 @@ class _Scanner:
                 return None
         return None
 
+    def table_columns(self) -> list[Block]:
+        """Each column of plain numbers in a Markdown pipe table, as one vector (a table's column
+        is one quantity per token: its logits, its probabilities)."""
+        blocks: list[Block] = []
+        lines = self.text.split("\n")
+        offset = 0
+        starts = []
+        for line in lines:
+            starts.append(offset)
+            offset += len(line) + 1
+        index = 0
+        while index < len(lines) and len(blocks) < MAX_BLOCKS:
+            if not (
+                _TABLE_ROW.match(lines[index])
+                and index + 1 < len(lines)
+                and _TABLE_RULE.match(lines[index + 1])
+            ):
+                index += 1
+                continue
+            body = index + 2
+            columns: dict[int, list[Lit | None]] = {}
+            rows = 0
+            while body < len(lines) and _TABLE_ROW.match(lines[body]):
+                for position, cell in enumerate(_cells(lines[body])):
+                    lit = self._table_number(cell, starts[body])
+                    columns.setdefault(position, [None] * rows).append(lit)
+                rows += 1
+                for column in columns.values():
+                    column.extend([None] * (rows - len(column)))
+                body += 1
+            for column in columns.values():
+                if rows >= 2 and all(c is not None for c in column) and rows <= MAX_CELLS:
+                    cells = [c for c in column if c is not None]
+                    blocks.append(Block([cells], cells[0].line))
+            index = body
+        return blocks
+
+    def _table_number(self, cell: tuple[int, str], line_start: int) -> Lit | None:
+        """The number a table cell holds alone (bold, in backticks or in $…$ allowed)."""
+        start, text = cell
+        stripped = text.strip()
+        inner = re.fullmatch(r"(\*\*|__|`|\$)?\s*([^*_`$\s][^*_`$]*?)\s*\1", stripped)
+        number = inner.group(2) if inner else stripped
+        if not _NUMBER.fullmatch(number):
+            return None
+        line, column = self.position(line_start + start + text.index(number))
+        return _literal(number, line, column)
+
     def latex(self) -> list[Block]:
         blocks: list[Block] = []
         pattern = re.compile(r"\\begin\{([bpvBV]?matrix|array)\}(\{[^}]*\})?(.*?)\\end\{\1\}", re.DOTALL)
@@ -368,16 +427,41 @@ def printed_blocks(text: str) -> list[Block]:
     [(2, 3)]
     """
     scanner = _Scanner(text)
-    blocks = scanner.lists() + scanner.latex()
+    blocks = scanner.lists() + scanner.latex() + scanner.table_columns()
     seen: set[tuple[int, int]] = set()
-    out = []
+    out: list[Block] = []
     for block in sorted(blocks, key=lambda b: (b.rows[0][0].line, b.rows[0][0].column)):
         places = {(c.line, c.column) for c in block.cells()}
         if places & seen:
             continue
         seen |= places
+        if out and _continues(out[-1], block, scanner):
+            out[-1] = dataclasses.replace(out[-1], rows=[*out[-1].rows, *block.rows])
+            continue
         out.append(block)
     return out
+
+
+def _continues(matrix: Block, row: Block, scanner: _Scanner) -> bool:
+    """A one-row block alone on the line after a block's last row, at its column, of its length
+    and with no name of its own: the next row of that matrix (``W1 = [0.2, 0.1]`` and, under
+    it, ``     [0.1, 0.2]``; a table's rows of vectors, after the last ``|``)."""
+    last = matrix.rows[-1]
+    first = row.rows[0][0]
+    start = scanner.starts[first.line - 1]
+    before = scanner.text[start : start + first.column - 1]
+    return (
+        _ONLY_BEFORE_A_ROW.fullmatch(before.rsplit("|", 1)[-1]) is not None
+        and row.shape[0] == 1
+        and len(row.rows[0]) == len(last)
+        and row.rows[0][0].line == last[0].line + 1
+        and row.rows[0][0].column == last[0].column
+        and all(len({c.line for c in r}) == 1 for r in matrix.rows)
+        and not row.name
+        and not row.operand
+        and not matrix.operand
+        and len(matrix.rows) < MAX_CELLS // max(1, len(last))
+    )
 
 
 # --- values: exact rationals where they are, arb balls otherwise -----------------------------------

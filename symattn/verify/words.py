@@ -37,6 +37,14 @@ def not_computed(lines: list[str], line: int) -> bool:
         text = lines[index] if index < len(lines) else ""
         if NOT_COMPUTED.search(text):
             return True
-        if _OPERATION.search(text) or (index < line - 1 and _BREAK.match(text)):
+        if _OPERATION.search(text) or (index < line - 1 and (_BREAK.match(text) or _prose(text))):
             return False
     return False
+
+
+def _prose(text: str) -> bool:
+    """A sentence of its own (8 words, or 20 Chinese characters): a statement before it speaks
+    of what it came before, not of what this sentence introduces.  A short label
+    (``**K（键）:**``) is not one."""
+    plain = re.sub(r"\$[^$]*\$|`[^`]*`|\\[A-Za-z]+", " ", text)
+    return len(re.findall(r"[A-Za-z]{2,}", plain)) >= 8 or len(re.findall(r"[\u4e00-\u9fff]", plain)) >= 20
