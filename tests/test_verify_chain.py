@@ -39,7 +39,7 @@ def _layernorm(rows, eps="0"):
 
 
 def _addnorm_doc(ln_cells: list[list[str]], std: list[str]) -> str:
-    ln, means, _ = _layernorm(H)
+    _, means, _ = _layernorm(H)
     rows = r" \\ ".join(" & ".join(row) for row in ln_cells)
     return (
         "# Add & Norm by hand\n\n"
