@@ -268,3 +268,20 @@ def test_a_statement_of_made_up_values_does_not_reach_past_a_sentence():
         "| 0.941 | 0.640 |",
     ]
     assert not_computed(lines, 2) and not not_computed(lines, 4)
+
+
+def test_a_temperature_the_text_states_is_one_more_convention_of_the_softmax():
+    z = [mpmath.mpf("2.0"), mpmath.mpf("1.0"), mpmath.mpf("0.1")]
+    exps = [mpmath.e ** (v / mpmath.mpf("0.5")) for v in z]
+    probs = [_r(e / sum(exps), 4) for e in exps]
+    assert probs == ["0.8638", "0.1169", "0.0193"]
+    doc = (
+        "With temperature T = 0.5 the logits are sharpened:\n\n"
+        "```\n>>> z = torch.tensor([2.0, 1.0, 0.1])\n>>> torch.softmax(z / 0.5, dim=-1)\n"
+        f"tensor([{', '.join(probs)}])\n```\n"
+    )
+    report = verify_text(doc)
+    assert not report.wrong
+    assert any("T = 0.5" in f.reason for f in report.findings if f.status == "ok")
+    bad = doc.replace("0.1169", "0.1196")
+    assert [f.claimed for f in verify_text(bad).wrong] == ["0.1196"]

@@ -282,11 +282,14 @@ def _silu(k: Any, a: Matrix) -> Matrix:
     return [[k.div(x, k.add(one, k.exp(k.mul(x, minus)))) for x in row] for row in a]
 
 
-def _softmax(k: Any, a: Matrix, *, causal: bool = False) -> Matrix:
-    """Row-wise; ``causal``: each row over its own position and the ones before it (the
-    others get 0), as a causal mask of ``-inf`` gives."""
+def _softmax(k: Any, a: Matrix, *, causal: bool = False, temperature: Fraction = Fraction(1)) -> Matrix:
+    """Row-wise, of ``a / temperature``; ``causal``: each row over its own position and the
+    ones before it (the others get 0), as a causal mask of ``-inf`` gives."""
     out = []
     zero = k.c(Fraction(0))
+    if temperature != 1:
+        t = k.c(temperature)
+        a = [[k.div(x, t) for x in row] for row in a]
     if causal and len(a) != len(a[0]):
         raise ValueError("a causal mask needs a square matrix of scores")
     for i, row in enumerate(a):
@@ -319,6 +322,7 @@ class Op:
     arithmetic: bool = True
     words: tuple[str, ...] = ()
     unary: bool = False  # an activation or norm: also tried on a binary result (two steps)
+    stated: str = ""  # a convention a document may state in words, tried at each value it states
 
 
 def _shape_matmul(s: list[tuple[int, int]]) -> tuple[int, int] | None:
@@ -382,8 +386,9 @@ OPS: tuple[Op, ...] = (
         _wide,
         ({"causal": False}, {"causal": True}),
         arithmetic=False,
-        words=("softmax", "probs", "weights"),
+        words=("softmax", "probs", "weights", "probabilities", "概率"),
         unary=True,
+        stated="temperature",
     ),
     Op(
         "LayerNorm",
@@ -436,6 +441,8 @@ def _describe(op: Op, convention: dict[str, Any]) -> str:
             power = len(str(value.denominator)) - 1
             plain = value and value.numerator == 1 and value.denominator == 10**power
             parts.append("ε = 0" if not value else f"ε = 1e-{power}" if plain else f"ε = {value}")
+        elif key == "temperature":
+            parts.append(f"T = {format(float(value), 'g')}")
         elif key == "causal":
             if value:
                 parts.append("causal mask")
@@ -592,7 +599,9 @@ class _Chain:
         identified: dict[int, Matrix],
         trace: list[dict[str, Any]],
         judge: Callable[..., Any],
+        stated: dict[str, tuple[Fraction, ...]] | None = None,
     ) -> None:
+        self.stated: dict[str, tuple[Fraction, ...]] = dict(stated or {})
         self.given_ids = {id(b) for b in given}
         self.identified = identified
         self.trace = trace
@@ -673,7 +682,8 @@ class _Chain:
         explains some of the block's digits."""
         out: list[_Found] = []
         screened: dict[tuple[Any, ...], bool] = {}
-        for convention in op.conventions:
+        stated = [{op.stated: value} for value in self.stated.get(op.stated, ()) if value != 1]
+        for convention in (*op.conventions, *stated):
             family = tuple(sorted((k, v) for k, v in convention.items() if k != "eps"))
             if screened.get(family) is False:
                 continue
@@ -976,13 +986,16 @@ def chain(
     trace: list[dict[str, Any]],
     *,
     judge: Callable[..., Any],
+    stated: dict[str, tuple[Fraction, ...]] | None = None,
 ) -> tuple[dict[tuple[int, int], Any], int]:
     """Verdicts on the printed blocks that are one declared operation (or an activation or norm
     of one) on blocks printed before them, and the number of candidates computed.
 
     ``identified`` maps ``id(block)`` to the exact truth of blocks another graph identified;
-    they join the nodes as they are reached.  ``judge`` is the explanation's cell judgement."""
-    graph = _Chain(given, identified, trace, judge)
+    they join the nodes as they are reached.  ``judge`` is the explanation's cell judgement;
+    ``stated`` the values the text states for a convention (``{"temperature": (0.5, 2)}``),
+    each tried as one more convention of the operations that take it."""
+    graph = _Chain(given, identified, trace, judge, stated)
     for block in sorted(blocks, key=lambda b: (b.line, b.rows[0][0].column)):
         graph.read(block)
     return graph.verdicts, graph.tried

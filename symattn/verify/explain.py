@@ -1312,7 +1312,12 @@ def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str
         for place, verdict in _vocabulary(text, blocks, given, summary["blocks"]).items():
             chosen.setdefault(place, verdict)
         steps, summary["candidates"] = chain(
-            blocks, given, identified, summary["blocks"], judge=_cell_verdict
+            blocks,
+            given,
+            identified,
+            summary["blocks"],
+            judge=_cell_verdict,
+            stated={"temperature": tuple(_temperatures(text))},
         )
         for place, verdict in steps.items():
             chosen.setdefault(place, verdict)
