@@ -404,9 +404,14 @@ def test_a_second_example_redefines_its_inputs_and_forgets_what_depended_on_them
         "$$A = \\text{softmax}(X) \\approx \\begin{bmatrix} 0.8808 & 0.1192 \\\\ 0.1192 & 0.8809 \\end{bmatrix}$$\n"
     )
     report = verify_text(text)
-    assert {f.status for f in report.findings if f.line == 7} == {
-        "unverified"
-    }  # A was computed from the old X
+    # The A of line 7 is not the old A: its digits are softmax of the new X, so it is
+    # confirmed as that, never judged against the first example.
+    assert {(f.status, f.reason) for f in report.findings if f.line == 7} == {
+        ("ok", "identified by its digits as softmax[1,1]"),
+        ("ok", "identified by its digits as softmax[1,2]"),
+        ("ok", "identified by its digits as softmax[2,1]"),
+        ("ok", "identified by its digits as softmax[2,2]"),
+    }
     assert [(f.line, f.claimed, f.kind) for f in report.wrong] == [(9, "0.8809", "wrong")]
 
 
