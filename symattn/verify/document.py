@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any
 from symattn.errors import DocumentTooLargeError, MissingFileError, NotTextError
 from symattn.files import split_line_endings
 from symattn.latexparse import Name, Num, parse_formula, tokenize
+from symattn.verify.canonical import canonical
 from symattn.verify.explain import explain
 from symattn.verify.find import Locator, ReadConfig, Span, find_math
 from symattn.verify.finding import Finding
@@ -606,6 +607,7 @@ def _report(name: str, text: str, tex: bool, options: VerifyOptions) -> Report:
         check(text, tex=tex)  # the reading limits, before any library sees the text
     except ReadingLimit as refusal:
         return Report(name, (refusal.finding(text),))
+    text = canonical(text, tex)  # \(…\) as $…$, __bold__ as **bold**: same lines and columns
     deadline = time.monotonic() + options.budget  # reading the document is part of its budget
     worker = _start_worker(options)  # imports SymPy while the math is found
     try:

@@ -20,6 +20,7 @@ from html.parser import HTMLParser
 from typing import Any
 
 from symattn import limits
+from symattn.verify.canonical import paired_math_marks
 from symattn.verify.readers.code import CodeContext, code_block_spans, inline_code_spans
 from symattn.verify.readers.config import ReadConfig
 from symattn.verify.readers.images import image_span
@@ -56,31 +57,6 @@ def _markdown() -> Any:
     md.use(amsmath_plugin)
     md.enable("table")
     return md
-
-
-_BRACKETS = re.compile(r"(?<!\\)\\([\[\]()])")
-_SAME_LENGTH = {"[": "$$", "]": "$$", "(": " $", ")": "$ "}
-
-
-def _dollars(source: str) -> str:
-    """``\\[ \\]`` and ``\\( \\)`` as ``$$`` and ``$`` of the same length, so
-    that every offset still points into the original text.  Only a pair is math:
-    an opener whose closer comes before the next opener and before a blank line;
-    a lone ``\\[`` (``x\\_1 = \\[1, 0]``) is Markdown's escaped bracket."""
-    out = list(source)
-    marks = list(_BRACKETS.finditer(source))
-    for k, mark in enumerate(marks):
-        if mark.group(1) not in "[(":
-            continue
-        closer = "]" if mark.group(1) == "[" else ")"
-        following = marks[k + 1] if k + 1 < len(marks) else None
-        if following is None or following.group(1) != closer:
-            continue
-        if "\n\n" in source[mark.end() : following.start()].replace("\r", ""):
-            continue
-        for found in (mark, following):
-            out[found.start() : found.end()] = _SAME_LENGTH[found.group(1)]
-    return "".join(out)
 
 
 _ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
@@ -146,7 +122,7 @@ class _Cursor:
 class _Walker:
     def __init__(self, original: str, config: ReadConfig) -> None:
         self.original = original
-        self.source = _dollars(original)
+        self.source = paired_math_marks(original)
         self.config = config
         self.cursor = _Cursor(self.source)
         self.locator = Locator(self.source)
