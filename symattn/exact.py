@@ -805,18 +805,24 @@ def _is_exactly(true_value: sympy.Expr, target: Rational) -> bool:
 def claim_holds(claimed: Claim | str | int, true_value: Any) -> bool:
     """Whether a printed number is right about an exact value.
 
-    An integer claims equality; a decimal with k places claims that the true
-    value rounds (half away from zero) to it at k places.
+    An integer claims equality, except of an irrational value, which no integer
+    equals: there an integer of two digits or more (``exp(9) = 8103``) claims the
+    value rounded to the unit; a decimal with k places claims that the true value
+    rounds (half away from zero) to it at k places.
 
     Raises:
         NotNumericError: the true value has free symbols.
 
     >>> claim_holds("0.4", sympy.Rational(401, 1000)), claim_holds("0.40", sympy.Rational(2, 5))
     (True, True)
+    >>> claim_holds("8103", sympy.exp(9)), claim_holds("8103", sympy.Rational(81031, 10)), claim_holds("1", sympy.sqrt(2))
+    (True, False, False)
     """
     claim = _as_claim(claimed)
     true_value = _as_expr(true_value)
     if claim.places is None:
+        if abs(claim.value) >= 10 and not claim.scale and not true_value.is_Rational:
+            return Rational(certified_decimal(true_value, 0)) == claim.value
         return _is_exactly(true_value, claim.value)
     if claim.scale:
         unit = claim.unit()

@@ -117,7 +117,8 @@ def test_the_hypotheses_are_counted_and_bounded_before_they_are_built():
     assert len(blocks) == 150
     hypotheses, tried = _hypotheses(blocks)
     assert len(hypotheses) <= MAX_HYPOTHESES <= 64
-    assert tried <= (MAX_ROLE_BLOCKS * (6 * 5 * 4 + 1) + 4 * 3 * 2 + MAX_ROLE_BLOCKS) * len(SCALES)
+    # X and weights, X alone; Q, K, V among the first four, or three in a row; Q = K and V among the first four
+    assert tried <= (MAX_ROLE_BLOCKS * (6 * 5 * 4 + 1) + 4 * 3 * 2 + MAX_ROLE_BLOCKS + 4 * 3) * len(SCALES)
 
 
 def test_explain_says_what_each_block_is_in_text_and_json(tmp_path, capsys):

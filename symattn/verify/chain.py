@@ -202,6 +202,11 @@ def _linear(k: Any, a: Matrix, w: Matrix, bias: Matrix) -> Matrix:
     return _plus(k, _matmul(k, a, w), bias)
 
 
+def _affine(k: Any, a: Matrix, gain: Matrix, bias: Matrix) -> Matrix:
+    """``γ ⊙ x + β`` row by row: the affine step of a norm."""
+    return [[k.add(k.mul(x, g), b) for x, g, b in zip(row, gain[0], bias[0], strict=True)] for row in a]
+
+
 def _mean(k: Any, row: list[Any]) -> Any:
     return k.div(_total(k, row), k.c(Fraction(len(row))))
 
@@ -323,6 +328,7 @@ class Op:
     words: tuple[str, ...] = ()
     unary: bool = False  # an activation or norm: also tried on a binary result (two steps)
     stated: str = ""  # a convention a document may state in words, tried at each value it states
+    params: int = 0  # its last arguments are parameters: given blocks (γ, β), the first a result
 
 
 def _shape_matmul(s: list[tuple[int, int]]) -> tuple[int, int] | None:
@@ -343,6 +349,11 @@ def _shape_linear(s: list[tuple[int, int]]) -> tuple[int, int] | None:
     return (n, m) if d == p and b == 1 and q == m else None
 
 
+def _shape_affine(s: list[tuple[int, int]]) -> tuple[int, int] | None:
+    (n, d), g, b = s
+    return (n, d) if d >= 2 and g == b == (1, d) else None
+
+
 def _wide(s: list[tuple[int, int]]) -> tuple[int, int] | None:
     return s[0] if s[0][1] >= 2 else None
 
@@ -359,6 +370,9 @@ OPS: tuple[Op, ...] = (
     Op("A·Bᵀ", 2, _matmul_t, _shape_matmul_t, words=("scores", "score")),
     Op("A+B", 2, _plus, _shape_plus, words=("residual", "sum", "add", "残差")),
     Op("A·W+b", 3, _linear, _shape_linear, words=("hidden", "linear", "ffn", "h", "output")),
+    Op(
+        "γ⊙x+β", 3, _affine, _shape_affine, words=("gamma", "beta", "affine", "y", "output", "缩放"), params=2
+    ),
     Op(
         "ReLU",
         1,
@@ -474,6 +488,7 @@ class Node:
     radius: list[list[Fraction]] = field(default_factory=list)  # a given printout's rounding, per cell
     rounded: Matrix = field(default_factory=list)  # as printed, its wrong cells put right (as printed)
     alternatives: list[Matrix] = field(default_factory=list)  # truths of other fits nearly as good
+    data: bool = False  # printed, not given and not explained (or computed from such): truth unknown
     hull: Matrix | None = None  # its truth over the rounding of the printouts it is computed from
     label: str = ""  # what it was identified as ("" for a given block)
 
@@ -719,7 +734,9 @@ class _Chain:
                     arithmetic=False,
                 )
                 if verdict is not None and verdict.status == "ok":  # what it restates is judged there
-                    self.verdicts[(lit.line, lit.column)] = verdict
+                    self.verdicts[(lit.line, lit.column)] = dataclasses.replace(
+                        verdict, grounded=not node.data
+                    )
 
     @staticmethod
     def rounded_world(best: _Found, block: Any) -> Matrix | None:
@@ -773,6 +790,9 @@ class _Chain:
             # what nothing before it explains is data to what comes after (a printed random
             # tensor, a table of scores): read as printed, its rounding kept
             self.add_node(block, _printed(block), given=True)
+            # before anything is computed it is an input the readers did not see as one (a
+            # tensor passed to a call); after, a result nobody explains: its truth unknown
+            self.nodes[-1].data = not as_given and any(not n.given for n in self.nodes[:-1])
             return
         rivals = [
             f
@@ -795,6 +815,7 @@ class _Chain:
         )
         self.trace.append(_note(block, best.cand.label + where, "by its digits", best.evidence))
         exact = best.cand.op.arithmetic and all(isinstance(a, Node) for a in best.cand.args)
+        data = any(leaf.data for leaf in _leaves(best.cand))  # its truth rests on numbers nobody explains
         from symattn.verify.explain import _rounds_to
 
         wrong_cells: set[tuple[int, int]] = set()
@@ -833,7 +854,7 @@ class _Chain:
                     or _another_truth(best.cand, lit, i * block.shape[1] + j, best.how, best.row)
                 ):
                     continue
-                self.verdicts[(lit.line, lit.column)] = verdict
+                self.verdicts[(lit.line, lit.column)] = dataclasses.replace(verdict, grounded=not data)
                 if verdict.status == "wrong":
                     wrong_cells.add((i, j))
         if best.how == "whole":
@@ -846,6 +867,7 @@ class _Chain:
                 wrong_cells=frozenset(wrong_cells),
             )
             self.nodes[-1].label = best.cand.label
+            self.nodes[-1].data = data
             self.nodes[-1].alternatives = _alternatives(best, rivals)
             self.nodes[-1].hull = hull_full
 
@@ -1048,6 +1070,10 @@ def _arguments(op: Op, pool: list[Node]) -> list[tuple[Node, ...]]:
     if op.arity == 2:
         return [(a, b) for a in pool for b in pool if a is not b or op.name == "A·Bᵀ"]
     biases = [n for n in pool if n.shape[0] == 1]
+    if op.params:  # γ ⊙ x + β: x computed, γ and β given vectors
+        results = [n for n in pool if not n.given]
+        biases = [n for n in biases if n.given and not n.data]
+        return [(a, g, b) for a in results for g in biases for b in biases if g is not b]
     return [(a, w, b) for a in pool for w in pool for b in biases if len({id(a), id(w), id(b)}) == 3]
 
 

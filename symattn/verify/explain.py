@@ -113,14 +113,18 @@ class Lit:
         """Digits of evidence in a matched literal: its significant digits; 0, ±1 and ±inf carry none."""
         if self.infinite or self.value in (0, 1, -1):
             return 0
-        digits = self.text.lstrip("-\u2212+").split("e")[0].split("E")[0].replace(".", "").lstrip("0")
-        return len(digits)
+        return _significant(self.text)
 
     @functools.cached_property
     def approx(self) -> float:
         if self.infinite:
             return float("inf") * self.infinite
         return self.value.numerator / self.value.denominator
+
+
+def _significant(text: str) -> int:
+    """The significant digits of a printed number (``-0.0480``: 3, ``1.0000``: 5)."""
+    return len(text.lstrip("-\u2212+").split("e")[0].split("E")[0].replace(".", "").lstrip("0"))
 
 
 @dataclass
@@ -674,6 +678,7 @@ def _hypotheses(inputs: list[Block]) -> tuple[list[Hypothesis], int]:
         roles.append(({"Q": _values(x), "K": _values(x), "V": _values(x)}, (x,)))  # no weights: Q = K = V = X
     triples = list(itertools.permutations(inputs[:4], 3))  # Q, K and V given as they are
     triples += [tuple(inputs[i : i + 3]) for i in range(1, MAX_ROLE_BLOCKS) if len(inputs[i : i + 3]) == 3]
+    triples += [(qk, qk, v) for qk, v in itertools.permutations(inputs[:4], 2)]  # Q = K = [..], V = [..]
     for q, k, v in triples:  # (or three given blocks in a row, later in the document)
         if q.shape[1] == k.shape[1] and k.shape[0] == v.shape[0]:
             roles.append(({"Q": _values(q), "K": _values(k), "V": _values(v)}, (q, k, v)))
@@ -761,6 +766,21 @@ def _far(block: Block, truth: Matrix, in_a: Matrix) -> int:
         if _rounds_to(lit, true) is False and not _near(lit, true) and not _rounds_to(lit, a):
             far += 1
     return far
+
+
+def _missed(block: Block, match: Any, truth: Matrix, in_a: Matrix, hyp: Hypothesis) -> str:
+    """Why a block identified with a stage is not judged as it, or "": identified by some
+    digits but far off in more than a quarter of its cells (more likely something else), or
+    named by its formula but far off in more than half under a hypothesis whose inputs are
+    not all the blocks the document names as them (more likely the hypothesis has the wrong
+    inputs than the document is wrong nearly everywhere)."""
+    far = _far(block, truth, in_a)
+    named = _role_prior(hyp) == 2 * len(hyp.roots)  # every input is the block the document names so
+    if not match.declared and far > max(1, len(block.cells()) // 4):
+        return f"closest to {match.stage}, but far off in more than a quarter of its cells"
+    if match.declared and not named and far > len(block.cells()) // 2:
+        return f"declared as {match.stage}, but far off in more than half of its cells"
+    return ""
 
 
 def _masked(lit: Lit, true: Any) -> bool:
@@ -905,6 +925,7 @@ class Verdict:
     stage: str
     cell: tuple[int, int]
     scale: str = ""
+    grounded: bool = True  # computed from given inputs, not from printed blocks nobody explains
 
 
 def _decimal(true: Any, places: int) -> str | None:
@@ -1053,9 +1074,10 @@ def _judge_document(
         truth = match.target(hyp.truth[match.stage])
         value_a, deps, carries_wrong = world[match.stage]
         target_a = match.target(value_a)
-        if not match.declared and _far(block, truth, target_a) > max(1, len(block.cells()) // 4):
-            note(block, None, f"closest to {match.stage}, but far off in more than a quarter of its cells")
-            continue  # identified by some digits but far off in many: more likely something else
+        missed = _missed(block, match, truth, target_a, hyp)
+        if missed:
+            note(block, None, missed)
+            continue
         evidence += match.evidence
         node = (
             match.stage
@@ -1324,10 +1346,11 @@ def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str
     finally:
         ctx.prec = saved
     open_places = {(c.line, c.column) for b in open_blocks for c in b.cells() if _open(by_place, c)}
-    texts = {(c.line, c.column): c.text for b in open_blocks for c in b.cells()}
+    texts = {(c.line, c.column): c.text for b in blocks for c in b.cells()}
     out = dict(by_place)
+    overruled = _overruled(by_place, chosen, blocks)
     for place, verdict in chosen.items():
-        if place not in open_places:
+        if place not in open_places and place not in overruled:
             continue
         out[place] = Finding(
             line=place[0],
@@ -1341,7 +1364,76 @@ def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str
             kind=Kind(verdict.kind),
             carried_from=verdict.carried_from,
             reason=f"identified by its digits as {verdict.stage}[{verdict.cell[0]},{verdict.cell[1]}]"
-            + (f" ({verdict.scale})" if verdict.scale else ""),
+            + (f" ({verdict.scale})" if verdict.scale else "")
+            + (f"; a reading of the formula gave {overruled[place]}" if place in overruled else ""),
         )
         summary["identified"] += 1
+    for place, finding in list(out.items()):  # carried from a number the explanation found right
+        root = finding.carried_from
+        if finding.status == Status.WRONG and root is not None and root in {p[0] for p in overruled}:
+            if any(f.status == Status.WRONG and f.line == root for f in out.values()):
+                continue
+            restated = next(
+                (out[p] for p in overruled if p[0] == root and out[p].claimed == finding.claimed), None
+            )
+            out[place] = dataclasses.replace(
+                finding,
+                status=Status.OK if restated else Status.UNVERIFIED,
+                kind=Kind.OK if restated else Kind.UNDECIDED,
+                carried_from=None,
+                value=restated.value if restated else finding.value,
+                exact=restated.exact if restated else finding.exact,
+                reason=f"restates line {root}'s value, which the explanation finds right"
+                if restated
+                else f"follows from line {root}, whose numbers the explanation finds right",
+            )
     return sorted(out.values(), key=lambda f: (f.line, f.column)), summary
+
+
+def _overruled(
+    by_place: dict[tuple[int, int], Finding], chosen: dict[tuple[int, int], Any], blocks: list[Block]
+) -> dict[tuple[int, int], str]:
+    """The readers' fresh wrong numbers that the explanation identifies and finds right, with the readers' value: a number is wrong only when every explanation nearly as
+    good calls it wrong, and a reading that took a rounded printout as exact is not one.
+    The match must be evidence: the number carries three significant digits or more (a
+    0.3 fits many conventions), and the explanation finds every number of its block right (a
+    reading that calls others wrong there is not a better one), on the evidence of three
+    numbers of two digits or more (not one number among zeros)."""
+    clean = {
+        (c.line, c.column)
+        for b in blocks
+        if all(chosen[(c.line, c.column)].status == "ok" for c in b.cells() if (c.line, c.column) in chosen)
+        and sum(1 for c in b.cells() if c.weight >= 2 and (c.line, c.column) in chosen) >= 3
+        for c in b.cells()
+    }
+    out = {}
+    for place, verdict in chosen.items():
+        finding = by_place.get(place)
+        if (
+            finding is not None
+            and place in clean
+            and _significant(finding.claimed) >= 3
+            and finding.claimed.lstrip("-\u2212+").rstrip("0").rstrip(".") not in ("", "0", "1")
+            and finding.status == Status.WRONG
+            and finding.carried_from is None
+            and finding.fits is None  # a convention finding already says another convention fits
+            and verdict.status == "ok"
+            and verdict.grounded
+            and _other_value(finding.value, verdict.value)
+        ):
+            out[place] = finding.value or "?"
+    return out
+
+
+def _other_value(read: str | None, explained: str | None) -> bool:
+    """Whether the explanation's true value is not the readers': a different reading of the
+    number (where both have the same value, they differ only in how strictly they judge its
+    last digit, and the readers' stricter verdict stands)."""
+    if read is None or explained is None:
+        return read is None
+    try:
+        a, b = Fraction(read), Fraction(explained)
+    except ValueError:
+        return False
+    places = max(len(t.partition(".")[2]) for t in (read, explained))
+    return abs(a - b) * 10**places > 2

@@ -196,6 +196,10 @@ class Prose:
             self._recast_fresh(
                 mark, kind="slip", reason=f"the prose copies {label} wrong: {self._slip_reason(num, value.a)}"
             )
+        elif (earlier := self.results.get(num.text) if _distinctive(num.text) else None) is not None and any(
+            wrong for _, wrong in earlier.deps
+        ):
+            self._carry_restated(mark, earlier)  # the very number printed wrong before, said again
         else:
             reason = f"the prose gives {label}; it fits neither the document's value nor the truth"
             self._recast_fresh(mark, status="unverified", kind="unverifiable", reason=reason)

@@ -191,8 +191,8 @@ class _Writer:
                 self.put("^{2}", i)
             elif char == "³":
                 self.put("^{3}", i)
-            elif char == "→":
-                self.put(" = ", i)
+            elif char == "→":  # a step to something else (logits → probabilities), not equality
+                self.put(r" \Rightarrow ", i)
             elif text.startswith("=>", i):
                 self.put(r" \Rightarrow ", i)
                 i += 2
