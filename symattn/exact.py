@@ -715,6 +715,7 @@ def certified_decimal(expr: Any, places: int) -> str:
 
 _CLAIM = re.compile(r"^\s*([+-]?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?(\\?%|[KMB])?\s*$")
 _SUFFIX_SCALE = {"K": 3, "M": 6, "B": 9}
+_THOUSANDS = re.compile(r"(?<=\d)(?:\{,\}|,)(?=\d{3}(?!\d))")  # 22{,}026 and 22,026 are 22026
 
 
 @dataclass(frozen=True)
@@ -754,7 +755,7 @@ def parse_claim(text: str) -> Claim:
     >>> parse_claim("73%").places, parse_claim("2.0980e-01").value
     (2, 1049/5000)
     """
-    match = _CLAIM.match(str(text).replace("\u2212", "-"))
+    match = _CLAIM.match(_THOUSANDS.sub("", str(text).replace("\u2212", "-")))
     if match is None:
         raise InputError(f"{text!r} is not a printed decimal number")
     sign, whole, frac, exponent, percent = match.groups()

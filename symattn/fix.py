@@ -65,6 +65,10 @@ _LITERAL = re.compile(
 )
 
 
+#: An integer printed with thousands separators (``22,026``, ``32{,}768``), as verify reads it.
+_GROUPED = re.compile(r"(?P<sign>[-\u2212]?)(?P<int>\d{1,3}(?:(?P<group>,|\{,\})\d{3})+)")
+
+
 @dataclass(frozen=True)
 class _Style:
     """How a literal is printed, so that its replacement is printed alike."""
@@ -77,6 +81,7 @@ class _Style:
     exp_prefix: str
     exp_sign: str
     exp_suffix: str
+    grouping: str = ""  # the thousands separator of an integer printed with one
 
     def render(self, value: Decimal, places: int) -> str:
         """``value`` (already rounded to ``places - exponent`` places) in this style."""
@@ -86,6 +91,8 @@ class _Style:
             mantissa = abs(mantissa)
         digits = f"{abs(mantissa):f}"
         whole, _, frac = digits.partition(".")
+        if self.grouping:
+            whole = self.grouping.join(whole[max(0, k - 3) : k] for k in range(len(whole), 0, -3)[::-1])
         body = whole + (self.separator + frac if frac else "")
         sign = (self.sign or "-") + self.space if mantissa < 0 else ""
         if self.exponent is None:
@@ -97,6 +104,9 @@ class _Style:
 
 
 def _style(text: str) -> _Style | None:
+    grouped = _GROUPED.fullmatch(text.strip())
+    if grouped is not None:
+        return _Style(grouped["sign"], "", 0, ".", None, "", "", "", grouping=grouped["group"])
     match = _LITERAL.fullmatch(text.strip())
     if match is None:
         return None
@@ -127,6 +137,10 @@ def _decimal(text: str | None) -> Decimal | None:
     """A printed or certified decimal as an exact Decimal (never a float)."""
     if not text:
         return None
+    grouped = _GROUPED.fullmatch(text.strip())
+    if grouped is not None:
+        value = Decimal(grouped["int"].replace("{,}", "").replace(",", ""))
+        return -value if grouped["sign"] else value
     match = _LITERAL.fullmatch(text.strip())
     if match is None:
         return None
