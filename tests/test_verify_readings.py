@@ -144,3 +144,84 @@ def test_rounds_three_and_four_raise_no_false_alarm() -> None:
                 (f.line, f.column, f.claimed) for f in report.wrong if (f.line, f.column) not in wrong_places
             ]
             assert alarms == [], doc.name
+
+
+def test_a_vector_divided_by_a_number_is_scaled_unless_the_number_is_its_sum() -> None:
+    scaled = verify_text("$$\\frac{[10, 0, -5]}{2} = [5, 0, -2.5]$$\n")
+    assert scaled.wrong == () and [f.claimed for f in scaled.findings if str(f.status) == "ok"] == [
+        "5",
+        "0",
+        "-2.5",
+    ]
+    e = [mpmath.exp(v) for v in (1, 2)]
+    total = mpmath.nstr(sum(e), 5)  # 10.107: the printed sum of the numerators
+    assert total == "10.107"
+    normalised = verify_text(f"$$\\frac{{[2.718, 7.389]}}{{{total}}} = [0.2689, 0.7311]$$\n")
+    assert [(f.claimed, str(f.status)) for f in normalised.findings if f.claimed == total] == [(total, "ok")]
+    slipped = verify_text("$$\\frac{[2.718, 7.389]}{10.207} = [0.2663, 0.7239]$$\n")  # the sum printed wrong
+    assert [f.claimed for f in slipped.wrong][:1] == ["10.207"]
+
+
+@pytest.mark.parametrize(
+    ("formula", "claimed", "status"),
+    [
+        ("$$e^{10} = 22,026$$", "22,026", "ok"),  # 22026.47, with a thousands separator
+        ("$$e^{10} \\approx 22{,}026$$", "22{,}026", "ok"),
+        ("$$e^{10} = 22,027$$", "22,027", "wrong"),
+        ("$$x = [100,200]$$", "100", "unverified"),  # a list, not one number
+    ],
+)
+def test_thousands_separators_make_one_number(formula: str, claimed: str, status: str) -> None:
+    assert int(mpmath.nint(mpmath.exp(10))) == 22026
+    report = verify_text(formula + "\n")
+    assert [str(f.status) for f in report.findings if f.claimed == claimed] == [status]
+
+
+def test_fix_keeps_a_thousands_separator() -> None:
+    from symattn.fix import fix_text
+
+    text = "$$e^{10} = 22,027$$\n\n$$2^{15} = 32{,}767$$\n"
+    assert 2**15 == 32768
+    assert fix_text(text).fixed == "$$e^{10} = 22,026$$\n\n$$2^{15} = 32{,}768$$\n"
+
+
+@pytest.mark.parametrize(
+    ("formula", "status"),
+    [
+        ("$$0.9999545 + 0.0000454 + 0.0000003 = 1.0000002 \\approx 1$$", "ok"),
+        ("$$\\cos(0.01) \\approx 1$$", "ok"),
+        ("$$\\sin(0.4) \\approx 0$$", "wrong"),  # 0.389: ≈ 0 is not said of it
+        ("$$e^{0.5} \\approx 2$$", "wrong"),  # 1.65
+    ],
+)
+def test_an_integer_after_approx_claims_the_unit_rounding_when_close(formula: str, status: str) -> None:
+    assert mpmath.nstr(mpmath.sin(0.4), 3) == "0.389" and mpmath.nstr(mpmath.exp(0.5), 3) == "1.65"
+    report = verify_text(formula + "\n")
+    last = max((f for f in report.findings if str(f.status) != "unverified"), key=lambda f: f.column)
+    assert str(last.status) == status
+
+
+def test_a_session_reads_a_loop_as_one_statement_and_forgets_what_it_changes() -> None:
+    text = "```python\n>>> res = 0.\n>>> for idx in range(2):\n...     res += 0.5\n>>> print(res)\ntensor(1.)\n```\n"
+    report = verify_text(text)
+    assert report.wrong == ()
+
+
+def test_a_printout_number_is_shown_as_printed() -> None:
+    text = "```python\nx = torch.tensor([1., 2.])\nprint(x * 2)\n```\n\n```\ntensor([2., 4.])\n```\n"
+    report = verify_text(text)
+    assert [f.claimed for f in report.findings] == ["1.", "2.", "2", "2.", "4."]
+    assert [str(f.status) for f in report.findings if f.line == 7] == ["ok", "ok"]
+
+
+def test_a_row_restated_keeps_its_right_cells_right() -> None:
+    """softmax([2, 4, 4]) = [0.0634, 0.4683, 0.4683]: "0.0" is wrong at one place, the two
+    0.5 are right, and a later restatement of the row carries only the wrong cell."""
+    z = [mpmath.exp(v) for v in (2, 4, 4)]
+    assert [mpmath.nstr(v / sum(z), 1) for v in z] == ["0.06", "0.5", "0.5"]
+    text = "```\nsoftmax([2, 4, 4]) = [0.0, 0.5, 0.5]\n```\n\n```python\nw = [\n  [0.0, 0.5, 0.5],\n]\n```\n"
+    report = verify_text(text)
+    assert [(f.line, f.claimed, str(f.kind)) for f in report.wrong] == [
+        (2, "0.0", "rounding"),
+        (7, "0.0", "carried"),
+    ]

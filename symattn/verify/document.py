@@ -628,7 +628,27 @@ def _report(name: str, text: str, tex: bool, options: VerifyOptions) -> Report:
         )  # what the blocks the readers left open are (explain.py)
     except (ArithmeticError, ValueError, TypeError, IndexError, KeyError, StopIteration) as error:
         explained = {"error": f"{type(error).__name__}: {error}"}  # the readers' findings stand as they are
-    return Report(name, tuple(reroot_doubted(findings)), explained)  # what later formulas show (roots.py)
+    findings = _as_printed(reroot_doubted(findings), text)  # what later formulas show (roots.py)
+    return Report(name, tuple(findings), explained)
+
+
+_PRINTED = re.compile(r"[-+\u2212]?(?:\d+\.?\d*|\.\d+)")
+
+
+def _as_printed(findings: list[Finding], text: str) -> list[Finding]:
+    """Each number shown as the document printed it: a reader may pad ``1.`` to the places
+    its printout claims (``1.0000``), but the finding shows ``1.``."""
+    lines = text.split("\n")
+
+    def shown(finding: Finding) -> str:
+        if not (0 < finding.line <= len(lines) and finding.claimed and finding.column > 0):
+            return finding.claimed
+        here = _PRINTED.match(lines[finding.line - 1], finding.column - 1)
+        printed = here.group() if here else ""
+        padded = printed.endswith(".") and finding.claimed.startswith(printed)
+        return printed if padded and not finding.claimed[len(printed) :].strip("0") else finding.claimed
+
+    return [f if shown(f) == f.claimed else dataclasses.replace(f, claimed=shown(f)) for f in findings]
 
 
 def verify_document(path: str | Path, options: VerifyOptions | None = None) -> Report:

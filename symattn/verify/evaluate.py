@@ -124,6 +124,8 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
     [('2', 'unverified', 'input'), ('1', 'unverified', 'operand'), ('4', 'wrong', 'slip')]
     """
 
+    link_approx = False  # the element being read is joined to the one before it by ≈
+
     def __init__(self) -> None:
         self.env: dict[str, Binding] = {}
         self.findings: list[Finding] = []
@@ -211,6 +213,8 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
         a, b = entry_of_1x1(a), entry_of_1x1(b)  # q_1 · k_1 of 1-vectors is a number
         try:
             verdict = judge(num.text, a, b, deps, arith=arith)
+            if verdict.status == "wrong" and self.link_approx:
+                verdict = _approximately(num.text, a, b, deps, verdict)
             only_rounded = not any(is_wrong for _, is_wrong in deps)
             if verdict.kind == "carried" and only_rounded:  # right by correctly rounded numbers only
                 verdict = dataclasses.replace(
@@ -407,6 +411,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                 self.element_text = chain.texts[index] if index < len(chain.texts) else ""
                 self.top_element = element
                 self.element_before = chain.elements[index - 1] if index else None
+                self.link_approx = bool(index) and chain.relations[index - 1] in _APPROX
                 if doubted is not None and is_claim_shape(element):
                     value, is_claim = self._after_doubted_step(
                         element, doubted, ref, bool(names), redefines=doubted_is_name
@@ -997,3 +1002,25 @@ def _is_zero(node: Any) -> bool:
 def _printed_rounded(element: Node) -> bool:
     """Whether a printout shows a number with a decimal point (a float, rounded to print)."""
     return any("." in num.text for num in literals(element))
+
+
+def _approximately(text: str, a: Any, b: Any, deps: frozenset[tuple[int, bool]], verdict: Any) -> Any:
+    """An integer after ≈ (``1.0000002 ≈ 1``, ``sin(0.0001) ≈ 0``) claims the value rounded to
+    the unit, not equality, when it is within a twentieth of the integer's size (``≈ 0`` is
+    not said of 0.4): judged again at no places."""
+    claim = parse_claim(text)
+    if claim.places is not None or claim.scale or is_matrix(a) or is_matrix(b):
+        return verdict
+    tolerance = max(1, abs(claim.value)) / sympy.Integer(20)
+
+    def close(value: Any) -> bool:
+        return (
+            sympy.Rational(certified_decimal(value, 0)) == claim.value
+            and abs(sympy.Rational(certified_decimal(value, 3)) - claim.value) <= tolerance
+        )
+
+    if close(b):
+        return dataclasses.replace(verdict, status="ok", kind="ok", carried_from=None)
+    if deps and close(a):
+        return dataclasses.replace(verdict, kind="carried", carried_from=carried_line(deps))
+    return verdict

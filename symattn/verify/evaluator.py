@@ -143,7 +143,13 @@ class Evaluator:
             return self._product(factors)
         if isinstance(node, Div):
             num = self._value_of(node.num, record)
-            if record and isinstance(node.num, Matrix) and isinstance(node.den, Num) and _is_row(num.a):
+            if (
+                record
+                and isinstance(node.num, Matrix)
+                and isinstance(node.den, Num)
+                and _is_row(num.a)
+                and _near_sum(num.a, node.den.text)
+            ):
                 den = self._normaliser(node.den, num, node.num)  # [e1, e2, e3] / 7.3461: their sum
             else:
                 den = self._value_of(node.den, record)
@@ -352,3 +358,14 @@ def _entrywise_power(base: Val, exponent: Val) -> Val | None:
     a = base.a.applyfunc(lambda v: v**k)
     b = base.b.applyfunc(lambda v: v**k)
     return Val(a, b, base.deps | exponent.deps, arith=base.arith, rows=base.rows)
+
+
+def _near_sum(row: ImmutableMatrix, text: str) -> bool:
+    """Whether ``[x_1, …, x_n] / S`` normalises (S is the sum of the x, positive, within a
+    tenth of it: a softmax row written out) rather than scales (``[10, 0, -5] / 2``)."""
+    try:
+        values = [float(x) for x in row]
+        total, printed = sum(values), float(parse_claim(text).value)
+    except (TypeError, ValueError):
+        return False
+    return all(v > 0 for v in values) and total > 0 and abs(printed - total) <= total / 10

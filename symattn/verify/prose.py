@@ -305,7 +305,7 @@ class Prose:
         """A number written again as it was printed before: ok, or carried from the
         earliest wrong number that printed value depends on."""
         wrong = [line for line, is_wrong in deps if is_wrong]
-        if not wrong:
+        if not wrong or _fits(num.text, true):  # a right cell of a row with a wrong one stays right
             self._add(num, status="ok", kind="ok", reason="restates an earlier result")
             return
         self._add(
@@ -348,3 +348,11 @@ def _rounded(printed: Decimal, places: int) -> Decimal:
     """A printed decimal rounded half away from zero to fewer places (what a later
     restatement of it would print)."""
     return printed.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+
+
+def _fits(text: str, true: Any) -> bool:
+    """Whether a printed number is a right reading of ``true`` (False when undecided)."""
+    try:
+        return claim_fits(text, true)
+    except SymattnError:
+        return False

@@ -76,6 +76,7 @@ def inline_code_spans(piece: Span) -> list[Span]:
 
 
 _PROMPT = re.compile(r"^(?:>>> |\.\.\. |In \[\d+\]: |\s*\.\.\.: )")
+_CONTINUED = re.compile(r"^(?:\.\.\. ?|\s*\.\.\.: ?)")  # a statement's next line in a session
 _OUT = re.compile(r"^Out\[\d+\]:\s?")
 
 
@@ -124,7 +125,7 @@ def code_block_spans(piece: Span, info: str, context: CodeContext, prose: str = 
                 spans.append(_claim(name, printout))
         return spans
     if _parses(text):  # a program (comments included) is program text, not arithmetic
-        return _program(piece, 0, len(text), context) if language in _PYTHON else []
+        return _program(piece, [(0, len(text))], context) if language in _PYTHON else []
     if "$" in text or "\\begin" in text or language in ("latex", "tex", "markdown", "md"):
         return []  # LaTeX or Markdown source shown as code
     spans = []
@@ -167,9 +168,12 @@ def _session(piece: Span, context: CodeContext) -> list[Span]:
         a, b = lines[k]
         match = _PROMPT.match(piece.text[a:b])
         if match:
-            code_start = a + match.end()
-            spans.extend(_program(piece, code_start, b, context, statement_only=True))
+            parts = [(a + match.end(), b)]
             k += 1
+            while k < len(lines) and (more := _CONTINUED.match(piece.text[lines[k][0] : lines[k][1]])):
+                parts.append((lines[k][0] + more.end(), lines[k][1]))  # the body of a loop or a call
+                k += 1
+            spans.extend(_program(piece, parts, context, statement_only=True))
             continue
         start = k
         while k < len(lines) and not _PROMPT.match(piece.text[lines[k][0] : lines[k][1]]):
@@ -701,9 +705,15 @@ def _targets(statement: ast.AST) -> list[str]:
 
 
 def _program(
-    piece: Span, start: int, end: int, context: CodeContext, *, statement_only: bool = False
+    piece: Span, parts: list[tuple[int, int]], context: CodeContext, *, statement_only: bool = False
 ) -> list[Span]:
-    sub = Builder().copy_span(piece, start, end).build(True, "code")
+    """The spans of the program made of ``parts`` of ``piece`` (lines, without their prompts)."""
+    builder = Builder()
+    for index, (start, end) in enumerate(parts):
+        if index:
+            builder.put("\n", start)
+        builder.copy_span(piece, start, end)
+    sub = builder.build(True, "code")
     try:
         tree = _parse(sub.text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -719,6 +729,7 @@ def _program(
 def _forget(program: _Program, names: list[str], at: int) -> list[Span]:
     spans = []
     for name in names:
+        program.assigned.pop(name, None)  # print(res) after res += …: no longer its first definition
         builder = Builder()
         builder.put(_name_text(name) + r" = \text{?}", at)
         spans.append(builder.build(True, "code", frozenset({"tentative", "forget"})))
