@@ -111,17 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument(
         "--lang", choices=("en", "zh"), default="en", help="language of the report (default: en)"
     )
-    verify.add_argument(
-        "--timeout", type=_seconds, metavar="SECONDS", help="time limit per formula (default: 5)"
-    )
-    verify.add_argument(
-        "--budget", type=_seconds, metavar="SECONDS", help="time limit per document (default: 120)"
-    )
-    verify.add_argument(
-        "--read",
-        metavar="READERS",
-        help="readers to use, comma-separated: latex,code,text,tables,images (default: all)",
-    )
+    _reading_options(verify)
     verify.add_argument(
         "--show-read",
         action="store_true",
@@ -132,6 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="say what each printed block was identified with, under which hypothesis, and why the rest stayed open",
     )
+    _linter_options(verify)
     verify.set_defaults(run=_run_verify)
 
     fix = sub.add_parser(
@@ -150,6 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also fix carried numbers, verifying again until nothing is left to fix",
     )
+    _reading_options(fix)
     fix.set_defaults(run=_run_fix)
 
     imp = sub.add_parser(
@@ -473,16 +465,53 @@ def _run_importance(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _run_verify(args: argparse.Namespace) -> int:
+def _reading_options(command: argparse.ArgumentParser) -> None:
+    """How documents are read, the same for ``verify`` and ``fix``."""
+    command.add_argument(
+        "--timeout", type=_seconds, metavar="SECONDS", help="time limit per formula (default: 5)"
+    )
+    command.add_argument(
+        "--budget", type=_seconds, metavar="SECONDS", help="time limit per document (default: 120)"
+    )
+    command.add_argument(
+        "--read",
+        metavar="READERS",
+        help="readers to use, comma-separated: latex,code,text,tables,images (default: all)",
+    )
+
+
+def _verify_options(args: argparse.Namespace) -> object:
+    """The :class:`~symattn.verify.VerifyOptions` of ``--timeout``, ``--budget`` and ``--read``."""
     from symattn.verify import VerifyOptions
-    from symattn.verify.formats import render
-    from symattn.verify.many import find_documents, verify_paths
     from symattn.verify.readers import ReadConfig
 
     limits = {"timeout": args.timeout, "budget": args.budget}  # the defaults live in VerifyOptions
     options = VerifyOptions(**{name: value for name, value in limits.items() if value is not None})
     if args.read is not None:
         options = dataclasses.replace(options, read=ReadConfig.parse(args.read))
+    return options
+
+
+def _linter_options(verify: argparse.ArgumentParser) -> None:
+    """``--quiet`` and ``--exit-zero``, as the linters a docs team already runs have them."""
+    verify.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="text and md reports: only the documents with wrong numbers (or errors); nothing when all hold",
+    )
+    verify.add_argument(
+        "--exit-zero",
+        action="store_true",
+        help="exit 0 even when numbers are wrong (2 still means a path cannot be read)",
+    )
+
+
+def _run_verify(args: argparse.Namespace) -> int:
+    from symattn.verify.formats import render
+    from symattn.verify.many import find_documents, verify_paths
+
+    options = _verify_options(args)
     if args.documents.count("-") > 1:
         raise _usage_error("verify: standard input (-) can be read only once")
     documents, errors = find_documents(args.documents)
@@ -492,10 +521,17 @@ def _run_verify(args: argparse.Namespace) -> int:
     for result in results:
         if result.error is not None:
             print(f"symattn: error: {result.error}", file=sys.stderr)
-        elif result.report is not None and not any(f.status != "unverified" for f in result.report.findings):
+        elif (
+            not args.quiet
+            and result.report is not None
+            and not any(f.status != "unverified" for f in result.report.findings)
+        ):
             print(f"symattn: {result.path}: no number could be checked", file=sys.stderr)
     if args.explain:
         return _explained(results, args.format, args.output)
+    reports = [result.report for result in results if result.report is not None]
+    if args.quiet and args.format in ("text", "md"):  # the machine formats are whole documents
+        results = [r for r in results if r.error is not None or (r.report is not None and r.report.exit_code)]
     report_text = render(results, args.format, args.lang) if results else ""
     if any(result.error is not None for result in results):
         if args.output is None and report_text:  # the files that were read; -o is written only after success
@@ -503,12 +539,8 @@ def _run_verify(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     if report_text or args.output:  # the CI formats print nothing when nothing is wrong
         _emit(report_text, args.output)
-    reports = [result.report for result in results if result.report is not None]
-    if any(report.exit_code for report in reports):
-        return EXIT_FINDINGS
-    if args.strict and _strict_failure(reports):
-        return EXIT_FINDINGS
-    return EXIT_OK
+    failed = any(report.exit_code for report in reports) or (args.strict and _strict_failure(reports))
+    return EXIT_FINDINGS if failed and not args.exit_zero else EXIT_OK
 
 
 def _explained(results: list, fmt: str, output: str | None) -> int:
@@ -562,7 +594,7 @@ def _show_read(documents: list[str], errors: list[str], options: object) -> int:
 
 
 #: Unverified kinds that are not printed results (inputs, operands, numbers tied to nothing, formulas).
-_NOT_RESULTS = {"input", "operand", "no-claim", "formula"}
+_NOT_RESULTS = {"input", "operand", "no-claim", "formula", "suppressed"}  # suppressed: on purpose
 
 
 def _strict_failure(reports: list) -> bool:
@@ -578,14 +610,13 @@ def _run_fix(args: argparse.Namespace) -> int:
 
     from symattn.errors import InputError, SymattnError
     from symattn.fix import fix_text
-    from symattn.verify import VerifyOptions
     from symattn.verify.document import read_document
     from symattn.verify.many import STDIN, find_documents
 
     if STDIN in args.documents:
         raise _usage_error("fix: name files to fix; standard input (-) is not supported")
     documents, errors = find_documents(args.documents)
-    options = VerifyOptions()
+    options = _verify_options(args)
     failed = bool(errors)
     for message in errors:
         print(f"symattn: error: {message}", file=sys.stderr)

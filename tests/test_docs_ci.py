@@ -371,7 +371,7 @@ def test_action_runs_verify_with_github_annotations(ci_tree):
 def test_pre_commit_hook_definition():
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     hook = next(h for h in hooks if h["id"] == "symattn-verify")
-    assert hook["entry"] == "symattn verify" and set(hook["types_or"]) == {"markdown", "tex"}
+    assert hook["entry"] == "symattn verify --quiet" and set(hook["types_or"]) == {"markdown", "tex"}
 
 
 def _git(repo: Path, *args: str) -> None:
@@ -408,6 +408,7 @@ def test_pre_commit_try_repo(tmp_path):
     failed = try_repo("post.md", "ok.md")
     assert failed.returncode == 1, failed.stdout + failed.stderr
     assert "post.md:3:15" in failed.stdout and "Failed" in failed.stdout
+    assert "ok.md" not in failed.stdout  # --quiet: a clean file prints nothing
     passed = try_repo("ok.md")
     assert passed.returncode == 0, passed.stdout + passed.stderr
     assert "Passed" in passed.stdout
@@ -431,6 +432,10 @@ def test_mkdocs_build_strict(tmp_path):
         "WARNING -  symattn: post.md:7:15: claimed 4, true 3.000 (slip)"
     ]  # front matter counted
     page.write_text("---\ntitle: Post\n---\n\n" + RIGHT, encoding="utf-8")
+    passed = subprocess.run(command, cwd=site, check=False, capture_output=True, text=True, timeout=300)
+    assert passed.returncode == 0, passed.stderr
+    ignored = WRONG.replace("$$b =", "<!-- symattn: ignore -->\n$$b =")  # a mistake quoted on purpose
+    page.write_text("---\ntitle: Post\n---\n\n" + ignored, encoding="utf-8")
     passed = subprocess.run(command, cwd=site, check=False, capture_output=True, text=True, timeout=300)
     assert passed.returncode == 0, passed.stderr
 

@@ -225,3 +225,59 @@ def test_a_row_restated_keeps_its_right_cells_right() -> None:
         (2, "0.0", "rounding"),
         (7, "0.0", "carried"),
     ]
+
+
+SUPPRESSED = (
+    "$$a = 2$$\n\nA common mistake:\n<!-- symattn: ignore -->\n$$b = a + 1 = 4$$\n\n$$c = b \\cdot 2 = 8$$\n"
+)
+
+
+def test_a_deliberate_wrong_number_is_suppressed_and_counted() -> None:
+    assert 2 + 1 == 3 and 3 * 2 == 6
+    report = verify_text(SUPPRESSED)
+    assert report.exit_code == 0 and report.wrong == ()
+    suppressed = [(f.line, f.claimed, f.value) for f in report.findings if f.kind == "suppressed"]
+    assert suppressed == [(5, "4", "3.000"), (7, "8", "6.000")]  # 8 is carried from the 4
+    assert "2 wrong numbers suppressed by symattn: ignore." in report.to_text()
+    assert verify_text(SUPPRESSED.replace("<!-- symattn: ignore -->\n", "")).exit_code == 1
+
+
+def test_a_tex_comment_suppresses_its_line_or_the_next_environment() -> None:
+    tex = (
+        "\\begin{document}\n$a = 2$\n% symattn: ignore\n\\begin{equation}\nb = a + 1 = 4\n\\end{equation}\n"
+        "$d = a + 1 = 5$ % symattn: ignore\n$e = a + 2 = 5$\n\\end{document}\n"
+    )
+    report = verify_text(tex, tex=True)
+    assert [(f.line, f.claimed) for f in report.findings if f.kind == "suppressed"] == [(5, "4"), (7, "5")]
+    assert [(f.line, f.claimed) for f in report.wrong] == [(8, "5")]
+
+
+def test_fix_leaves_a_suppressed_number(tmp_path: Path) -> None:
+    from symattn.fix import fix_text
+
+    assert fix_text(SUPPRESSED).fixed == SUPPRESSED
+
+
+def test_quiet_and_exit_zero(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from symattn.cli import main
+
+    wrong, right = tmp_path / "wrong.md", tmp_path / "right.md"
+    wrong.write_text("$$b = 2 + 1 = 4$$\n", encoding="utf-8")
+    right.write_text("$$b = 2 + 1 = 3$$\n", encoding="utf-8")
+    assert main(["verify", "--quiet", str(right)]) == 0
+    assert capsys.readouterr() == ("", "")
+    assert main(["verify", "--quiet", str(wrong), str(right)]) == 1
+    out = capsys.readouterr().out
+    assert "wrong.md:1:" in out and "right.md" not in out
+    assert main(["verify", "--exit-zero", str(wrong)]) == 0
+    assert "wrong.md:1:" in capsys.readouterr().out
+
+
+def test_fix_takes_the_reading_options_of_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from symattn.cli import main
+
+    doc = tmp_path / "doc.md"
+    doc.write_text("$$b = 2 + 1 = 4$$\n", encoding="utf-8")
+    assert main(["fix", "--read", "code", str(doc)]) == 0  # the LaTeX reader left out: nothing read
+    assert main(["fix", "--read", "latex", "--timeout", "5", "--budget", "60", str(doc)]) == 1
+    assert "+$$b = 2 + 1 = 3$$" in capsys.readouterr().out

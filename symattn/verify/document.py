@@ -54,6 +54,7 @@ from symattn.verify.readers.bounds import ReadingLimit, check
 from symattn.verify.report import Report
 from symattn.verify.roots import reroot_doubted
 from symattn.verify.stated import Stated, row_name, row_named, stated_conventions
+from symattn.verify.suppress import suppress
 
 if TYPE_CHECKING:  # imported by the worker (SymPy), not by this process
     from symattn.verify.evaluate import DocumentState
@@ -629,6 +630,7 @@ def _report(name: str, text: str, tex: bool, options: VerifyOptions) -> Report:
     except (ArithmeticError, ValueError, TypeError, IndexError, KeyError, StopIteration) as error:
         explained = {"error": f"{type(error).__name__}: {error}"}  # the readers' findings stand as they are
     findings = _as_printed(reroot_doubted(findings), text)  # what later formulas show (roots.py)
+    findings = suppress(findings, text, tex)  # <!-- symattn: ignore -->: counted, never hidden
     return Report(name, tuple(findings), explained)
 
 

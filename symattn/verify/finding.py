@@ -49,6 +49,7 @@ class Kind(StrEnum):
     ERROR = "error"
     SKIPPED = "skipped"
     AMBIGUOUS = "ambiguous"
+    SUPPRESSED = "suppressed"  # wrong, but a symattn: ignore comment says it is on purpose
     # judged wrong, and the numbers fit another convention (``Finding.fits`` names it)
     CONVENTION = "convention"
 

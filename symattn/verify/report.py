@@ -216,8 +216,14 @@ class Report:
         if groups:
             lines += ["", label("unverified_heading", lang)]
             lines.extend("    " + label("unverified_line", lang, count=n, reason=r) for r, n in groups)
-        lines += ["", label("summary", lang, **self.summary), self._verdict(lang)]
+        lines += ["", self._summary_line(lang), self._verdict(lang)]
         return "\n".join(lines) + "\n"
+
+    def _summary_line(self, lang: str) -> str:
+        """The count of numbers, and of those a ``symattn: ignore`` comment suppressed."""
+        line = label("summary", lang, **self.summary)
+        suppressed = sum(1 for f in self.findings if f.kind == "suppressed")
+        return line if not suppressed else line + label("summary_suppressed", lang, suppressed=suppressed)
 
     def to_markdown(self, lang: str = "en") -> str:
         """A Markdown report (a table of wrong numbers)."""
@@ -256,5 +262,5 @@ class Report:
                     "",
                 ]
             lines.pop()
-        lines += ["", label("summary", lang, **self.summary), "", f"**{self._verdict(lang)}**"]
+        lines += ["", self._summary_line(lang), "", f"**{self._verdict(lang)}**"]
         return "\n".join(lines) + "\n"

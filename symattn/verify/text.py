@@ -23,6 +23,7 @@ LABELS: dict[str, dict[str, str]] = {
         "kind": "kind",
         "reason": "reason",
         "summary": "{claims} number{claims_s}: {ok} ok, {wrong} wrong, {unverified} not checked.",
+        "summary_suppressed": " {suppressed} wrong number{suppressed_s} suppressed by symattn: ignore.",
         "unverified_line": "{count} × {reason}",
         "verdict_ok": "Result: every checked number holds.",
         "verdict_none": "Result: no number could be checked.",
@@ -46,6 +47,7 @@ LABELS: dict[str, dict[str, str]] = {
         "kind": "类型",
         "reason": "原因",
         "summary": "共 {claims} 个数字：{ok} 个正确，{wrong} 个错误，{unverified} 个未核验。",
+        "summary_suppressed": "其中 {suppressed} 个错误数字按 symattn: ignore 注释忽略。",
         "unverified_line": "{count} 个：{reason}",
         "verdict_ok": "结论：所有核验过的数字都成立。",
         "verdict_none": "结论：没有任何数字能够核验。",
@@ -139,11 +141,13 @@ UNVERIFIED_KIND_TEXT: dict[str, str] = {
     "skipped": "未核验（超出限制）",
     "ambiguous": "不确定是新例子还是重述",
     "rounding-carried": "沿用舍入",
+    "suppressed": "按 symattn: ignore 注释忽略",
 }
 
 #: Chinese for each reason the verifier gives: (English pattern, Chinese
 #: template with the pattern's groups).  Nested reasons are translated inside.
 REASONS_ZH: tuple[tuple[str, str], ...] = (
+    (r"suppressed by the symattn: ignore comment on line (\d+)", "按第 {0} 行的 symattn: ignore 注释忽略"),
     (r"restates an earlier result", "重述前面算出的结果"),
     (r"restates an entry", "重述向量中的一个元素"),
     (r"the sum of the numerators", "分子之和"),
