@@ -109,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verify.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
     verify.add_argument(
-        "--lang", choices=("en", "zh"), default="en", help="language of the report (default: en)"
+        "--lang", choices=("en", "zh"), help="language of the report (default: the settings', or en)"
     )
     _reading_options(verify)
     verify.add_argument(
@@ -481,15 +481,28 @@ def _reading_options(command: argparse.ArgumentParser) -> None:
 
 
 def _verify_options(args: argparse.Namespace) -> object:
-    """The :class:`~symattn.verify.VerifyOptions` of ``--timeout``, ``--budget`` and ``--read``."""
+    """The :class:`~symattn.verify.VerifyOptions` of ``--timeout``, ``--budget`` and ``--read``,
+    each from the project's settings (``[tool.symattn]``) where the command line leaves it."""
+    from symattn.settings import find_settings
     from symattn.verify import VerifyOptions
     from symattn.verify.readers import ReadConfig
 
-    limits = {"timeout": args.timeout, "budget": args.budget}  # the defaults live in VerifyOptions
+    settings = find_settings()
+    args.settings = settings
+    limits = {
+        "timeout": args.timeout if args.timeout is not None else settings.timeout,
+        "budget": args.budget if args.budget is not None else settings.budget,
+    }  # the defaults live in VerifyOptions
     options = VerifyOptions(**{name: value for name, value in limits.items() if value is not None})
-    if args.read is not None:
-        options = dataclasses.replace(options, read=ReadConfig.parse(args.read))
+    read = args.read if args.read is not None else settings.read
+    if read is not None:
+        options = dataclasses.replace(options, read=ReadConfig.parse(read))
     return options
+
+
+def _not_excluded(documents: list[str], args: argparse.Namespace) -> list[str]:
+    """The documents the settings' ``exclude`` globs leave (named ones too, as pre-commit names them)."""
+    return [d for d in documents if not args.settings.excludes(d)]
 
 
 def _linter_options(verify: argparse.ArgumentParser) -> None:
@@ -515,6 +528,8 @@ def _run_verify(args: argparse.Namespace) -> int:
     if args.documents.count("-") > 1:
         raise _usage_error("verify: standard input (-) can be read only once")
     documents, errors = find_documents(args.documents)
+    documents = _not_excluded(documents, args)
+    lang, strict = args.lang or args.settings.lang or "en", args.strict or args.settings.strict
     if args.show_read:
         return _show_read(documents, errors, options)
     results = [error.result() for error in errors] + verify_paths(documents, jobs=args.jobs, options=options)
@@ -532,14 +547,14 @@ def _run_verify(args: argparse.Namespace) -> int:
     reports = [result.report for result in results if result.report is not None]
     if args.quiet and args.format in ("text", "md"):  # the machine formats are whole documents
         results = [r for r in results if r.error is not None or (r.report is not None and r.report.exit_code)]
-    report_text = render(results, args.format, args.lang) if results else ""
+    report_text = render(results, args.format, lang) if results else ""
     if any(result.error is not None for result in results):
         if args.output is None and report_text:  # the files that were read; -o is written only after success
             _emit(report_text, None)
         return EXIT_ERROR
     if report_text or args.output:  # the CI formats print nothing when nothing is wrong
         _emit(report_text, args.output)
-    failed = any(report.exit_code for report in reports) or (args.strict and _strict_failure(reports))
+    failed = any(report.exit_code for report in reports) or (strict and _strict_failure(reports))
     return EXIT_FINDINGS if failed and not args.exit_zero else EXIT_OK
 
 
@@ -617,6 +632,7 @@ def _run_fix(args: argparse.Namespace) -> int:
         raise _usage_error("fix: name files to fix; standard input (-) is not supported")
     documents, errors = find_documents(args.documents)
     options = _verify_options(args)
+    documents = _not_excluded(documents, args)
     failed = bool(errors)
     for message in errors:
         print(f"symattn: error: {message}", file=sys.stderr)

@@ -14,19 +14,28 @@ cannot be verified is a warning too.  Pages are not changed.
 
 Options: ``enabled`` (default true) turns the check off, e.g.
 ``enabled: !ENV [SYMATTN_VERIFY, true]``; ``jobs`` (default: the CPUs) is
-``symattn verify -j``.
+``symattn verify -j``; ``exclude`` (globs, relative to ``docs_dir``) leaves pages out;
+``read`` is ``symattn verify --read``.  The project's settings (``[tool.symattn]`` in
+``pyproject.toml`` or ``.symattn.toml``, found from ``mkdocs.yml``'s directory up; see
+:mod:`symattn.settings`) apply where these are not given, and ``<!-- symattn: ignore -->``
+comments in a page are honoured as by ``symattn verify``.
 """
 
 from __future__ import annotations
 
+import fnmatch
+from pathlib import Path
 from typing import Any
 
 from mkdocs.config import config_options
 from mkdocs.config.base import Config
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 
+from symattn.settings import find_settings
+from symattn.verify import VerifyOptions
 from symattn.verify.formats import message
 from symattn.verify.many import FileResult, verify_one, verify_paths
+from symattn.verify.readers import ReadConfig
 
 __all__ = ["SymattnConfig", "SymattnPlugin"]
 
@@ -38,6 +47,8 @@ class SymattnConfig(Config):
 
     enabled = config_options.Type(bool, default=True)
     jobs = config_options.Optional(config_options.Type(int))
+    exclude = config_options.ListOfItems(config_options.Type(str), default=[])
+    read = config_options.Optional(config_options.Type(str))
 
 
 class SymattnPlugin(BasePlugin[SymattnConfig]):
@@ -45,24 +56,39 @@ class SymattnPlugin(BasePlugin[SymattnConfig]):
 
     def __init__(self) -> None:
         self.results: dict[str, FileResult] = {}
+        self.excluded: set[str] = set()
+        self.options = VerifyOptions()
 
     def on_files(self, files: Any, /, *, config: Any) -> Any:
         """Verify every Markdown page of the build at once (a pool of ``jobs``)."""
         self.results = {}
         if not self.config.enabled:
             return files
+        settings = find_settings(Path(config.config_file_path or ".").parent)
+        read = self.config.read or settings.read
+        self.options = VerifyOptions(read=ReadConfig.parse(read)) if read else VerifyOptions()
+        self.excluded = {
+            f.abs_src_path
+            for f in files.documentation_pages()
+            if f.abs_src_path
+            and (
+                any(fnmatch.fnmatchcase(f.src_uri, glob) for glob in self.config.exclude)
+                or settings.excludes(f.abs_src_path)
+            )
+        }
         paths = [f.abs_src_path for f in files.documentation_pages() if f.abs_src_path]
+        paths = [p for p in paths if p not in self.excluded]
         jobs = self.config.jobs
-        for result in verify_paths(paths, jobs=None if jobs is None else max(1, jobs)):
+        for result in verify_paths(paths, jobs=None if jobs is None else max(1, jobs), options=self.options):
             self.results[result.path] = result
         return files
 
     def on_page_markdown(self, markdown: str, /, *, page: Any, config: Any, files: Any) -> str | None:
         """Log the wrong numbers of this page."""
         path = page.file.abs_src_path
-        if not self.config.enabled or not path:
+        if not self.config.enabled or not path or path in self.excluded:
             return markdown
-        result = self.results.pop(path, None) or verify_one(path)  # a page added by another plugin
+        result = self.results.pop(path, None) or verify_one(path, self.options)  # added by another plugin
         name = page.file.src_path
         if result.report is None:
             log.warning(f"{name}: cannot be verified: {result.error}")

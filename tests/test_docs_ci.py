@@ -438,6 +438,16 @@ def test_mkdocs_build_strict(tmp_path):
     page.write_text("---\ntitle: Post\n---\n\n" + ignored, encoding="utf-8")
     passed = subprocess.run(command, cwd=site, check=False, capture_output=True, text=True, timeout=300)
     assert passed.returncode == 0, passed.stderr
+    page.write_text("---\ntitle: Post\n---\n\n" + WRONG, encoding="utf-8")  # the mistake, not marked
+    (site / "mkdocs.yml").write_text(
+        "site_name: notes\nplugins:\n  - symattn:\n      exclude: ['post.md']\n", encoding="utf-8"
+    )
+    passed = subprocess.run(command, cwd=site, check=False, capture_output=True, text=True, timeout=300)
+    assert passed.returncode == 0, passed.stderr  # the plugin's exclude
+    (site / "mkdocs.yml").write_text("site_name: notes\nplugins:\n  - symattn\n", encoding="utf-8")
+    (site / "pyproject.toml").write_text('[tool.symattn]\nexclude = ["docs/post.md"]\n', encoding="utf-8")
+    passed = subprocess.run(command, cwd=site, check=False, capture_output=True, text=True, timeout=300)
+    assert passed.returncode == 0, passed.stderr  # the project's settings
 
 
 def test_mkdocs_plugin_is_registered():
