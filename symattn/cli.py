@@ -179,10 +179,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     imp.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout (npz: required)")
     imp.add_argument(
+        "--digits",
         "--places",
+        dest="places",
         type=_places,
         metavar="N",
-        help="decimal places (default: 6 for text, 30 for json and npz)",
+        action=_Renamed,
+        help="decimal places (default: 6 for text, 30 for json and npz); --places is the old name",
     )
     imp.set_defaults(run=_run_importance)
 
@@ -195,6 +198,24 @@ def build_parser() -> argparse.ArgumentParser:
     regen.add_argument("--check", action="store_true", help="only compare; exit 1 if a file differs")
     regen.set_defaults(run=_run_regen)
     return parser
+
+
+class _Renamed(argparse.Action):
+    """An option with a new name (the first) whose old names still work, with a warning."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option: str | None = None,
+    ) -> None:
+        if option is not None and option != self.option_strings[0]:
+            print(
+                f"symattn: warning: {option} is deprecated; use {self.option_strings[0]}",
+                file=sys.stderr,
+            )
+        setattr(namespace, self.dest, values)
 
 
 def _bounded(what: str, convert: type, low: int, high: int, *, expected: str) -> Any:

@@ -403,7 +403,7 @@ def test_json_written_to_a_file(tmp_path, capsys):
 
 
 def test_text_shows_certified_decimals_and_exact_ties(tmp_path, capsys):
-    assert main(["importance", _spec(tmp_path, REFERENCE), "--method", "norm", "--places", "4"]) == 0
+    assert main(["importance", _spec(tmp_path, REFERENCE), "--method", "norm", "--digits", "4"]) == 0
     assert capsys.readouterr().out == (
         "norm (‖a_ij v_j‖, the length of token j's contribution), certified to 4 places:\n"
         "  [0.4011, 0.1978, 0.5673]\n"
@@ -537,7 +537,9 @@ def test_an_unknown_method_names_the_methods(tmp_path, capsys):
             ["--jacobian", "1"],
             "argument --jacobian: expected I,J (an output and a token, 0-based) or all, got '1'",
         ),
-        pytest.param(["--places", "-1"], "argument --places: places must be between 0 and 1000, got -1"),
+        pytest.param(
+            ["--digits", "-1"], "argument --digits/--places: places must be between 0 and 1000, got -1"
+        ),
     ],
 )
 def test_usage_errors_are_one_line(capsys, argv, message):
@@ -618,3 +620,12 @@ def test_the_docs_example_fails_against_a_wrong_fixture(tmp_path):
     result = _run_docs_example(tmp_path, fixture)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "norm[2][2]" in result.stdout
+
+
+def test_places_is_the_old_name_of_digits(capsys):
+    assert main(["importance", "--method", "weights", "--places", "3"]) == 0
+    old = capsys.readouterr()
+    assert main(["importance", "--method", "weights", "--digits", "3"]) == 0
+    new = capsys.readouterr()
+    assert old.out == new.out and "3 places" in new.out and new.err == ""
+    assert old.err == "symattn: warning: --places is deprecated; use --digits\n"
