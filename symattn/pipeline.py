@@ -469,6 +469,7 @@ class Attention:
         stages_table = html.table(
             ["stage", "shape", "formula"],
             [[name, "×".join(map(str, shapes[name])), self.formula(name)] for name in self.stage_names],
+            math=frozenset({2}),  # rendered by Jupyter's typesetter, not shown as source
         )
         note = "certified decimals, 4 places" if self.is_numeric else "exact (symbolic entries)"
         return html.section(

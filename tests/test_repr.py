@@ -53,7 +53,7 @@ def test_attention_repr_and_html():
     assert cells[cells.index("weights") : cells.index("weights") + 3] == [
         "weights",
         "3×3",
-        r"A = \operatorname{softmax}\left(\tilde{S}\right)",
+        r"$A = \operatorname{softmax}\left(\tilde{S}\right)$",  # math, for Jupyter's typesetter
     ]
     row3 = cells[cells.index("x_3") : cells.index("x_3") + 4]
     assert row3 == ["x_3", *_true_row3()]
@@ -121,3 +121,20 @@ def test_derivation_repr_is_short():
         "<Derivation 'Self-attention on three tokens (the textbook example)': 12 steps, lang=en, 4 places>"
     )
     assert d._repr_markdown_().startswith("# Self-attention")
+
+
+def test_the_formulas_of_a_display_are_math_that_katex_renders(tmp_path):
+    """Jupyter typesets $…$ in HTML output: each formula cell is math, and KaTeX (through
+    node, as for the derivations) renders every one."""
+    import html as html_module
+    import re
+
+    from tests.test_render_katex import run_katex
+
+    shown = symattn.attention([[1, 0], [0, 1], [1, 1]])._repr_html_()
+    formulas = [html_module.unescape(f) for f in re.findall(r"<td[^>]*>\$([^$<]+)\$</td>", shown)]
+    assert len(formulas) >= 6 and r"\tilde{S} = \frac{Q K^{\top}}{\sqrt{d_k}}" in formulas
+    page = tmp_path / "display.md"
+    page.write_text("".join(f"$$\n{f}\n$$\n\n" for f in formulas), encoding="utf-8")
+    code, report = run_katex([page])
+    assert report["errors"] == [] and code == 0 and report["formulas"] == len(formulas)

@@ -18,19 +18,33 @@ MAX_SHOWN = 8
 
 _STYLE = "border-collapse:collapse;margin:0.3em 0"
 _CELL = "padding:0.1em 0.6em;text-align:right;font-family:monospace"
+_MATH = "padding:0.1em 0.6em;text-align:left"
 
 
-def table(header: Sequence[str], rows: Sequence[Sequence[str]], *, caption: str | None = None) -> str:
-    """An HTML table of text cells (escaped).
+def table(
+    header: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    *,
+    caption: str | None = None,
+    math: frozenset[int] = frozenset(),
+) -> str:
+    """An HTML table of text cells (escaped); the cells of the columns in ``math`` are LaTeX,
+    written as ``$…$`` so that Jupyter's math typesetter renders them (escaped too: the
+    typesetter reads the text, not the markup).
 
     >>> "<td" in table(["a"], [["<1>"]]) and "&lt;1&gt;" in table(["a"], [["<1>"]])
     True
+    >>> "$x &lt; 1$" in table(["f"], [["x < 1"]], math=frozenset({0}))
+    True
     """
     head = "".join(f"<th>{escape(h)}</th>" for h in header)
-    body = "".join(
-        "<tr>" + "".join(f'<td style="{_CELL}">{escape(str(cell))}</td>' for cell in row) + "</tr>"
-        for row in rows
-    )
+
+    def cell(index: int, text: object) -> str:
+        if index in math:
+            return f'<td style="{_MATH}">${escape(str(text))}$</td>'
+        return f'<td style="{_CELL}">{escape(str(text))}</td>'
+
+    body = "".join("<tr>" + "".join(cell(j, c) for j, c in enumerate(row)) + "</tr>" for row in rows)
     title = f"<caption>{escape(caption)}</caption>" if caption else ""
     return f'<table style="{_STYLE}">{title}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
