@@ -98,7 +98,9 @@ def _checked(path: Path, table: dict[str, Any]) -> Settings:
         raise InputError(f"{where}: strict must be true or false")
     for key in ("timeout", "budget"):
         value = table.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float) or value <= 0):
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int | float) or value <= 0
+        ):
             raise InputError(f"{where}: {key} must be a positive number of seconds")
     return Settings(
         path=path,
