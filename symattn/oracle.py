@@ -69,6 +69,30 @@ __all__ = ["ErrorReport", "Reference", "compare", "reference"]
 
 BLOCK_ENTRIES = 1 << 19  # scores per block of rows (n_rows × n_k): bounds the memory of one block
 _FLOAT_KINDS = {2: "float16", 4: "float32", 8: "float64"}
+#: Formats numpy holds through ml_dtypes (``pip install 'symattn[oracle]'``): read exactly, and
+#: rounded to and measured in their own ulps.
+ML_FLOATS = ("bfloat16", "float8_e4m3fn", "float8_e5m2")
+_EXPECTED = "float16, float32, float64, bfloat16, float8_e4m3fn or float8_e5m2"
+
+
+def _is_float(dtype: Any) -> bool:
+    """A binary float format the oracle reads: numpy's, or one of :data:`ML_FLOATS`."""
+    return (dtype.kind == "f" and dtype.itemsize in _FLOAT_KINDS) or dtype.name in ML_FLOATS
+
+
+def _ml_dtype(name: str) -> Any:
+    try:
+        import ml_dtypes
+    except ImportError:
+        raise InputError(
+            f"{name} needs ml_dtypes, which is not installed: pip install 'symattn[oracle]'"
+        ) from None
+    return getattr(ml_dtypes, name)
+
+
+def _widened(array: Any) -> Any:
+    """An ml_dtypes array as float64 (exact: every value of those formats is a float64)."""
+    return array.astype(_numpy().float64) if array.dtype.name in ML_FLOATS else array
 
 
 def _numpy() -> Any:
@@ -101,9 +125,9 @@ def _as_array(name: str, value: Any) -> Any:
 
 def _check_dtype(name: str, array: Any, *, allow_int: bool = True) -> None:
     kind = array.dtype.kind
-    if (kind == "f" and array.dtype.itemsize in _FLOAT_KINDS) or (allow_int and kind in "iu"):
+    if _is_float(array.dtype) or (allow_int and kind in "iu"):
         return
-    expected = "float16, float32, float64" + (" or an integer dtype" if allow_int else "")
+    expected = _EXPECTED.replace(" or ", ", ") + " or an integer dtype" if allow_int else _EXPECTED
     raise InputError(
         f"{name} has dtype {array.dtype}, which the oracle does not read ({name} is {_shape(array)}); "
         f"expected {expected}"
@@ -111,6 +135,7 @@ def _check_dtype(name: str, array: Any, *, allow_int: bool = True) -> None:
 
 
 def _check_finite(name: str, array: Any) -> None:
+    array = _widened(array)
     if array.dtype.kind != "f":
         return
     bad = ~_numpy().isfinite(array)
@@ -322,10 +347,17 @@ class _Format:
     emin: int
     emax: int
 
+    largest: float = math.inf  # the largest finite value (float8_e4m3fn stops at 448, short of 480)
+
     @classmethod
     def of(cls, dtype: Any) -> _Format:
+        if dtype.name in ML_FLOATS:
+            import ml_dtypes
+
+            info = ml_dtypes.finfo(dtype)
+            return cls(dtype.name, info.nmant + 1, info.minexp, info.maxexp - 1, float(info.max))
         info = _numpy().finfo(dtype)
-        return cls(str(info.dtype), info.nmant + 1, info.minexp, info.maxexp - 1)
+        return cls(str(info.dtype), info.nmant + 1, info.minexp, info.maxexp - 1, float(info.max))
 
     def round(self, num: int, den: int) -> float:
         """num/den (den > 0) rounded to nearest, ties to even, in this format (as a Python float)."""
@@ -341,6 +373,7 @@ class _Format:
         if 2 * rest > bottom or (2 * rest == bottom and units & 1):
             units += 1
         value = math.inf if units.bit_length() + quantum > self.emax + 1 else math.ldexp(units, quantum)
+        value = math.inf if value > self.largest else value  # a format without its top codes
         return -value if num < 0 else value
 
     def round_ball_endpoint(self, point: flint.arb) -> float:
@@ -482,7 +515,8 @@ class Reference:
         """The true output rounded to ``dtype`` (nearest, ties to even), every entry certified.
 
         Args:
-            dtype: numpy.float16, numpy.float32 or numpy.float64 (default float64).
+            dtype: numpy.float16, numpy.float32 or numpy.float64 (default float64), or an
+                ml_dtypes format by name or type: bfloat16, float8_e4m3fn, float8_e5m2.
 
         Returns:
             A numpy array of ``dtype`` and shape :attr:`shape`.
@@ -492,9 +526,14 @@ class Reference:
             UndecidedRoundingError: an entry stays undecided at MAX_PREC bits.
         """
         numpy = _numpy()
-        dtype = numpy.dtype(numpy.float64 if dtype is None else dtype)
-        if dtype.kind != "f" or dtype.itemsize not in _FLOAT_KINDS:
-            raise InputError(f"to_numpy rounds to float16, float32 or float64, not {dtype}")
+        if isinstance(dtype, str) and dtype in ML_FLOATS:
+            dtype = _ml_dtype(dtype)
+        try:
+            dtype = numpy.dtype(numpy.float64 if dtype is None else dtype)
+        except TypeError:
+            raise InputError(f"to_numpy rounds to {_EXPECTED}, not {dtype}") from None
+        if not _is_float(dtype):
+            raise InputError(f"to_numpy rounds to {_EXPECTED}, not {dtype}")
         fmt = _Format.of(dtype)
         while True:
             if dtype == numpy.float64:  # the nearest floats of the endpoints: equal ones decide
@@ -584,7 +623,8 @@ def reference(
         if 0 in array.shape:
             raise ShapeError(f"{name} is empty ({_describe(name, array)})")
         _check_finite(name, array)
-    Qa, Ka, Va = arrays["Q"], arrays["K"], arrays["V"]
+    narrow = all(_is_float(a.dtype) and a.dtype.itemsize <= 4 for a in arrays.values())
+    Qa, Ka, Va = (_widened(arrays[name]) for name in ("Q", "K", "V"))  # bfloat16, float8: exactly
     shapes = f"Q is {_shape(Qa)}, K is {_shape(Ka)}, V is {_shape(Va)}"
     if Ka.shape[-1] != Qa.shape[-1]:
         raise ShapeError(
@@ -614,7 +654,6 @@ def reference(
                 f"is undefined (the scores are {'×'.join(map(str, (*batch, n_q, n_k)))})"
             )
     if prec is None:
-        narrow = all(a.dtype.kind == "f" and a.dtype.itemsize <= 4 for a in (Qa, Ka, Va))
         prec = 64 if narrow else 128
     (q, q_shift), (k, k_shift), (v, v_shift) = (_exact_integers(a) for a in (Qa, Ka, Va))
     wide = None
@@ -685,6 +724,38 @@ class ErrorReport:
             f"{self.max_rel_error:.3g}, max {self.max_ulps:.3g} ulps ({self.dtype}) at {self.worst_ulps_index}"
             + (f", {self.nonfinite} NaN or inf" if self.nonfinite else "")
         )
+
+    def max_error(self, atol: float = 0.0, rtol: float = 0.0) -> float:
+        """max |out - true| / (atol + rtol·|true|): the factor by which the output misses the
+        tolerance of ``numpy.allclose(out, true, rtol=rtol, atol=atol)`` (at most 1 within it),
+        one figure where ulps blow up at outputs near zero.  A certified lower bound of the
+        true figure (:meth:`within` decides the tolerance itself); inf for a NaN or inf entry,
+        or for an error where the tolerance is 0.
+
+        >>> import numpy as np
+        >>> r = compare(np.array([[0.67, 0.33], [0.33, 0.67]]), np.eye(2), np.eye(2), np.eye(2))
+        >>> 0.23 < r.max_error(atol=1e-3) < 0.24  # |0.67 - 0.669761| = 0.000239
+        True
+        """
+        numpy = _numpy()
+        if not (math.isfinite(atol) and math.isfinite(rtol) and atol >= 0 and rtol >= 0):
+            raise InputError(f"atol and rtol must be finite and >= 0, not atol={atol}, rtol={rtol}")
+        if self.nonfinite:
+            return math.inf
+        out = self.out.astype(numpy.float64)
+        lower, upper = self.ref._float_bounds()
+        if atol == 0 and rtol == 0:
+            return math.inf if self.max_abs_error > 0 else 0.0
+        with numpy.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            err_lo = _error_lower(out, lower, upper)
+            true_hi = numpy.nextafter(numpy.maximum(numpy.abs(lower), numpy.abs(upper)), numpy.inf)
+            tol_hi = numpy.nextafter(atol + numpy.nextafter(rtol * true_hi, numpy.inf), numpy.inf)
+            ratio = numpy.where(
+                tol_hi > 0,
+                numpy.nextafter(err_lo / numpy.where(tol_hi > 0, tol_hi, 1.0), -numpy.inf),
+                numpy.where(err_lo > 0, numpy.inf, 0.0),
+            )
+        return float(numpy.maximum(ratio, 0.0).max())
 
     def within(self, atol: float = 0.0, rtol: float = 0.0) -> bool:
         """Whether |out - true| <= atol + rtol·|true| for every entry, decided with certainty.
@@ -796,8 +867,9 @@ def compare(out: Any, *args: Any, **options: Any) -> ErrorReport:
     V, scale=..., causal=..., mask=...)`` (the arguments of :func:`reference`).
 
     Args:
-        out: the kernel's output, a float16, float32 or float64 array of the
-            reference's shape (NaN and inf are measured as infinite errors).
+        out: the kernel's output, a float16, float32, float64, bfloat16, float8_e4m3fn or
+            float8_e5m2 array of the reference's shape (NaN and inf are measured as infinite
+            errors); its ulps are those of its own format.
 
     Returns:
         An :class:`ErrorReport`; its errors are lower bounds of the true errors.
@@ -827,7 +899,7 @@ def compare(out: Any, *args: Any, **options: Any) -> ErrorReport:
             f"out is {_shape(array)} but the reference output is {'×'.join(map(str, ref.shape))}"
         )
     fmt = _Format.of(array.dtype)
-    wide = array.astype(numpy.float64)
+    wide = array.astype(numpy.float64)  # exact for every format read
     finite = numpy.isfinite(wide)
     if fmt.bits > 24:  # float64 errors are below what float64 bounds resolve: measure on the arb balls
         abs_err, true_hi = _arb_errors(ref, wide)

@@ -402,19 +402,19 @@ Q3 = np.ones((3, 2), dtype=np.float32)
         pytest.param(
             lambda: oracle.reference(Q3, Q3, np.ones((3, 2), dtype=np.complex128)),
             "V has dtype complex128, which the oracle does not read (V is 3×2); "
-            "expected float16, float32, float64 or an integer dtype",
+            "expected float16, float32, float64, bfloat16, float8_e4m3fn, float8_e5m2 or an integer dtype",
             id="complex-V",
         ),
         pytest.param(
             lambda: oracle.reference(np.ones((3, 2), dtype=bool), Q3, Q3),
             "Q has dtype bool, which the oracle does not read (Q is 3×2); "
-            "expected float16, float32, float64 or an integer dtype",
+            "expected float16, float32, float64, bfloat16, float8_e4m3fn, float8_e5m2 or an integer dtype",
             id="bool-Q",
         ),
         pytest.param(
             lambda: oracle.reference(Q3, np.array([[1, "a"], [2, 3], [4, 5]], dtype=object), Q3),
             "K has dtype object, which the oracle does not read (K is 3×2); "
-            "expected float16, float32, float64 or an integer dtype",
+            "expected float16, float32, float64, bfloat16, float8_e4m3fn, float8_e5m2 or an integer dtype",
             id="object-K",
         ),
         pytest.param(
@@ -450,12 +450,12 @@ Q3 = np.ones((3, 2), dtype=np.float32)
         ),
         pytest.param(
             lambda: oracle.compare(np.ones((3, 2), dtype=np.int32), Q3, Q3, Q3),
-            "out has dtype int32, which the oracle does not read (out is 3×2); expected float16, float32, float64",
+            "out has dtype int32, which the oracle does not read (out is 3×2); expected float16, float32, float64, bfloat16, float8_e4m3fn or float8_e5m2",
             id="out-dtype",
         ),
         pytest.param(
             lambda: oracle.reference(Q3, Q3, Q3).to_numpy(np.int16),
-            "to_numpy rounds to float16, float32 or float64, not int16",
+            "to_numpy rounds to float16, float32, float64, bfloat16, float8_e4m3fn or float8_e5m2, not int16",
             id="to_numpy-dtype",
         ),
     ],
@@ -506,3 +506,81 @@ def test_a_float64_kernel_is_measured_with_arb_balls():
         )
         assert worst - mpmath.mpf(2) ** -100 <= report.max_abs_error <= worst
     assert 0 < report.max_ulps < 64
+
+
+# --- bfloat16 and float8 (ml_dtypes), and a real kernel: jax ------------------------------
+
+
+def _bits_nearest(value, dtype, width):
+    """``value`` (an mpf) rounded to nearest, ties to even, in ``dtype``: the neighbours of a
+    float64 guess, found by stepping the bit pattern (no nextafter for ml_dtypes formats)."""
+    guess = np.array([float(value)], dtype=np.float64).astype(dtype)
+    code = {8: np.uint8, 16: np.uint16}[width]
+    base = int(guess.view(code)[0])
+    candidates = [np.array([base + d], dtype=code).view(dtype)[0] for d in (-1, 0, 1)]
+    candidates = [c for c in candidates if np.isfinite(np.float64(c))]
+    with mpmath.workprec(MP_PREC):
+        distances = [abs(mpmath.mpf(float(np.float64(c))) - value) for c in candidates]
+    best = min(distances)
+    ties = [c for c, dist in zip(candidates, distances, strict=True) if dist == best]
+    even = [c for c in ties if int(np.array([c], dtype=dtype).view(code)[0]) % 2 == 0]
+    return (even or ties)[0]
+
+
+@pytest.mark.parametrize(("name", "width"), [("bfloat16", 16), ("float8_e4m3fn", 8), ("float8_e5m2", 8)])
+def test_ml_dtypes_are_read_exactly_rounded_to_and_measured_in_their_own_ulps(name, width):
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    dtype = getattr(ml_dtypes, name)
+    rng = np.random.default_rng(7)
+    Q, K, V = (rng.standard_normal((5, 4)).astype(dtype) for _ in range(3))
+    wide = [a.astype(np.float64) for a in (Q, K, V)]  # exact: every such value is a float64
+    truth = mp_attention(*wide)
+    expected = np.array([[_bits_nearest(y, dtype, width) for y in row] for row in truth], dtype=dtype)
+    ref = oracle.reference(Q, K, V)
+    rounded = ref.to_numpy(dtype)
+    assert rounded.dtype == np.dtype(dtype)
+    assert (
+        rounded.view({8: np.uint8, 16: np.uint16}[width])
+        == expected.view({8: np.uint8, 16: np.uint16}[width])
+    ).all()
+    clean = oracle.compare(rounded, ref)
+    assert clean.dtype == name and clean.max_ulps <= 0.5
+    planted = rounded.copy()
+    planted.view({8: np.uint8, 16: np.uint16}[width])[2, 1] += 1  # one ulp up
+    report = oracle.compare(planted, ref)
+    assert report.worst_ulps_index == (2, 1) and 0.5 < report.max_ulps <= 1.5
+    assert f"ulps ({name})" in str(report)
+
+
+def test_max_error_is_the_allclose_factor():
+    Q = np.eye(2)
+    with mpmath.workprec(MP_PREC):
+        true = mp_attention(Q, Q, Q)[0][0]  # e^{1/√2} / (1 + e^{1/√2}) = 0.669761…
+        expected = float((mpmath.mpf("0.67") - true) / mpmath.mpf("0.001"))
+    report = oracle.compare(np.array([[0.67, 0.33], [0.33, 0.67]]), Q, Q, Q)
+    assert report.max_error(atol=1e-3) == pytest.approx(expected, rel=1e-12)
+    assert report.max_error(atol=1e-3) <= expected  # a lower bound of the true factor
+    assert report.within(atol=1e-3) and not report.within(atol=1e-4)
+    assert report.max_error() == math.inf  # no tolerance: any error misses it
+
+
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("name", ["float16", "bfloat16", "float32"])
+def test_a_real_kernel_jax_dot_product_attention(name, causal):
+    """jax.nn.dot_product_attention on CPU, in the kernel's own dtype: its ulps are reported in
+    that dtype, it is within a tolerance fit for the dtype, and the oracle agrees with mpmath."""
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+    dtype = getattr(jnp, name)
+    rng = np.random.default_rng(11)
+    q, k, v = (jnp.asarray(rng.standard_normal((1, 12, 1, 8)), dtype=dtype) for _ in range(3))
+    out = jax.nn.dot_product_attention(q, k, v, is_causal=causal)
+    Q, K, V, kernel = (np.asarray(a)[0, :, 0, :] for a in (q, k, v, out))
+    report = oracle.compare(kernel, Q, K, V, causal=causal)
+    assert report.dtype == name and report.nonfinite == 0
+    tolerance = {"float32": (1e-6, 1e-5), "float16": (2e-3, 2e-3), "bfloat16": (2e-2, 2e-2)}[name]
+    assert report.max_error(*tolerance) <= 1
+    keep = np.tril(np.ones((12, 12), dtype=bool)) if causal else None
+    truth = mp_attention(*(a.astype(np.float64) for a in (Q, K, V)), keep=keep)
+    worst = max(abs(float(kernel[i, j]) - float(truth[i][j])) for i in range(12) for j in range(8))
+    assert report.max_abs_error <= worst <= report.max_abs_error + 1e-12  # a certified lower bound, tight
