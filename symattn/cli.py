@@ -296,7 +296,14 @@ def _run_derive(args: argparse.Namespace) -> int:
         )
     spec = _load(args.spec, lang=args.lang)
     derivation = derive(spec, lang=args.lang, digits=args.digits, full=args.full)
-    if args.format == "md":
+    if args.format == "md" and args.output is not None:  # its pictures beside it, named after it
+        target = Path(args.output)
+        stem = target.name.removesuffix(".md") if target.name.endswith(".md") else target.name
+        pictures = derivation.pictures(stem)
+        for name, svg in pictures.items():
+            _emit(svg, str(target.with_name(name)))
+        text = derivation.to_markdown(pictures=stem if pictures else None)
+    elif args.format == "md":
         text = derivation.to_markdown()
     elif args.format == "tex":
         text = derivation.to_latex(standalone=args.standalone)

@@ -160,3 +160,22 @@ def test_picture_titles_are_in_the_document_language(lang):
             "zh": "权重、基于范数的贡献和雅可比范数的热力图",
         }[lang]
     )
+
+
+def test_derive_to_a_markdown_file_writes_its_pictures_beside_it(tmp_path):
+    """``symattn derive -o FILE.md``: the SVG heatmaps next to the file, named after it, each
+    well-formed XML, and every picture the Markdown links is there."""
+    import re
+    import xml.etree.ElementTree as ET
+
+    from symattn.cli import main
+
+    target = tmp_path / "attention.md"
+    assert main(["derive", "-o", str(target)]) == 0
+    linked = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", target.read_text(encoding="utf-8"))
+    written = sorted(p.name for p in tmp_path.glob("attention.*.svg"))
+    assert sorted(linked) == written and len(written) == 3
+    for name in written:
+        assert ET.parse(tmp_path / name).getroot().tag.endswith("svg")
+    assert main(["derive"]) == 0  # to standard output: no file, no pictures
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["attention.md", *written])
