@@ -203,7 +203,7 @@ def _scores(step: st.Scores, ctx: _Context) -> list[Block]:
     out: list[Block] = [fill(T["scores_intro"], S=Math(S), Q=Math(Q), K=Math(_name("K", h)))]
     out += _product(S, f"{Q} {K_T}", (step.Q, step.K_T), step.scores, ctx, labels=step.labels)
     out += _dot_products(step, ctx)
-    scaled = rf"\tilde{{{S}}}" if h else r"\tilde{S}"
+    scaled = _name(r"\tilde{S}", h)  # \tilde{S}^{(1)}, not \tilde{S^{(1)}}
     if step.default_scale:
         out.append(
             fill(T["scaled_intro"], factor=Math(rf"\frac{{1}}{{\sqrt{{{step.d_k}}}}} = {entry(step.factor)}"))
