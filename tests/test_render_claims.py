@@ -1,5 +1,7 @@
 """The claims table: exact integer claims are called exact, LaTeX rows leave room for fractions."""
 
+import re
+
 import pytest
 
 from symattn.derivation import derive
@@ -46,3 +48,25 @@ def test_latex_tables_have_taller_rows(derivation):
     claims = tex[tex.index("Checking the claimed numbers") :]  # after the importance section's shaded tables
     table = claims[claims.index(r"\begin{center}") :]
     assert table.startswith("\\begin{center}\n\\renewcommand{\\arraystretch}{2.2}\n\\begin{tabular}")
+
+
+HEADS = """X = [[1, 0], [0, 1], [1, 1]]
+[[heads]]
+W_Q = [[1, 0], [0, 1]]
+[[heads]]
+W_Q = [[0, 1], [1, 0]]
+[claims.head1]
+weights = [[0.4, 0.2, 0.4], [0.2, 0.4, 0.4], [0.3, 0.3, 0.4]]
+"""
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"), [("en", "attention weights of head 1"), ("zh", "第 1 个头的注意力权重")]
+)
+def test_a_head_claim_is_named_in_words_not_by_its_key(lang, words):
+    derivation = derive(parse_spec(HEADS, source=None), lang=lang)
+    md = derivation.to_markdown(pictures="heads")
+    prose = re.sub(r"\]\([^)]*\)", "]", md)  # the picture's file name may keep the key
+    assert "head1.weights" not in prose and words in prose
+    (svg,) = [text for name, text in derivation.pictures("heads").items() if "claims" in name]
+    assert "head1.weights" not in svg and words in svg

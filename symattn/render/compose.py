@@ -960,7 +960,7 @@ def _claim_table(step: st.ClaimTable, ctx: _Context) -> list[Block]:
             wrong.append(symbol)
     total = sum(len(row) for row in step.cells)
     exact = any(c.exact_claim and c.kind == "ok" for row in step.cells for c in row)
-    out: list[Block] = [fill(T["claims_table"], name=T.get(f"stage_{step.name}", step.name))]
+    out: list[Block] = [fill(T["claims_table"], name=_stage_words(step.name, T))]
     out.append(Table(header, tuple(rows)))
     if wrong:
         listed = Math(", ".join(wrong))
@@ -982,11 +982,20 @@ def _claim_table(step: st.ClaimTable, ctx: _Context) -> list[Block]:
     return out
 
 
+def _stage_words(name: str, T: dict[str, str]) -> str:
+    """A claimed stage in words: ``weights`` -> "attention weights", ``head1.weights`` ->
+    "attention weights of head 1" (never the key the spec writes)."""
+    *path, stage = name.split(".")
+    words = T.get(f"stage_{stage}", stage)
+    heads = [p.removeprefix("head") for p in path if p.startswith("head") and p[4:].isdigit()]
+    return T["stage_of_head"].format(stage=words, k=heads[-1]) if heads else words
+
+
 def _claims_picture(step: st.ClaimTable, ctx: _Context) -> Picture:
     """Claimed against true: cells shaded by the true value, the claim below, wrong claims outlined."""
     T = ctx.T
     verdict = {"ok": "\u2713", "rounding": "\u2717", "wrong": "\u2717", "carried": "\u2717"}
-    name = T.get(f"stage_{step.name}", step.name)
+    name = _stage_words(step.name, T)
     panel = Panel(
         title=T["picture_claims_title"].format(name=name),
         cells=tuple(tuple(cell.decimal for cell in row) for row in step.cells),

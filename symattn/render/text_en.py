@@ -175,6 +175,7 @@ TEXT: dict[str, str] = {
     "importance_masked": "The masked {keys} get 0 in every measure.",
     # 8. claims
     "claims_table": "The claimed {name} against the true values:",
+    "stage_of_head": "{stage} of head {k}",
     "stage_weights": "attention weights",
     "stage_output": "output",
     "stage_scores": "scores",

@@ -122,6 +122,7 @@ TEXT: dict[str, str] = {
     "importance_masked": "被遮蔽的{keys}在每个指标上都是 0。",
     # 8. claims
     "claims_table": "文中给出的{name}与真实值对照：",
+    "stage_of_head": "第 {k} 个头的{stage}",
     "stage_weights": "注意力权重",
     "stage_output": "输出",
     "stage_scores": "分数",
