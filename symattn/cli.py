@@ -55,6 +55,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     derive.add_argument("--standalone", action="store_true", help="with --format tex: a complete document")
     derive.add_argument(
+        "--sections",
+        metavar="LIST",
+        help="what to include besides the computation, comma-separated: analysis, importance, all "
+        "(default: the spec's sections, else importance only for 3 tokens or fewer and one head)",
+    )
+    derive.add_argument(
         "--full",
         action="store_true",
         help="derive a spec larger than the size policy allows (more than 16 tokens or columns, 8 heads)",
@@ -295,7 +301,7 @@ def _run_derive(args: argparse.Namespace) -> int:
             f"--standalone needs --format tex (a {args.format} derivation is always a whole document)"
         )
     spec = _load(args.spec, lang=args.lang)
-    derivation = derive(spec, lang=args.lang, digits=args.digits, full=args.full)
+    derivation = derive(spec, lang=args.lang, digits=args.digits, full=args.full, sections=args.sections)
     if args.format == "md" and args.output is not None:  # its pictures beside it, named after it
         target = Path(args.output)
         stem = target.name.removesuffix(".md") if target.name.endswith(".md") else target.name

@@ -279,7 +279,39 @@ def _output_rows(
     return tuple(rows)
 
 
-def _attention_steps(att: Attention, digits: int, *, head: int = 0, teaching: bool = True) -> list[st.Step]:
+#: The sections of a derivation that explain rather than compute, which ``sections`` chooses.
+SECTIONS = ("analysis", "importance")
+#: Above these, the default leaves "How important is each token?" out (it says how to include it).
+IMPORTANCE_TOKENS, IMPORTANCE_HEADS = 3, 1
+
+
+def _chosen(sections: Any, tokens: int, heads: int) -> tuple[frozenset[str], str]:
+    """The sections to include, and why importance was left out ("" when it was not, or when
+    the caller chose): ``sections`` None is the size policy, else names of :data:`SECTIONS` or "all"."""
+    if sections is not None:
+        names = set(sections)
+        unknown = names - {*SECTIONS, "all"}
+        if unknown:
+            raise InputError(
+                f"unknown section {sorted(unknown)[0]!r} (sections: {', '.join((*SECTIONS, 'all'))})"
+            )
+        return frozenset(SECTIONS if "all" in names else names), ""
+    if heads > IMPORTANCE_HEADS:
+        return frozenset({"analysis"}), "heads"
+    if tokens > IMPORTANCE_TOKENS:
+        return frozenset({"analysis"}), "tokens"
+    return frozenset(SECTIONS), ""
+
+
+def _attention_steps(
+    att: Attention,
+    digits: int,
+    *,
+    head: int = 0,
+    teaching: bool = True,
+    sections: frozenset[str] = frozenset(SECTIONS),
+    left_out: str = "",
+) -> list[st.Step]:
     weight_decimals = _decimals(att, "weights", digits)
     output_decimals = _decimals(att, "output", digits)
     causal = att.mask is not None and att.mask == stages.causal_mask(*att.mask.shape)
@@ -326,7 +358,14 @@ def _attention_steps(att: Attention, digits: int, *, head: int = 0, teaching: bo
     analysis = st.Analysis(head, rows, att.is_numeric)
     if not teaching:  # inside a transformer block: the computation only, no analysis or importance
         return [setup, *projections, scores, softmax, output]
-    return [setup, *projections, scores, softmax, output, analysis, _importance_step(att, digits, head)]
+    steps: list[st.Step] = [setup, *projections, scores, softmax, output]
+    if "analysis" in sections:
+        steps.append(analysis)
+    if "importance" in sections:
+        steps.append(_importance_step(att, digits, head))
+    elif left_out and head <= 1:  # said once, by the first head
+        steps.append(st.LeftOut(head, "importance", left_out))
+    return steps
 
 
 #: The most exact Jacobian entries (n_q · n_k · d_v · d_model) a derivation builds for its
@@ -493,6 +532,7 @@ def build_steps(
     digits: int = 4,
     *,
     teaching: bool = True,
+    sections: Any = None,
 ) -> tuple[st.Step, ...]:
     """Every step of the derivation, in order, as exact records.
 
@@ -501,6 +541,8 @@ def build_steps(
         claims: stage name -> matrix of printed numbers (optional).
         digits: places of the certified decimals.
         teaching: also each head's analysis and importance (False inside a block derivation).
+        sections: what of :data:`SECTIONS` to include ("all": every one); None leaves the
+            importance section out for more than 3 tokens or more than one head, and says so.
 
     Returns:
         The steps: setup, Q/K/V, scores, softmax, output, analysis (per head
@@ -513,9 +555,14 @@ def build_steps(
     if digits < 0:
         raise InputError(f"digits must be 0 or more, not {digits}")
     steps: list[st.Step] = []
+    heads = len(result.heads) if isinstance(result, MultiHead) else 1
+    first = result.heads[0] if isinstance(result, MultiHead) else result
+    chosen, left_out = _chosen(sections, first.weights.rows, heads)
     if isinstance(result, MultiHead):
         for k, head in enumerate(result.heads, start=1):
-            steps += _attention_steps(head, digits, head=k, teaching=teaching)
+            steps += _attention_steps(
+                head, digits, head=k, teaching=teaching, sections=chosen, left_out=left_out
+            )
         numeric = all(head.is_numeric for head in result.heads)
         named = any(_named(head) for head in result.heads)
         steps.append(
@@ -539,7 +586,7 @@ def build_steps(
                 )
             )
     else:
-        steps += _attention_steps(result, digits, teaching=teaching)
+        steps += _attention_steps(result, digits, teaching=teaching, sections=chosen, left_out=left_out)
     if claims:
         steps += _claim_steps(result, claims, digits, steps)
     return tuple(steps)
@@ -686,7 +733,9 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def derive(spec_or_attention: Any, lang: str = "en", digits: int = 4, *, full: bool = False) -> Derivation:
+def derive(
+    spec_or_attention: Any, lang: str = "en", digits: int = 4, *, full: bool = False, sections: Any = None
+) -> Derivation:
     """Derive an attention step by step.
 
     Args:
@@ -697,6 +746,8 @@ def derive(spec_or_attention: Any, lang: str = "en", digits: int = 4, *, full: b
         digits: places of the certified decimals.
         full: derive even what is larger than the size policy allows
             (:data:`MAX_TOKENS`, :data:`MAX_COLUMNS`, :data:`MAX_HEADS`).
+        sections: what of :data:`SECTIONS` to include, or "all"; None: the spec's
+            ``sections``, else the importance section only for 3 tokens or fewer and one head.
 
     Returns:
         A :class:`Derivation`.
@@ -723,12 +774,15 @@ def derive(spec_or_attention: Any, lang: str = "en", digits: int = 4, *, full: b
         return derive_block(spec_or_attention, lang=lang, digits=digits, full=full)
     if not full:
         check_size(spec_or_attention)
+    if isinstance(sections, str):
+        sections = [part.strip() for part in sections.split(",") if part.strip()]
     if isinstance(spec_or_attention, AttentionSpec):
         with spec_or_attention.errors_located():
             result = spec_or_attention.run()
-            steps = build_steps(result, spec_or_attention.claims, digits)
+            chosen = sections if sections is not None else spec_or_attention.sections
+            steps = build_steps(result, spec_or_attention.claims, digits, sections=chosen)
         return Derivation(spec_or_attention.title, steps, lang, digits)
-    return Derivation(None, build_steps(spec_or_attention, None, digits), lang, digits)
+    return Derivation(None, build_steps(spec_or_attention, None, digits, sections=sections), lang, digits)
 
 
 # --- derivations/ -----------------------------------------------------------------
@@ -760,8 +814,9 @@ def regenerate(directory: str | Path = "derivations", check: bool = False) -> li
     For each ``NAME.toml`` the files ``NAME.en.md``, ``NAME.en.tex``,
     ``NAME.zh.md`` and ``NAME.zh.tex`` (standalone LaTeX) are generated, and the
     SVG pictures the Markdown links (``NAME.en.importance.svg``, ...).  A
-    generated-looking file whose spec is gone (``OLD.en.md`` without
-    ``OLD.toml``) is stale: it is removed, or reported with ``check``.
+    generated-looking file that no spec generates now (``OLD.en.md`` without
+    ``OLD.toml``, or a picture a derivation no longer has) is stale: it is removed, or
+    reported with ``check``.
 
     Args:
         directory: the folder of TOML specs.
@@ -783,10 +838,8 @@ def regenerate(directory: str | Path = "derivations", check: bool = False) -> li
     wanted: dict[Path, str] = {}
     for spec_path in sorted(directory.glob("*.toml")):
         wanted.update(_outputs(spec_path))
-    stale = [
-        path
-        for path in directory.iterdir()
-        if (match := _GENERATED.match(path.name)) and not (directory / f"{match['stem']}.toml").exists()
+    stale = [  # generated-looking files no spec generates now (its spec gone, or its picture)
+        path for path in directory.iterdir() if _GENERATED.match(path.name) and path not in wanted
     ]
     changed = []
     for path, text in sorted(wanted.items()):

@@ -45,6 +45,7 @@ _TOP_KEYS = (
     "heads",
     "W_O",
     "claims",
+    "sections",
 )
 _HEAD_KEYS = ("W_Q", "W_K", "W_V")
 _CLAIM_KEYS = registry.attention_claim_keys()
@@ -83,6 +84,7 @@ class AttentionSpec:
     title: str | None = None
     source: str | None = None
     key_lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+    sections: tuple[str, ...] | None = None  # what derive includes (derivation.SECTIONS); None: by size
 
     @property
     def options(self) -> dict[str, Any]:
@@ -220,6 +222,15 @@ def parse_spec(text: str, source: str = "<spec>") -> AttentionSpec | BlockSpec:
     title = data.get("title")
     if title is not None and not isinstance(title, str):
         raise SpecError(f"{_where(source, text, 'title')}: title must be a string")
+    sections = data.get("sections")
+    if sections is not None:
+        from symattn.derivation import SECTIONS
+
+        if not (isinstance(sections, list) and all(s in (*SECTIONS, "all") for s in sections)):
+            raise SpecError(
+                f"{_where(source, text, 'sections')}: sections must be a list of {', '.join((*SECTIONS, 'all'))}"
+            )
+        sections = tuple(sections)
     return AttentionSpec(
         X=data["X"],
         W_Q=data.get("W_Q"),
@@ -235,6 +246,7 @@ def parse_spec(text: str, source: str = "<spec>") -> AttentionSpec | BlockSpec:
         W_O=data.get("W_O"),
         claims=dict(claims),
         title=title,
+        sections=sections,
         source=source,
         key_lines={
             key: line

@@ -167,7 +167,7 @@ def test_two_heads_show_each_head_and_the_projection():
     md = derive(ROOT / "derivations" / "two_heads.toml").to_markdown()
     assert [line for line in md.splitlines() if line.startswith("## ")][:2] == ["## Head 1", "## Head 2"]
     assert r"Q^{(2)} = X W_Q^{(2)}" in md
-    assert "## 8. Concatenating the heads" in md and "## 9. Output projection" in md
+    assert "## 7. Concatenating the heads" in md and "## 8. Output projection" in md
 
 
 def test_accepts_an_attention_without_claims():
@@ -229,7 +229,7 @@ def test_derive_rejects_bad_options(kwargs, message):
         pytest.param(
             "X = [[1]]\nfoo = 1\n",
             "{path}:2: unknown key 'foo' in the spec (known keys: title, labels, kv_labels, X, X_kv, W_Q, W_K, W_V, "
-            "scale, temperature, mask, heads, W_O, claims)",
+            "scale, temperature, mask, heads, W_O, claims, sections)",
             id="unknown-key",
         ),
         pytest.param(None, "{path}: no such file", id="missing-file"),

@@ -194,7 +194,7 @@ def test_too_large_a_jacobian_is_left_out_in_words(monkeypatch):
 
 
 def test_heads_tag_every_name():
-    mh = derive(_two_heads()).to_markdown()
+    mh = derive(_two_heads(), sections="all").to_markdown()
     section = _section(mh)
     assert "n^{(1)}_{11} &= a^{(1)}_{11} r^{(1)}_{1}" in section
     assert r"n^{(k)}_{ij} = \lVert a^{(k)}_{ij} v^{(k)}_j \rVert" in section
@@ -209,5 +209,5 @@ def _two_heads():
 
 
 def test_a_negative_single_entry_length_is_minus_the_entry():
-    md = derive(_two_heads()).to_markdown()
+    md = derive(_two_heads(), sections="all").to_markdown()
     assert "r^{(2)}_{2} = -v^{(2)}_{21} = 2" in md

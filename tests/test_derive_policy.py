@@ -1,5 +1,7 @@
 """derive's size policy: refuse above the documented size before any work, unless --full."""
 
+from pathlib import Path
+
 import pytest
 
 from symattn import derivation
@@ -90,3 +92,39 @@ def test_an_attention_object_is_measured_too():
     att = attention([[1, 0]] * (MAX_TOKENS + 1))
     with pytest.raises(DerivationTooLargeError, match=f"^X has {MAX_TOKENS + 1} tokens"):
         derive(att)
+
+
+def test_the_importance_section_is_left_out_above_3_tokens_or_1_head_and_says_how_to_include_it():
+    from symattn.derivation import derive
+
+    root = Path(__file__).resolve().parent.parent / "derivations"
+    for name, why in (("causal", "more than 3 tokens"), ("two_heads", "more than one head")):
+        md = derive(root / f"{name}.toml").to_markdown()
+        assert "How important is each token?' is left out" in md and why in md
+        assert "## " + "How important" not in md and "### " + "How important" not in md
+        full = derive(root / f"{name}.toml", sections="all").to_markdown()
+        assert "How important is each token?" in full and "is left out" not in full
+        zh = derive(root / f"{name}.toml", lang="zh").to_markdown()
+        assert "略去了“每个词元有多重要？”一节" in zh
+    small = derive(root / "reference.toml").to_markdown()  # 3 tokens, one head: included
+    assert "How important is each token?" in small and "is left out" not in small
+
+
+def test_sections_choose_what_is_included(tmp_path):
+    from symattn.cli import main
+    from symattn.derivation import derive
+    from symattn.errors import InputError
+
+    root = Path(__file__).resolve().parent.parent / "derivations"
+    bare = derive(root / "reference.toml", sections=[]).to_markdown()
+    assert "What each output vector is made of" not in bare and "How important" not in bare
+    spec = tmp_path / "four.toml"
+    spec.write_text(
+        (root / "causal.toml").read_text(encoding="utf-8") + '\nsections = ["all"]\n', encoding="utf-8"
+    )
+    assert "How important is each token?" in derive(spec).to_markdown()  # the spec's key
+    assert "How important" not in derive(spec, sections="analysis").to_markdown()  # the call wins
+    with pytest.raises(InputError, match="unknown section 'bogus'"):
+        derive(spec, sections="bogus")
+    assert main(["derive", str(spec), "--sections", "analysis", "-o", str(tmp_path / "out.md")]) == 0
+    assert "How important" not in (tmp_path / "out.md").read_text(encoding="utf-8")

@@ -55,7 +55,9 @@ def _panels(svg_text):
 
 
 def test_there_are_pictures_and_each_is_well_formed():
-    assert len(PICTURES) >= 12
+    assert (
+        len(PICTURES) >= 8
+    )  # the importance pictures of examples of more than 3 tokens or 1 head are left out
     for path in PICTURES:
         xmllint(path)
         assert ET.parse(path).getroot().tag == f"{SVG}svg"

@@ -1082,6 +1082,7 @@ _RENDER: dict[type, Callable[[object, _Context], list[Block]]] = {
     st.Output: _output,
     st.Analysis: _analysis,
     st.Importance: _importance,
+    st.LeftOut: lambda step, ctx: [fill(ctx.T[f"left_out_{step.section}_{step.why}"])],
     st.ClaimTable: _claim_table,
     st.Recomputed: _recomputed,
     st.Concat: _concat,
@@ -1104,6 +1105,7 @@ _SECTION = {
     # steps that explain or check the stages rather than compute one
     st.Analysis: "section_analysis",
     st.Importance: "section_importance",
+    st.LeftOut: "section_analysis",  # a sentence after the analysis, under no heading of its own
     st.ClaimTable: "section_claims",
     st.Recomputed: "section_claims",
 }

@@ -55,8 +55,10 @@ def escape(text: str) -> str:
 
     >>> escape("50% of x_1")
     '50\\\\% of x\\\\_1'
+    >>> escape("derive --sections all")  # an option as typed, not an en dash
+    'derive -{}-sections all'
     """
-    return escape_text(text)
+    return escape_text(text).replace("--", "-{}-")
 
 
 def inline(parts: Sequence[Part]) -> str:

@@ -253,6 +253,16 @@ class ClaimCell:
 
 
 @dataclass(frozen=True)
+class LeftOut:
+    """A section the size policy left out, and why (``tokens``: more than 3; ``heads``: more
+    than one), with how to put it back."""
+
+    head: int
+    section: str  # "importance"
+    why: str  # "tokens" or "heads"
+
+
+@dataclass(frozen=True)
 class ClaimTable:
     """Step 7a: a claimed matrix next to the true one."""
 
@@ -312,6 +322,7 @@ Step = (
     | Output
     | Analysis
     | Importance
+    | LeftOut
     | ClaimTable
     | Recomputed
     | Concat

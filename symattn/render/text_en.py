@@ -103,6 +103,8 @@ TEXT: dict[str, str] = {
     "key": "token {j}",
     "key_labelled": "token {j} ({label})",
     # 7. importance
+    "left_out_importance_tokens": "The section 'How important is each token?' is left out, as the example has more than 3 tokens; symattn derive --sections all (or sections = [\"all\"] in the spec) includes it.",
+    "left_out_importance_heads": "The section 'How important is each token?' is left out, as the example has more than one head; symattn derive --sections all (or sections = [\"all\"] in the spec) includes it.",
     "section_importance": "How important is each token?",
     "importance_intro": (
         "Three measures of how much token j matters for output i, side by side: the attention weight {a};"

@@ -73,6 +73,8 @@ TEXT: dict[str, str] = {
     "key": "第 {j} 个词元",
     "key_labelled": "第 {j} 个词元（{label}）",
     # 7. importance
+    "left_out_importance_tokens": '本例多于 3 个词元，因此略去了“每个词元有多重要？”一节；symattn derive --sections all（或在 spec 中写 sections = ["all"]）会把它加上。',
+    "left_out_importance_heads": '本例多于一个头，因此略去了“每个词元有多重要？”一节；symattn derive --sections all（或在 spec 中写 sections = ["all"]）会把它加上。',
     "section_importance": "每个词元有多重要？",
     "importance_intro": (
         "下面并列给出衡量词元 j 对输出 i 有多重要的三个指标：注意力权重 {a}；"
