@@ -306,10 +306,11 @@ def _run_derive(args: argparse.Namespace) -> int:
         target = Path(args.output)
         stem = target.name.removesuffix(".md") if target.name.endswith(".md") else target.name
         pictures = derivation.pictures(stem)
+        _emit(derivation.to_markdown(pictures=stem if pictures else None), args.output)  # errors name it
         for name, svg in pictures.items():
             _emit(svg, str(target.with_name(name)))
-        text = derivation.to_markdown(pictures=stem if pictures else None)
-    elif args.format == "md":
+        return EXIT_OK
+    if args.format == "md":
         text = derivation.to_markdown()
     elif args.format == "tex":
         text = derivation.to_latex(standalone=args.standalone)

@@ -277,14 +277,14 @@ def test_missing_file(tmp_path: Path) -> None:
             'X = [[1, 0]]\nscale = "none"\ntemprature = 2\n',
             UnknownKeyError,
             "s.toml:3: unknown key 'temprature' in the spec (known keys: title, labels, kv_labels, "
-            "X, X_kv, W_Q, W_K, W_V, scale, temperature, mask, heads, W_O, claims)",
+            "X, X_kv, W_Q, W_K, W_V, scale, temperature, mask, heads, W_O, claims, sections)",
             id="unknown-key-line-3",
         ),
         pytest.param(
             "X = [[1, 0]]\n\ntemprature = 2\n",
             UnknownKeyError,
             "s.toml:3: unknown key 'temprature' in the spec (known keys: title, labels, kv_labels, "
-            "X, X_kv, W_Q, W_K, W_V, scale, temperature, mask, heads, W_O, claims)",
+            "X, X_kv, W_Q, W_K, W_V, scale, temperature, mask, heads, W_O, claims, sections)",
             id="unknown-key-after-blank-line",
         ),
         pytest.param(
@@ -443,7 +443,7 @@ def test_a_spec_holding_code_is_not_run(tmp_path: Path, no_code_paths) -> None:
         pytest.param(
             "unknown_key.toml",
             "{path}:3: unknown key 'temprature' in the spec (known keys: title, labels, kv_labels, "
-            "X, X_kv, W_Q, W_K, W_V, scale, temperature, mask, heads, W_O, claims)",
+            "X, X_kv, W_Q, W_K, W_V, scale, temperature, mask, heads, W_O, claims, sections)",
             id="unknown-key",
         ),
         pytest.param("syntax_error.toml", "{path}:3: invalid TOML: Unclosed array", id="syntax"),
