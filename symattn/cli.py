@@ -515,15 +515,15 @@ def _reading_options(command: argparse.ArgumentParser) -> None:
     )
 
 
-def _verify_options(args: argparse.Namespace) -> object:
-    """The :class:`~symattn.verify.VerifyOptions` of ``--timeout``, ``--budget`` and ``--read``,
-    each from the project's settings (``[tool.symattn]``) where the command line leaves it."""
+def _settings_and_options(args: argparse.Namespace) -> tuple[Any, Any]:
+    """The project's settings (``[tool.symattn]``, :mod:`symattn.settings`), and the
+    :class:`~symattn.verify.VerifyOptions` of ``--timeout``, ``--budget`` and ``--read``, each
+    from the settings where the command line leaves it."""
     from symattn.settings import find_settings
     from symattn.verify import VerifyOptions
     from symattn.verify.readers import ReadConfig
 
     settings = find_settings()
-    args.settings = settings
     limits = {
         "timeout": args.timeout if args.timeout is not None else settings.timeout,
         "budget": args.budget if args.budget is not None else settings.budget,
@@ -532,12 +532,7 @@ def _verify_options(args: argparse.Namespace) -> object:
     read = args.read if args.read is not None else settings.read
     if read is not None:
         options = dataclasses.replace(options, read=ReadConfig.parse(read))
-    return options
-
-
-def _not_excluded(documents: list[str], args: argparse.Namespace) -> list[str]:
-    """The documents the settings' ``exclude`` globs leave (named ones too, as pre-commit names them)."""
-    return [d for d in documents if not args.settings.excludes(d)]
+    return settings, options
 
 
 def _linter_options(verify: argparse.ArgumentParser) -> None:
@@ -559,12 +554,12 @@ def _run_verify(args: argparse.Namespace) -> int:
     from symattn.verify.formats import render
     from symattn.verify.many import find_documents, verify_paths
 
-    options = _verify_options(args)
+    settings, options = _settings_and_options(args)
     if args.documents.count("-") > 1:
         raise _usage_error("verify: standard input (-) can be read only once")
     documents, errors = find_documents(args.documents)
-    documents = _not_excluded(documents, args)
-    lang, strict = args.lang or args.settings.lang or "en", args.strict or args.settings.strict
+    documents = [d for d in documents if not settings.excludes(d)]  # named ones too (pre-commit)
+    lang, strict = args.lang or settings.lang or "en", args.strict or settings.strict
     if args.show_read:
         return _show_read(documents, errors, options)
     results = [error.result() for error in errors] + verify_paths(documents, jobs=args.jobs, options=options)
@@ -666,8 +661,8 @@ def _run_fix(args: argparse.Namespace) -> int:
     if STDIN in args.documents:
         raise _usage_error("fix: name files to fix; standard input (-) is not supported")
     documents, errors = find_documents(args.documents)
-    options = _verify_options(args)
-    documents = _not_excluded(documents, args)
+    settings, options = _settings_and_options(args)
+    documents = [d for d in documents if not settings.excludes(d)]
     failed = bool(errors)
     for message in errors:
         print(f"symattn: error: {message}", file=sys.stderr)

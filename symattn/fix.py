@@ -106,7 +106,17 @@ class _Style:
 def _style(text: str) -> _Style | None:
     grouped = _GROUPED.fullmatch(text.strip())
     if grouped is not None:
-        return _Style(grouped["sign"], "", 0, ".", None, "", "", "", grouping=grouped["group"])
+        return _Style(
+            sign=grouped["sign"],
+            space="",
+            places=0,
+            separator=".",
+            exponent=None,
+            exp_prefix="",
+            exp_sign="",
+            exp_suffix="",
+            grouping=grouped["group"],
+        )
     match = _LITERAL.fullmatch(text.strip())
     if match is None:
         return None

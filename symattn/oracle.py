@@ -354,10 +354,11 @@ class _Format:
         if dtype.name in ML_FLOATS:
             import ml_dtypes
 
-            info = ml_dtypes.finfo(dtype)
-            return cls(dtype.name, info.nmant + 1, info.minexp, info.maxexp - 1, float(info.max))
-        info = _numpy().finfo(dtype)
-        return cls(str(info.dtype), info.nmant + 1, info.minexp, info.maxexp - 1, float(info.max))
+            info, name = ml_dtypes.finfo(dtype), dtype.name
+        else:
+            info = _numpy().finfo(dtype)
+            name = str(info.dtype)
+        return cls(name, info.nmant + 1, info.minexp, info.maxexp - 1, float(info.max))
 
     def round(self, num: int, den: int) -> float:
         """num/den (den > 0) rounded to nearest, ties to even, in this format (as a Python float)."""
@@ -738,8 +739,7 @@ class ErrorReport:
         True
         """
         numpy = _numpy()
-        if not (math.isfinite(atol) and math.isfinite(rtol) and atol >= 0 and rtol >= 0):
-            raise InputError(f"atol and rtol must be finite and >= 0, not atol={atol}, rtol={rtol}")
+        _check_tolerance(atol, rtol)
         if self.nonfinite:
             return math.inf
         out = self.out.astype(numpy.float64)
@@ -748,8 +748,7 @@ class ErrorReport:
             return math.inf if self.max_abs_error > 0 else 0.0
         with numpy.errstate(over="ignore", invalid="ignore", divide="ignore"):
             err_lo = _error_lower(out, lower, upper)
-            true_hi = numpy.nextafter(numpy.maximum(numpy.abs(lower), numpy.abs(upper)), numpy.inf)
-            tol_hi = numpy.nextafter(atol + numpy.nextafter(rtol * true_hi, numpy.inf), numpy.inf)
+            tol_hi = _tolerance_above(lower, upper, atol, rtol)
             ratio = numpy.where(
                 tol_hi > 0,
                 numpy.nextafter(err_lo / numpy.where(tol_hi > 0, tol_hi, 1.0), -numpy.inf),
@@ -767,8 +766,7 @@ class ErrorReport:
             UndecidedRoundingError: an entry stays undecided at MAX_PREC bits.
         """
         numpy = _numpy()
-        if not (math.isfinite(atol) and math.isfinite(rtol) and atol >= 0 and rtol >= 0):
-            raise InputError(f"atol and rtol must be finite and >= 0, not atol={atol}, rtol={rtol}")
+        _check_tolerance(atol, rtol)
         if self.nonfinite:
             return False
         out = self.out.astype(numpy.float64)
@@ -784,8 +782,7 @@ class ErrorReport:
                 )
                 tol_lo = numpy.nextafter(atol + numpy.nextafter(rtol * true_lo, -numpy.inf), -numpy.inf)
                 err_lo = _error_lower(out, lower, upper)
-                true_hi = numpy.nextafter(numpy.maximum(numpy.abs(lower), numpy.abs(upper)), numpy.inf)
-                tol_hi = numpy.nextafter(atol + numpy.nextafter(rtol * true_hi, numpy.inf), numpy.inf)
+                tol_hi = _tolerance_above(lower, upper, atol, rtol)
             if (err_lo > tol_hi).any():
                 return False
             undecided = [tuple(int(x) for x in ix) for ix in numpy.argwhere(~(err_hi <= tol_lo))]
@@ -814,6 +811,18 @@ class ErrorReport:
             if not still:
                 return True
             self.ref._refine(still)
+
+
+def _check_tolerance(atol: float, rtol: float) -> None:
+    if not (math.isfinite(atol) and math.isfinite(rtol) and atol >= 0 and rtol >= 0):
+        raise InputError(f"atol and rtol must be finite and >= 0, not atol={atol}, rtol={rtol}")
+
+
+def _tolerance_above(lower: Any, upper: Any, atol: float, rtol: float) -> Any:
+    """float64 bounds from above of ``atol + rtol·|true|`` for true values in [lower, upper]."""
+    numpy = _numpy()
+    true_hi = numpy.nextafter(numpy.maximum(numpy.abs(lower), numpy.abs(upper)), numpy.inf)
+    return numpy.nextafter(atol + numpy.nextafter(rtol * true_hi, numpy.inf), numpy.inf)
 
 
 def _float_down(point: flint.arb) -> float:

@@ -46,7 +46,6 @@ _LABEL = re.compile(
 _FUNCTIONS = frozenset(
     {"sqrt", "exp", "log", "sin", "cos", "tan", "tanh", "max", "min", "sum", "mean", "softmax"}
 )
-_SWAP = {"\\(": " $", "\\)": "$ ", "\\[": "$$", "\\]": "$$"}
 _BRACKETS = re.compile(r"(?<!\\)\\([\[\]()])")
 _SAME_LENGTH = {"[": "$$", "]": "$$", "(": " $", ")": "$ "}
 
@@ -89,7 +88,7 @@ def _math_marks(piece: str) -> str:
         at = match.start()
         while at > 0 and piece[at - 1] == "\\":
             at -= 1
-        return match.group() if (match.start() - at) % 2 else _SWAP[match.group()]
+        return match.group() if (match.start() - at) % 2 else _SAME_LENGTH[match.group()[1]]
 
     return _MARK.sub(swap, piece)
 

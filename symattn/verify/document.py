@@ -650,7 +650,11 @@ def _as_printed(findings: list[Finding], text: str) -> list[Finding]:
         padded = printed.endswith(".") and finding.claimed.startswith(printed)
         return printed if padded and not finding.claimed[len(printed) :].strip("0") else finding.claimed
 
-    return [f if shown(f) == f.claimed else dataclasses.replace(f, claimed=shown(f)) for f in findings]
+    out = []
+    for finding in findings:
+        printed = shown(finding)
+        out.append(finding if printed == finding.claimed else dataclasses.replace(finding, claimed=printed))
+    return out
 
 
 def verify_document(path: str | Path, options: VerifyOptions | None = None) -> Report:

@@ -113,18 +113,14 @@ class Lit:
         """Digits of evidence in a matched literal: its significant digits; 0, ±1 and ±inf carry none."""
         if self.infinite or self.value in (0, 1, -1):
             return 0
-        return _significant(self.text)
+        digits = self.text.lstrip("-\u2212+").split("e")[0].split("E")[0].replace(".", "").lstrip("0")
+        return len(digits)
 
     @functools.cached_property
     def approx(self) -> float:
         if self.infinite:
             return float("inf") * self.infinite
         return self.value.numerator / self.value.denominator
-
-
-def _significant(text: str) -> int:
-    """The significant digits of a printed number (``-0.0480``: 3, ``1.0000``: 5)."""
-    return len(text.lstrip("-\u2212+").split("e")[0].split("E")[0].replace(".", "").lstrip("0"))
 
 
 @dataclass
@@ -1368,9 +1364,10 @@ def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str
             + (f"; a reading of the formula gave {overruled[place]}" if place in overruled else ""),
         )
         summary["identified"] += 1
+    overruled_lines = {line for line, _ in overruled}
     for place, finding in list(out.items()):  # carried from a number the explanation found right
         root = finding.carried_from
-        if finding.status == Status.WRONG and root is not None and root in {p[0] for p in overruled}:
+        if finding.status == Status.WRONG and root in overruled_lines:
             if any(f.status == Status.WRONG and f.line == root for f in out.values()):
                 continue
             restated = next(
@@ -1393,14 +1390,15 @@ def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str
 def _overruled(
     by_place: dict[tuple[int, int], Finding], chosen: dict[tuple[int, int], Any], blocks: list[Block]
 ) -> dict[tuple[int, int], str]:
-    """The readers' fresh wrong numbers that the explanation identifies and finds right, with the readers' value: a number is wrong only when every explanation nearly as
-    good calls it wrong, and a reading that took a rounded printout as exact is not one.
-    The match must be evidence: the number carries three significant digits or more (a
-    0.3 fits many conventions), and the explanation finds every number of its block right (a
-    reading that calls others wrong there is not a better one), on the evidence of three
-    numbers of two digits or more (not one number among zeros)."""
-    clean = {
-        (c.line, c.column)
+    """The readers' fresh wrong numbers that the explanation identifies and finds right, with
+    the readers' value: a number is wrong only when every explanation nearly as good calls it
+    wrong, and a reading that took a rounded printout as exact is not one.  The match must be
+    evidence: the number carries three digits of evidence or more (a 0.3 fits many
+    conventions), and the explanation finds every number of its block right (a reading that
+    calls others wrong there is not a better one), on the evidence of three numbers of two
+    digits or more (not one number among zeros)."""
+    clean: dict[tuple[int, int], Lit] = {
+        (c.line, c.column): c
         for b in blocks
         if all(chosen[(c.line, c.column)].status == "ok" for c in b.cells() if (c.line, c.column) in chosen)
         and sum(1 for c in b.cells() if c.weight >= 2 and (c.line, c.column) in chosen) >= 3
@@ -1412,8 +1410,7 @@ def _overruled(
         if (
             finding is not None
             and place in clean
-            and _significant(finding.claimed) >= 3
-            and finding.claimed.lstrip("-\u2212+").rstrip("0").rstrip(".") not in ("", "0", "1")
+            and clean[place].weight >= 3
             and finding.status == Status.WRONG
             and finding.carried_from is None
             and finding.fits is None  # a convention finding already says another convention fits

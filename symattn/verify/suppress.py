@@ -8,7 +8,6 @@ a comment at the end of a line applies to that line.  A wrong number there is li
 from it, so the report counts every suppression and nothing is hidden silently; ``fix``
 never touches them.
 
->>> import re
 >>> text = "intro\\n<!-- symattn: ignore -->\\n\\n$$\\n1 + 1 = 3\\n$$\\nafter\\n"
 >>> sorted(suppressed_lines(text, tex=False))
 [4, 5, 6]
@@ -32,18 +31,16 @@ _BEGIN = re.compile(r"\\begin\{([^}]+)\}")
 def _extent(lines: list[str], start: int) -> int:
     """The last line (0-based) of the display, fence or environment opened on line ``start``."""
     first = lines[start].strip()
-    for opener, closer in _OPENERS:
-        if first.startswith(opener) and not (len(first) > len(opener) and first.endswith(closer)):
-            for index in range(start + 1, len(lines)):
-                if closer in lines[index]:
-                    return index
-            return start
+    closer = next(
+        (c for o, c in _OPENERS if first.startswith(o) and not (len(first) > len(o) and first.endswith(c))),
+        None,
+    )
     begin = _BEGIN.match(first)
-    if begin and f"\\end{{{begin.group(1)}}}" not in first:
-        for index in range(start + 1, len(lines)):
-            if f"\\end{{{begin.group(1)}}}" in lines[index]:
-                return index
-    return start
+    if closer is None and begin and f"\\end{{{begin.group(1)}}}" not in first:
+        closer = f"\\end{{{begin.group(1)}}}"
+    if closer is None:
+        return start
+    return next((k for k in range(start + 1, len(lines)) if closer in lines[k]), start)
 
 
 def suppressed_lines(text: str, tex: bool) -> dict[int, int]:
