@@ -281,3 +281,18 @@ def test_fix_takes_the_reading_options_of_verify(tmp_path: Path, capsys: pytest.
     assert main(["fix", "--read", "code", str(doc)]) == 0  # the LaTeX reader left out: nothing read
     assert main(["fix", "--read", "latex", "--timeout", "5", "--budget", "60", str(doc)]) == 1
     assert "+$$b = 2 + 1 = 3$$" in capsys.readouterr().out
+
+
+def test_a_formula_whose_own_arithmetic_fails_leaves_its_printed_blocks_to_it() -> None:
+    """A derivation's weight term with \\frac{1}{2} turned into \\frac{1}{0} (the case a
+    property test drew): the formula is broken, and no other graph judges the block it prints
+    ([0.5000, 0.0000]) as something else."""
+    lines = (HERE.parent / "derivations" / "causal.en.md").read_text(encoding="utf-8").split("\n")
+    target = next(
+        n for n, line in enumerate(lines) if r"= \begin{bmatrix} \frac{1}{2} & 0 \end{bmatrix}" in line
+    )
+    line = lines[target]
+    at = line.index(r"= \begin{bmatrix} \frac{1}{2} & 0") + len(r"= \begin{bmatrix} \frac{1}{")
+    assert line[at] == "2"
+    lines[target] = line[:at] + "0" + line[at + 1 :]
+    assert verify_text("\n".join(lines)).wrong == ()

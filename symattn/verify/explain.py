@@ -1308,7 +1308,13 @@ def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str
             (i for i, b in enumerate(blocks) if any((c.places or 0) >= 3 for c in b.cells())), len(blocks)
         )
         given = [b for b in blocks[:rich] if all(by_place.get((c.line, c.column)) is None for c in b.cells())]
-    open_blocks = [b for b in blocks if any(_open(by_place, c) for c in b.cells())]
+    # a formula whose own arithmetic fails (\frac{1}{0}) is broken: what it prints is not open
+    broken = {f.line for f in findings if f.kind == Kind.BAD_INPUT}
+    open_blocks = [
+        b
+        for b in blocks
+        if any(_open(by_place, c) for c in b.cells()) and not {c.line for c in b.cells()} & broken
+    ]
     summary: dict[str, Any] = {
         "printed": len(blocks),
         "inputs": len(given),
