@@ -172,3 +172,82 @@ def test_a_row_per_temperature_is_read_as_the_softmax_at_that_temperature():
     report = verify_text(doc)
     assert [(f.line, f.claimed) for f in report.wrong] == [(5, "0.516")]
     assert sum(f.status == "ok" for f in report.findings if f.line in (3, 4, 5)) == 8
+
+
+# Q = K = V = X; the scores and the scaled scores printed right, the weights printed as
+# rows of round probabilities that are not the softmax, then restated in A·V.
+_STOCHASTIC_X = [
+    [Fraction("1.2"), Fraction("0.4")],
+    [Fraction("0.3"), Fraction("1.1")],
+    [Fraction("0.9"), Fraction("0.8")],
+]
+_STOCHASTIC_WEIGHTS = (
+    "\\begin{bmatrix} 0.40 & 0.25 & 0.35 \\\\ 0.30 & 0.40 & 0.30 \\\\ 0.30 & 0.30 & 0.40 \\end{bmatrix}"
+)
+
+
+def _stochastic_document(before_weights: str = "and after the softmax of each row:") -> str:
+    return (
+        "# Self-attention on three tokens\n\n"
+        "Each token is its own query, key and value: Q = K = V = X, with\n\n"
+        "$$\nX = \\begin{bmatrix} 1.2 & 0.4 \\\\ 0.3 & 1.1 \\\\ 0.9 & 0.8 \\end{bmatrix}\n$$\n\n"
+        "The dot products of every pair:\n\n"
+        "$$\n\\begin{bmatrix} 1.60 & 0.80 & 1.40 \\\\ 0.80 & 1.30 & 1.15 \\\\ 1.40 & 1.15 & 1.45 \\end{bmatrix}\n$$\n\n"
+        "Divided by $\\sqrt{2} \\approx 1.414$:\n\n"
+        "$$\n\\begin{bmatrix} 1.131 & 0.566 & 0.990 \\\\ 0.566 & 0.919 & 0.813 \\\\ 0.990 & 0.813 & 1.025"
+        " \\end{bmatrix}\n$$\n\n"
+        f"{before_weights}\n\n$$\n{_STOCHASTIC_WEIGHTS}\n$$\n\n"
+        f"So the new vectors are\n\n$$\n{_STOCHASTIC_WEIGHTS}\n"
+        "\\begin{bmatrix} 1.2 & 0.4 \\\\ 0.3 & 1.1 \\\\ 0.9 & 0.8 \\end{bmatrix}\n$$\n"
+    )
+
+
+def _stochastic_truth() -> list[list[mpmath.mpf]]:
+    x = _STOCHASTIC_X
+    dots = [[sum(a * b for a, b in zip(r, c, strict=True)) for c in x] for r in x]
+    scaled = [[mpmath.mpf(d.numerator) / d.denominator / mpmath.sqrt(2) for d in row] for row in dots]
+    return [[mpmath.exp(t) / sum(mpmath.exp(u) for u in row) for t in row] for row in scaled]
+
+
+def test_rows_of_probabilities_after_identified_scores_are_their_softmax():
+    weights = _stochastic_truth()
+    printed = [[0.40, 0.25, 0.35], [0.30, 0.40, 0.30], [0.30, 0.30, 0.40]]
+    off = {
+        (i, j) for i in range(3) for j in range(3) if mpmath.nstr(weights[i][j], 2) != f"{printed[i][j]:.2f}"
+    }
+    assert len(off) == 9  # every printed weight is off at two places
+    report = verify_text(_stochastic_document())
+    wrong = {(f.line, f.column): f for f in report.wrong}
+    first = sorted(p for p in wrong if p[0] == 24)
+    assert len(first) == 9 and all(wrong[p].subject == "A" for p in first)
+    assert mpmath.nstr(weights[0][0], 5) == wrong[first[0]].value[:7]
+    again = sorted(p for p in wrong if p[0] == 30)  # restated in A·V: carried from line 24
+    assert len(again) == 9 and all(wrong[p].kind == "carried" and wrong[p].carried_from == 24 for p in again)
+
+
+def test_rows_of_probabilities_the_text_says_are_made_up_are_givens():
+    report = verify_text(_stochastic_document("Made-up numbers, not the real output of the softmax:"))
+    assert not report.wrong
+
+
+def test_notes_written_after_lines_of_code_leave_the_program_readable():
+    doc = (
+        "```\n"
+        "W1 = [[0.2, 0.3, 0.1],      (4 × 3 matrix)\n"
+        "      [0.4, -0.1, 0.5],\n"
+        "      [0.1, 0.2, -0.3],\n"
+        "      [-0.2, 0.4, 0.2]]\n\n"
+        "b1 = [0.1, -0.1, 0.2]   ← the bias\n"
+        "```\n\n"
+        "```\n"
+        "xW1 + b1 = [0.5, 1.0, -0.5, 0.3] × W1 + b1\n"
+        "         = [0.47, 0.47, -0.09]\n"
+        "```\n"
+    )
+    x = [Fraction("0.5"), Fraction("1.0"), Fraction("-0.5"), Fraction("0.3")]
+    w1 = [["0.2", "0.3", "0.1"], ["0.4", "-0.1", "0.5"], ["0.1", "0.2", "-0.3"], ["-0.2", "0.4", "0.2"]]
+    b1 = [Fraction("0.1"), Fraction("-0.1"), Fraction("0.2")]
+    true = [sum(x[k] * Fraction(w1[k][j]) for k in range(4)) + b1[j] for j in range(3)]
+    assert true == [Fraction("0.49"), Fraction("-0.03"), Fraction("0.96")]
+    wrong = {f.column: f for f in verify_text(doc).wrong if f.line == 12}
+    assert wrong[19].value.startswith("-0.03") and wrong[25].value.startswith("0.96")

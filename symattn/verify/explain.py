@@ -751,27 +751,39 @@ def _near(lit: Lit, true: Any) -> bool:
     return bool(gap < _arb(unit))
 
 
-def _far(block: Block, truth: Matrix, in_a: Matrix) -> int:
-    """Cells of ``block`` that neither world explains, not even to the last digit."""
+def _far(block: Block, truth: Matrix, in_a: Matrix, slips: frozenset[tuple[int, int]] = frozenset()) -> int:
+    """Cells of ``block`` that neither world explains, not even to the last digit (a cell the
+    readers' arithmetic already found wrong, ``slips``, is explained: it is that slip)."""
     far = 0
     for lit, true, a in zip(
         block.cells(), (x for r in truth for x in r), (x for r in in_a for x in r), strict=True
     ):
-        if _masked(lit, true) or _masked(lit, a):
+        if _masked(lit, true) or _masked(lit, a) or (lit.line, lit.column) in slips:
             continue
         if _rounds_to(lit, true) is False and not _near(lit, true) and not _rounds_to(lit, a):
             far += 1
     return far
 
 
-def _missed(block: Block, match: Any, truth: Matrix, in_a: Matrix, hyp: Hypothesis) -> str:
+def _missed(
+    block: Block,
+    match: Any,
+    truth: Matrix,
+    in_a: Matrix,
+    hyp: Hypothesis,
+    *,
+    slips: frozenset[tuple[int, int]],
+    parent_shown: bool = False,
+) -> str:
     """Why a block identified with a stage is not judged as it, or "": identified by some
     digits but far off in more than a quarter of its cells (more likely something else), or
     named by its formula but far off in more than half under a hypothesis whose inputs are
     not all the blocks the document names as them (more likely the hypothesis has the wrong
     inputs than the document is wrong nearly everywhere)."""
-    far = _far(block, truth, in_a)
-    named = _role_prior(hyp) == 2 * len(hyp.roots)  # every input is the block the document names so
+    far = _far(block, truth, in_a, slips)
+    # every input is the block the document names so, or the block's parent was identified by its
+    # own digits just before it (the inputs are shown right, whatever their names)
+    named = _role_prior(hyp) == 2 * len(hyp.roots) or parent_shown
     if not match.declared and far > max(1, len(block.cells()) // 4):
         return f"closest to {match.stage}, but far off in more than a quarter of its cells"
     if match.declared and not named and far > len(block.cells()) // 2:
@@ -850,6 +862,9 @@ def _identify(
 
 #: Evidence of a formula that names a stage's parents right before the block.
 _DECLARED = 6
+#: The share of its digits a node must explain before a block the readers read as given is
+#: taken as that node's printout (twice the evidence too; the chain asks the same).
+_GIVEN_SHARE = Fraction(4, 5)
 #: The roles' own names, as documents write them (priors for the roles of given blocks).
 _ROLE_WORDS = {
     "X": ("x", "input", "inputs", "embedding", "embeddings", "emb", "e", "h"),
@@ -906,6 +921,22 @@ def _declared(block: Block, hyp: Hypothesis) -> frozenset[str]:
         and (block.head in own[stage.name] or _plain(block.head) in stage.words)
         and all(mentioned(p) for p in stage.parents if p != "c")
     )
+
+
+def _row_stochastic(block: Block, node: Matrix) -> bool:
+    """The block has the node's shape and its rows are probabilities: every cell a decimal
+    strictly between 0 and 1 (a masked 0 is not), and each row summing to 1 within the
+    rounding of its printed cells.  A softmax's printout has this shape whatever its digits;
+    the stage declares it (the scores before it say which softmax)."""
+    if block.shape != (len(node), len(node[0])) or block.shape[1] < 2:
+        return False
+    for row in block.rows:
+        if any(c.infinite or c.places is None or not 0 < c.value < 1 for c in row):
+            return False
+        slack = sum(Fraction(1, 2 * 10**c.places) for c in row)
+        if abs(sum(c.value for c in row) - 1) > slack:
+            return False
+    return True
 
 
 # --- judgement ----------------------------------------------------------------------------------
@@ -1007,24 +1038,57 @@ def _cell_verdict(
     return Verdict("wrong", "wrong", value, exact, None, stage_name, cell)
 
 
+def _judge_cells(
+    match: Match,
+    truth: Matrix,
+    in_a: Matrix,
+    verdicts: dict[tuple[int, int], Verdict],
+    *,
+    deps: set[int],
+    carries_wrong: bool,
+) -> bool:
+    """Each number of an identified block judged into ``verdicts``; whether one is wrong."""
+    block_wrong = False
+    for i, row in enumerate(match.block.rows):
+        for j, lit in enumerate(row):
+            cell = (match.rows[i] + 1, j + 1) if not match.transposed else (j + 1, match.rows[i] + 1)
+            verdict = _cell_verdict(
+                lit,
+                truth[i][j],
+                in_a[i][j],
+                deps=deps,
+                carries_wrong=carries_wrong,
+                stage_name=match.stage,
+                cell=cell,
+            )
+            if verdict is not None:
+                verdicts[(lit.line, lit.column)] = verdict
+                block_wrong = block_wrong or verdict.status == "wrong"
+    return block_wrong
+
+
 def _judge_document(
     hyp: Hypothesis,
     blocks: list[Block],
     given: list[Block],
     trace: list[dict[str, Any]] | None = None,
     identified: dict[int, Matrix] | None = None,
+    *,
+    slips: frozenset[tuple[int, int]] = frozenset(),
 ) -> tuple[int, dict[tuple[int, int], Verdict]]:
     """The evidence ``hyp`` finds in the document, and its verdict on each cell it explains.
 
     A block printed before the last of the hypothesis's given blocks is not explained by it
     (inputs come first), and a block the readers read as given is a result only where its
-    own statement says so (``Q = XW_Q = [...]``)."""
+    own statement says so (``Q = XW_Q = [...]``) or a node explains it clearly.  ``slips``
+    are the numbers the readers' arithmetic found wrong: a block is not "far off" for them."""
     last_root = max(root.line for root in hyp.roots)
     printed: dict[str, tuple[Matrix, int, bool]] = {}
     verdicts: dict[tuple[int, int], Verdict] = {}
     evidence = _role_prior(hyp)
     world: dict[str, tuple[Matrix, set[int], bool]] = {}
     version, computed_for = 0, -1
+    last_stage = ""  # the stage of the last block identified whole
 
     def note(block: Block, node: str | None, why: str, evidence: int = 0) -> None:
         if trace is not None:
@@ -1055,22 +1119,29 @@ def _judge_document(
             )
             continue
         declared = _declared(block, hyp)
-        if not declared and any(block is g for g in given):
-            note(block, None, "read as given, and no formula says it is computed")
-            continue
+        # what follows the scores, identified by their digits, with rows of probabilities is their softmax
+        shaped = last_stage in ("S", "T") and "A" not in hyp.inputs and _row_stochastic(block, hyp.truth["A"])
+        declared |= {"A"} if shaped else set()
+        as_given = not declared and any(block is g for g in given)
         match = _identify(block, hyp.truth, declared, hyp.inputs)
         match_a = (
             _identify(block, {k: v[0] for k, v in world.items()}, declared, hyp.inputs) if printed else None
         )
         if match_a is not None and (match is None or match_a.evidence > match.evidence):
             match = match_a
+        if as_given and (match is None or match.evidence < 2 * MIN_EVIDENCE or match.share < _GIVEN_SHARE):
+            # a block the readers read as given is a result only where a node explains it clearly
+            note(block, None, "read as given, and no formula or clear match says it is computed")
+            continue
         if match is None:
             note(block, None, f"no node of its shape explains {MIN_EVIDENCE} of its digits and 3/5 of them")
             continue
         truth = match.target(hyp.truth[match.stage])
         value_a, deps, carries_wrong = world[match.stage]
         target_a = match.target(value_a)
-        missed = _missed(block, match, truth, target_a, hyp)
+        missed = _missed(
+            block, match, truth, target_a, hyp, slips=slips, parent_shown=shaped and match.stage == "A"
+        )
         if missed:
             note(block, None, missed)
             continue
@@ -1086,27 +1157,13 @@ def _judge_document(
             "declared by its formula" if match.declared else "by its digits",
             match.evidence,
         )
-        block_wrong = False
-        for i, row in enumerate(block.rows):
-            for j, lit in enumerate(row):
-                cell = (match.rows[i] + 1, j + 1) if not match.transposed else (j + 1, match.rows[i] + 1)
-                verdict = _cell_verdict(
-                    lit,
-                    truth[i][j],
-                    target_a[i][j],
-                    deps=deps,
-                    carries_wrong=carries_wrong,
-                    stage_name=match.stage,
-                    cell=cell,
-                )
-                if verdict is not None:
-                    verdicts[(lit.line, lit.column)] = verdict
-                    block_wrong = block_wrong or verdict.status == "wrong"
+        block_wrong = _judge_cells(match, truth, target_a, verdicts, deps=deps, carries_wrong=carries_wrong)
         if len(match.rows) == len(hyp.truth[match.stage]) and not match.transposed:
             if identified is not None:
                 identified[id(block)] = truth
             printed[match.stage] = ([[c.value for c in row] for row in block.rows], block.line, block_wrong)
             version += 1
+            last_stage = "" if match.declared else match.stage  # identified by its own digits
     return evidence, verdicts
 
 
@@ -1224,7 +1281,11 @@ def _vocabulary(text: str, blocks: list[Block], given: list[Block], trace: list[
 
 
 def _attention(
-    blocks: list[Block], given: list[Block], summary: dict[str, Any], identified: dict[int, Matrix]
+    blocks: list[Block],
+    given: list[Block],
+    summary: dict[str, Any],
+    identified: dict[int, Matrix],
+    slips: frozenset[tuple[int, int]] = frozenset(),
 ) -> dict[tuple[int, int], Verdict]:
     """The attention graph's verdicts under the hypothesis that explains the most digits, each
     wrong one kept only where every hypothesis nearly as good calls it wrong (``summary`` gets
@@ -1237,13 +1298,13 @@ def _attention(
             hyp.compute()
         except (ValueError, ZeroDivisionError, IndexError, TypeError):
             continue
-        scored.append((*_judge_document(hyp, blocks, given), hyp))
+        scored.append((*_judge_document(hyp, blocks, given, slips=slips), hyp))
     best = max((s[0] for s in scored), default=0)
     if best < MIN_EVIDENCE:
         return {}
     near = [s for s in scored if s[0] >= best * NEAR_BEST]
     kept_evidence, kept, hyp = next(s for s in scored if s[0] == best)
-    _judge_document(hyp, blocks, given, summary["blocks"], identified)
+    _judge_document(hyp, blocks, given, summary["blocks"], identified, slips=slips)
     summary["kept"] = {
         "scale": hyp.scale_name,
         "evidence": kept_evidence,
@@ -1332,7 +1393,8 @@ def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str
     ctx.prec = _PREC
     try:
         identified: dict[int, Matrix] = {}
-        chosen = _attention(blocks, given, summary, identified)
+        slips = frozenset(place for place, f in by_place.items() if f.status == Status.WRONG)
+        chosen = _attention(blocks, given, summary, identified, slips)
         for place, verdict in _vocabulary(text, blocks, given, summary["blocks"]).items():
             chosen.setdefault(place, verdict)
         steps, summary["candidates"] = chain(
@@ -1348,6 +1410,7 @@ def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str
     finally:
         ctx.prec = saved
     open_places = {(c.line, c.column) for b in open_blocks for c in b.cells() if _open(by_place, c)}
+    open_places -= {(c.line, c.column) for b in stated for c in b.cells()}  # givens, whatever they fit
     texts = {(c.line, c.column): c.text for b in blocks for c in b.cells()}
     out = dict(by_place)
     overruled = _overruled(by_place, chosen, blocks)
@@ -1390,7 +1453,39 @@ def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str
                 if restated
                 else f"follows from line {root}, whose numbers the explanation finds right",
             )
+    _restated(out, blocks)
     return sorted(out.values(), key=lambda f: (f.line, f.column)), summary
+
+
+def _restated(out: dict[tuple[int, int], Finding], blocks: list[Block]) -> None:
+    """A block printed again cell for cell (the weights restated in ``A V``) says what it said
+    before: a number wrong there is carried here, from the line where it was first wrong."""
+    first: dict[tuple[str, ...], Block] = {}
+    for block in blocks:
+        key = tuple(c.text for c in block.cells())
+        if len(key) < 2 or all(c.places is None for c in block.cells()):
+            continue
+        before = first.setdefault(key, block)
+        if before is block:
+            continue
+        for then, now in zip(before.cells(), block.cells(), strict=True):
+            was = out.get((then.line, then.column))
+            here = out.get((now.line, now.column))
+            if (
+                was is None
+                or was.status != Status.WRONG
+                or (here is not None and here.status == Status.WRONG)
+            ):
+                continue
+            out[(now.line, now.column)] = dataclasses.replace(
+                was,
+                line=now.line,
+                column=now.column,
+                status=Status.WRONG,
+                kind=Kind.CARRIED,
+                carried_from=was.carried_from or then.line,
+                reason=f"restates line {then.line}'s number, which is wrong there",
+            )
 
 
 def _overruled(

@@ -126,6 +126,9 @@ def code_block_spans(piece: Span, info: str, context: CodeContext, prose: str = 
         return spans
     if _parses(text):  # a program (comments included) is program text, not arithmetic
         return _program(piece, [(0, len(text))], context) if language in _PYTHON else []
+    annotated = _without_notes(piece)
+    if annotated is not None and language in _PYTHON:  # a program with notes after its lines
+        return _program(piece, annotated, context)
     if "$" in text or "\\begin" in text or language in ("latex", "tex", "markdown", "md"):
         return []  # LaTeX or Markdown source shown as code
     spans = []
@@ -141,6 +144,27 @@ def code_block_spans(piece: Span, info: str, context: CodeContext, prose: str = 
 
 
 _PYTHON = ("python", "py", "python3", "ipython", "ipython3", "pycon", "torch", "numpy", "")
+
+#: A note written after a line of code, not as a Python comment, to the end of the line: a
+#: parenthesised remark after two spaces or more, or an arrow (``W1 = [[0.2, 0.3],   (2 × 2
+#: matrix)``, ``x = [0.1, 100.0]  ← dominates``).  Never another statement (no ``=``).
+_NOTE = re.compile(r"(?<=[\w\])},.])(?:\s{2,}\((?=[^()=]*\)\s*$)|\s*(?:[←⟵]|<-))[^=]*$", re.MULTILINE)
+
+
+def _without_notes(piece: Span) -> list[tuple[int, int]] | None:
+    """The lines of a code block with the notes after them cut off, when what is left is a
+    Python program and at least one line had a note; else None."""
+    parts, cut = [], False
+    for a, b in _lines(piece):
+        note = _NOTE.search(piece.text, a, b)
+        if note is not None and "#" not in piece.text[a : note.start()]:
+            parts.append((a, note.start()))
+            cut = True
+        else:
+            parts.append((a, b))
+    if not cut or not _parses("\n".join(piece.text[a:b] for a, b in parts)):
+        return None
+    return parts
 
 
 def _parse(text: str) -> ast.Module:
