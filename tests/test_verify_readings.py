@@ -296,3 +296,45 @@ def test_a_formula_whose_own_arithmetic_fails_leaves_its_printed_blocks_to_it() 
     assert line[at] == "2"
     lines[target] = line[:at] + "0" + line[at + 1 :]
     assert verify_text("\n".join(lines)).wrong == ()
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["log(0.2) = -1.61", "- log₂(0.2) = -2.32", "So lg(0.2) = -0.70 here.", "ln(0.2) = -1.61"],
+)
+def test_a_function_the_reader_stops_at_is_not_dropped_from_its_argument(line: str) -> None:
+    # ln 0.2 = -1.609…, log₂ 0.2 = -2.321…, lg 0.2 = -0.698…: all right; reading "(0.2) = …"
+    # compared them with 0.2
+    assert mpmath.nstr(mpmath.log(mpmath.mpf("0.2")), 3) == "-1.61"
+    assert mpmath.nstr(mpmath.log(mpmath.mpf("0.2"), 2), 3) == "-2.32"
+    assert mpmath.nstr(mpmath.log10(mpmath.mpf("0.2")), 2) == "-0.7"
+    assert not verify_text(line + "\n").wrong
+
+
+def test_the_same_digits_judged_as_another_formula_are_not_a_restatement() -> None:
+    # the weights, wrong, then "softmax(Output/√3)" printed with the same digits: the readers
+    # judge the second block as that formula, and a cell right there stays right
+    doc = (
+        "$$\nQ = \\begin{bmatrix} 0.1 & 0.2 & 0.3 \\\\ 0.4 & 0.5 & 0.6 \\\\ 0.7 & 0.8 & 0.9 \\end{bmatrix},"
+        " K = Q, V = Q\n$$\n\n"
+        "$$\n\\text{Attention}(Q, K, V) = \\text{softmax}\\left(\\frac{QK^T}{\\sqrt{3}}\\right)V = \\begin{bmatrix}\n"
+        "0.2 & 0.6 & 0.2 \\\\\n0.4 & 0.4 & 0.2 \\\\\n0.4 & 0.2 & 0.4 \\\\\n\\end{bmatrix}\n$$\n\n"
+        "$$\n\\text{Output} = \\text{Attention}(Q, K, V)V = \\begin{bmatrix}\n"
+        "0.24 & 0.72 & 0.24 \\\\\n0.32 & 0.32 & 0.32 \\\\\n0.32 & 0.16 & 0.32 \\\\\n\\end{bmatrix}\n$$\n\n"
+        "$$\n\\text{Final Output} = \\text{softmax}\\left(\\frac{\\text{Output}}{\\sqrt{3}}\\right) = \\begin{bmatrix}\n"
+        "0.2 & 0.6 & 0.2 \\\\\n0.4 & 0.4 & 0.2 \\\\\n0.4 & 0.2 & 0.4 \\\\\n\\end{bmatrix}\n$$\n"
+    )
+    q = [[mpmath.mpf(k) / 10 for k in (1, 2, 3)], [mpmath.mpf(k) / 10 for k in (4, 5, 6)]]
+    q.append([mpmath.mpf(k) / 10 for k in (7, 8, 9)])
+
+    def softmax_rows(m):
+        return [[mpmath.exp(x) / sum(mpmath.exp(y) for y in row) for x in row] for row in m]
+
+    scaled = [[sum(a * b for a, b in zip(r, c, strict=True)) / mpmath.sqrt(3) for c in q] for r in q]
+    weights = softmax_rows(scaled)
+    output = [[sum(weights[i][k] * q[k][j] for k in range(3)) for j in range(3)] for i in range(3)]
+    final = softmax_rows([[x / mpmath.sqrt(3) for x in row] for row in output])
+    assert mpmath.nstr(final[2][2], 1) == "0.4" and mpmath.nstr(weights[2][2], 1) != "0.4"
+    report = verify_text(doc)
+    cells = {f.column: f for f in report.findings if f.line == 25}
+    assert cells[13].status == "ok" and cells[1].status == "wrong"

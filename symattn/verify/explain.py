@@ -1466,8 +1466,8 @@ def _restated(out: dict[tuple[int, int], Finding], blocks: list[Block]) -> None:
         if len(key) < 2 or all(c.places is None for c in block.cells()):
             continue
         before = first.setdefault(key, block)
-        if before is block:
-            continue
+        if before is block or any(_judged_as_other(out.get((c.line, c.column))) for c in block.cells()):
+            continue  # the readers judged it as a computation of its own: the same digits by chance
         for then, now in zip(before.cells(), block.cells(), strict=True):
             was = out.get((then.line, then.column))
             here = out.get((now.line, now.column))
@@ -1486,6 +1486,15 @@ def _restated(out: dict[tuple[int, int], Finding], blocks: list[Block]) -> None:
                 carried_from=was.carried_from or then.line,
                 reason=f"restates line {then.line}'s number, which is wrong there",
             )
+
+
+def _judged_as_other(finding: Finding | None) -> bool:
+    """A verdict the readers reached on a number as the result of a formula, not as a copy."""
+    return (
+        finding is not None
+        and finding.status in (Status.OK, Status.WRONG)
+        and not finding.reason.startswith(("restates", "identified by its digits"))
+    )
 
 
 def _overruled(

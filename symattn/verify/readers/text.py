@@ -740,6 +740,26 @@ def _subject_before(text: str, cuts: list[int], k: int) -> int | None:
 _OPERATORS = "*×·⋅/÷^"
 
 
+#: Sub- and superscript digits, which end a function's name (``log₂``, ``x²``).
+_SCRIPT_DIGITS = frozenset("₀₁₂₃₄₅₆₇₈₉⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _past_application(text: str, start: int, end: int) -> int:
+    """Where a run that begins with a function the reader stopped at (``log(0.2) = -1.61``,
+    ``log₂(0.2)``, ``rms(r1) = sqrt(…) = 0.6325``: a word glued to ``(``) really starts: after
+    the application's first relation (its argument alone is not what it equals); ``end``
+    when there is none."""
+    glued = text[start - 1 : start] if start > 0 else ""
+    if text[start : start + 1] != "(" or not (glued.isalnum() or glued in _SCRIPT_DIGITS):
+        return start
+    try:
+        close = _close(text, start, "(", ")", end)
+    except _Fail:
+        return end
+    relation = re.compile(r"=|≈|\\approx").search(text, close, end)
+    return relation.end() if relation else end
+
+
 def _cut_operand(text: str, start: int, end: int) -> bool:
     """Whether the run ``text[start:end]`` begins or ends with a binary operator whose
     other operand is a word outside the run (a name misspelt, or prose): a fragment."""
@@ -767,6 +787,7 @@ def prose_spans(piece: Span, *, reader: str = "text", context: tuple[str, int] |
         while start < end and piece.text[start] in " *_,;:":
             start += 1
         start, end = _unwrap(piece.text, start, end)
+        start = _past_application(piece.text, start, end)
         lead = _LEADING_RELATION.match(piece.text, start, end)
         if lead:  # "分母 = 1.6487 + … ≈ 6.0157": the name was prose; the numbers still form a chain
             start = lead.end()
