@@ -196,7 +196,7 @@ def _stochastic_document(before_weights: str = "and after the softmax of each ro
         "Divided by $\\sqrt{2} \\approx 1.414$:\n\n"
         "$$\n\\begin{bmatrix} 1.131 & 0.566 & 0.990 \\\\ 0.566 & 0.919 & 0.813 \\\\ 0.990 & 0.813 & 1.025"
         " \\end{bmatrix}\n$$\n\n"
-        f"{before_weights}\n\n$$\n{_STOCHASTIC_WEIGHTS}\n$$\n\n"
+        f"{before_weights}\n\n$$\n\\text{{weights}} = {_STOCHASTIC_WEIGHTS}\n$$\n\n"
         f"So the new vectors are\n\n$$\n{_STOCHASTIC_WEIGHTS}\n"
         "\\begin{bmatrix} 1.2 & 0.4 \\\\ 0.3 & 1.1 \\\\ 0.9 & 0.8 \\end{bmatrix}\n$$\n"
     )
@@ -218,7 +218,7 @@ def test_rows_of_probabilities_after_identified_scores_are_their_softmax():
     assert len(off) == 9  # every printed weight is off at two places
     report = verify_text(_stochastic_document())
     wrong = {(f.line, f.column): f for f in report.wrong}
-    first = sorted(p for p in wrong if p[0] == 24)
+    first = sorted(p for p in wrong if p[0] == 24)  # the weights' line
     assert len(first) == 9 and all(wrong[p].subject == "A" for p in first)
     assert mpmath.nstr(weights[0][0], 5) == wrong[first[0]].value[:7]
     again = sorted(p for p in wrong if p[0] == 30)  # restated in A·V: carried from line 24

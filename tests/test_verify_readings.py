@@ -9,6 +9,7 @@ True values come from fractions and mpmath here, never from symattn.
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import mpmath
@@ -338,3 +339,32 @@ def test_the_same_digits_judged_as_another_formula_are_not_a_restatement() -> No
     report = verify_text(doc)
     cells = {f.column: f for f in report.findings if f.line == 25}
     assert cells[13].status == "ok" and cells[1].status == "wrong"
+
+
+def test_python_statements_among_hand_arithmetic_keep_python_meaning() -> None:
+    # x_1 is assigned in the Python block (x + attn_output), though a formula above uses
+    # x_1 for the block's first residual and x was a vector before: the sums written out
+    # later are of x_1 as assigned
+    doc = (
+        "$$x_1 = x + \\text{Attention}(\\text{LayerNorm}(x))$$\n\n"
+        "A vector first: `x = [2.0, 4.0, 6.0, 8.0]`.\n\n"
+        "```python\nx = [\n    [1.0, 2.0],\n    [0.5, 1.0],\n]\n"
+        "attn_output = [\n    [-0.30, 0.85],\n    [-0.50, 0.30],\n]\n```\n\n"
+        "```python\n# Add the input back\nx_1 = x + attn_output\n\n# Position 0:\n"
+        "x_1[0] = [1.0, 2.0] + [-0.30, 0.85]\n       = [0.70, 2.85]\n\n# Full result:\n"
+        "x_1 = [\n    [0.70, 2.85],\n    [0.00, 1.30],\n]\n```\n\n"
+        "```python\nffn_output = [\n    [0.15, 0.40],\n    [0.10, 0.25],\n]\n"
+        "output = x_1 + ffn_output\n\noutput = [\n    [0.70+0.15, 2.85+0.40],\n    [0.00+0.10, 1.30+0.25],\n]\n"
+        "total = 0.85 + 3.25 = 4.1\n```\n"
+    )
+    x = [[Fraction("1.0"), Fraction("2.0")], [Fraction("0.5"), Fraction("1.0")]]
+    attn = [[Fraction("-0.30"), Fraction("0.85")], [Fraction("-0.50"), Fraction("0.30")]]
+    x1 = [[a + b for a, b in zip(r, s, strict=True)] for r, s in zip(x, attn, strict=True)]
+    assert x1 == [
+        [Fraction("0.7"), Fraction("2.85")],
+        [Fraction(0), Fraction("1.3")],
+    ]  # row 2 printed 0.50: wrong
+    report = verify_text(doc)
+    assert [(f.claimed, f.line) for f in report.wrong] == []
+    sums = [f for f in report.findings if f.line == 39]
+    assert sums and all(f.status == "ok" for f in sums)

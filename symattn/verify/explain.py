@@ -1119,8 +1119,14 @@ def _judge_document(
             )
             continue
         declared = _declared(block, hyp)
-        # what follows the scores, identified by their digits, with rows of probabilities is their softmax
-        shaped = last_stage in ("S", "T") and "A" not in hyp.inputs and _row_stochastic(block, hyp.truth["A"])
+        # what follows the scores, identified by their digits, with rows of probabilities and the
+        # weights' name is their softmax (the shape is the evidence, the name a prior)
+        shaped = (
+            last_stage in ("S", "T")
+            and "A" not in hyp.inputs
+            and _prior(block, "A") > 0
+            and _row_stochastic(block, hyp.truth["A"])
+        )
         declared |= {"A"} if shaped else set()
         as_given = not declared and any(block is g for g in given)
         match = _identify(block, hyp.truth, declared, hyp.inputs)

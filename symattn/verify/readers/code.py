@@ -133,14 +133,57 @@ def code_block_spans(piece: Span, info: str, context: CodeContext, prose: str = 
         return []  # LaTeX or Markdown source shown as code
     spans = []
     lines: list[Builder] = []
-    for a, b in _lines(piece):
-        if lines and re.match(r"\s*(?:=|≈|→)", piece.text[a:b]):
+    ranges = _lines(piece)
+    k = 0
+    while k < len(ranges):
+        a, b = ranges[k]
+        group = _statement_lines(piece, ranges, k) if language in _PYTHON and language else 0
+        if group:  # lines of Python among hand arithmetic: assignments, with Python's meaning
+            spans.extend(prose_spans(lines[-1].build(True, "code"), reader="code") if lines else [])
+            spans.extend(_program(piece, ranges[k : k + group], context))
+            lines.clear()
+            k += group
+            continue
+        if lines and _GOES_ON.match(piece.text, a, b):
             lines[-1].put(" ", piece.source_offset(a)).copy_span(piece, a, b)  # "        ≈ [[...]]" goes on
         else:
-            lines.append(Builder().copy_span(piece, a, b))
-    for line in lines:
-        spans.extend(prose_spans(line.build(True, "code"), reader="code"))
+            spans.extend(prose_spans(lines[-1].build(True, "code"), reader="code") if lines else [])
+            lines[:] = [Builder().copy_span(piece, a, b)]
+        k += 1
+    if lines:
+        spans.extend(prose_spans(lines[-1].build(True, "code"), reader="code"))
     return spans
+
+
+#: A line that goes on the statement before it (``       = [0.70, 2.85]``, ``≈ …``, ``→ …``).
+_GOES_ON = re.compile(r"\s*(?:=|≈|→)")
+#: How many lines one Python statement among hand arithmetic may take.
+_STATEMENT_LINES = 40
+
+
+def _statement_lines(piece: Span, ranges: list[tuple[int, int]], k: int) -> int:
+    """How many lines from line ``k`` of a block marked Python that is not a program as a
+    whole (hand arithmetic among the code) make one or more Python statements of their own
+    (``x_1 = x + attn_output``, a nested list over several lines), none of them a line the
+    next one goes on (``x_1[0] = a + b`` then ``       = [0.70, …]`` is hand arithmetic);
+    0 when none do.  An unmarked block is not asked: it may be formulas in Python's
+    spelling (``y = gamma * (z - mu) / sqrt(sigma^2 + eps)``)."""
+    text = piece.text
+    if not text[ranges[k][0] : ranges[k][1]].strip() or _GOES_ON.match(text, *ranges[k]):
+        return 0
+    depth = 0
+    for j in range(k, min(len(ranges), k + _STATEMENT_LINES)):
+        if j + 1 < len(ranges) and _GOES_ON.match(text, *ranges[j + 1]):
+            return 0
+        line = text[ranges[j][0] : ranges[j][1]]
+        depth += sum(line.count(c) for c in "([{") - sum(line.count(c) for c in ")]}")
+        chunk = text[ranges[k][0] : ranges[j][1]]
+        if _parses(chunk):
+            body = _parse(chunk).body
+            return j - k + 1 if any(isinstance(s, (ast.Assign, ast.AugAssign)) for s in body) else 0
+        if depth <= 0:
+            return 0  # every bracket closed and still not Python: hand arithmetic
+    return 0
 
 
 _PYTHON = ("python", "py", "python3", "ipython", "ipython3", "pycon", "torch", "numpy", "")
