@@ -368,3 +368,28 @@ def test_python_statements_among_hand_arithmetic_keep_python_meaning() -> None:
     assert [(f.claimed, f.line) for f in report.wrong] == []
     sums = [f for f in report.findings if f.line == 39]
     assert sums and all(f.status == "ok" for f in sums)
+
+
+@pytest.mark.parametrize(
+    ("divisor", "angle", "value", "verdicts"),
+    [
+        ("1.0027", "0.997", "0.84", ["wrong", "carried", "carried"]),  # 10000^{2/512} is 1.0366
+        ("1.0366", "0.9647", "0.82", ["ok", "ok", "ok"]),
+    ],
+)
+def test_a_number_put_in_for_part_of_the_side_before_claims_that_part(
+    divisor: str, angle: str, value: str, verdicts: list[str]
+) -> None:
+    true_divisor = mpmath.power(10000, mpmath.mpf(2) / 512)
+    assert mpmath.nstr(true_divisor, 5) == "1.0366"
+    assert (
+        mpmath.nstr(1 / true_divisor, 4) == "0.9647"
+        and mpmath.nstr(mpmath.sin(1 / true_divisor), 2) == "0.82"
+    )
+    assert mpmath.nstr(mpmath.sin(mpmath.mpf("0.997")), 2) == "0.84"  # right by the printed angle only
+    line = f"PE(1, 2) = sin(1/10000^(2/512)) = sin(1/{divisor}) = sin({angle}) = {value}\n"
+    report = verify_text(line)
+    found = {f.claimed: f for f in report.findings}
+    assert [str(found[t].kind) for t in (divisor, angle, value)] == verdicts
+    if verdicts[0] == "wrong":
+        assert found[value].status == "wrong" and found[value].value.startswith("0.82")

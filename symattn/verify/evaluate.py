@@ -69,6 +69,7 @@ from symattn.verify.shapes import (
     printed as printed_value,
 )
 from symattn.verify.stated import Stated
+from symattn.verify.steps import align
 from symattn.verify.sublayers import Sublayers
 from symattn.verify.ties import Ties
 from symattn.verify.values import (
@@ -125,6 +126,8 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
     """
 
     link_approx = False  # the element being read is joined to the one before it by ≈
+    #: the dependencies of the last step with numbers put in for parts of the side before (steps.py)
+    step_put_in: frozenset[Any] | None = None
 
     def __init__(self) -> None:
         self.env: dict[str, Binding] = {}
@@ -442,6 +445,8 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                     )
                     if verdict and self.step_rounded:  # σ² = ((0.66179609)^2 + …)/4: σ² written rounded
                         value = Val(value.a, ref.b, ref.deps | value.deps, arith=False, rows=ref.rows)
+                    elif verdict and self.step_put_in is not None:  # the truth goes on along the chain
+                        value = Val(value.a, ref.b, self.step_put_in, arith=False, rows=ref.rows)
                     restated = (
                         self._restated_statistic(index, chain, value, ref) if verdict is False else None
                     )
@@ -874,7 +879,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
         written with rounded numbers (``element``), when the side before lies within what
         their rounding allows (``step_rounded`` is then set).  Returns the verdict (None:
         undecided)."""
-        self.step_rounded = False
+        self.step_rounded, self.step_put_in = False, None
         verdict = equal(value.b, ref.b)
         if verdict is False and element is not None and self._within_rounding(element, ref):
             self.step_rounded = True
@@ -895,10 +900,43 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                     num, status="ok", kind="ok", reason="part of an exact step equal to the side before"
                 )
             return True
+        if element is not None and self._put_in(element, ref, operands):
+            return True  # sin(1/10000^{2/512}) = sin(1/1.0027): 1.0027 claims 10000^{2/512}
         # not equal: an error, or a convention the step leaves implicit (a mask, a transpose);
         # without knowing which, its numbers are listed, never called wrong
         self.unverified(operands, "unverifiable", "this side is not exactly equal to the side before it")
         return False
+
+    def _put_in(self, element: Node, ref: Val, operands: list[Num]) -> bool:
+        """A step that is the side before with numbers put in for some of its parts (steps.py):
+        each such number is judged as that part's value, in both worlds, and the step then
+        stands for the side before (``step_put_in`` holds its dependencies); the step's other
+        numbers are operands.  False, with nothing recorded, when the sides do not line up."""
+        before = self.element_before
+        if before is None or isinstance(before, Name) or is_claim_shape(before):
+            return False
+        pairs = align(before, element)
+        if pairs is None:
+            return False
+        mark, seen, saved = len(self.findings), set(self.seen), self.operands
+        deps = set(ref.deps)
+        try:
+            for part, number in pairs:
+                self.operands = []
+                world = self.evaluate(part)  # a number judged before keeps its truth (``results``)
+                deps |= self.claim(number, world).deps
+        except (Unverifiable, SymattnError):
+            del self.findings[mark:]
+            self.seen = seen
+            return False
+        finally:
+            self.operands = saved
+        put = {id(number) for _part, number in pairs}
+        self.unverified(
+            [n for n in operands if id(n) not in put], "operand", "a number used in a computation"
+        )
+        self.step_put_in = frozenset(deps)
+        return True
 
     def _within_rounding(self, element: Node, ref: Val) -> bool:
         """Whether the side before (its true value) lies within the step ``element`` evaluated on
