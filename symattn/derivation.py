@@ -243,6 +243,23 @@ def _output_named(names: tuple[int | None, ...], values) -> tuple[st.Linear, ...
     return tuple(out)
 
 
+def _shown_output(
+    output: tuple[sympy.Expr, ...], weights: tuple[sympy.Expr, ...], values: tuple, sums_to_one: bool
+) -> tuple[sympy.Expr, ...]:
+    """The output row as shown: an entry whose value is the same number k in every row of V the
+    weights reach is exactly k, since the weights sum to exactly 1 (decided from the structure,
+    without simplifying: ``1/(1 + e^x) + e^x/(1 + e^x)`` is shown as 1)."""
+    if not sums_to_one:
+        return output
+    live = [j for j, weight in enumerate(weights) if weight != 0]
+    shown = []
+    for col, value in enumerate(output):
+        column = {values[j][col] for j in live}
+        constant = next(iter(column)) if len(column) == 1 else None
+        shown.append(constant if constant is not None and constant.is_Rational else value)
+    return tuple(shown)
+
+
 def _output_rows(
     att: Attention,
     weight_decimals: st.Decimals,
@@ -269,7 +286,7 @@ def _output_rows(
                 values=values,
                 terms=terms,
                 term_decimals=term_decimals,
-                output=tuple(att.output.row(i)),
+                output=_shown_output(tuple(att.output.row(i)), weights, values, softmax[i].sums_to_one),
                 output_decimals=output_decimals[i] if output_decimals else None,
                 dominant=_dominant(weights),
                 weight_names=names,
@@ -281,7 +298,8 @@ def _output_rows(
 
 #: The sections of a derivation that explain rather than compute, which ``sections`` chooses.
 SECTIONS = ("analysis", "importance")
-#: Above these, the default leaves "How important is each token?" out (it says how to include it).
+#: Above these, the default leaves "How important is each token?" out, and above the heads
+#: "What each output vector is made of" too (it says how to include them).
 IMPORTANCE_TOKENS, IMPORTANCE_HEADS = 3, 1
 
 
@@ -296,8 +314,8 @@ def _chosen(sections: Any, tokens: int, heads: int) -> tuple[frozenset[str], str
                 f"unknown section {sorted(unknown)[0]!r} (sections: {', '.join((*SECTIONS, 'all'))})"
             )
         return frozenset(SECTIONS if "all" in names else names), ""
-    if heads > IMPORTANCE_HEADS:
-        return frozenset({"analysis"}), "heads"
+    if heads > IMPORTANCE_HEADS:  # each head would explain its outputs again: the numbers only
+        return frozenset(), "heads"
     if tokens > IMPORTANCE_TOKENS:
         return frozenset({"analysis"}), "tokens"
     return frozenset(SECTIONS), ""
@@ -354,7 +372,8 @@ def _attention_steps(
     softmax_rows = _softmax_rows(att, weight_decimals, digits, named)
     softmax = st.Softmax(head, softmax_rows, att.weights, weight_decimals, att.labels, named=named)
     rows = _output_rows(att, weight_decimals, output_decimals, digits, softmax_rows)
-    output = st.Output(head, rows, att.output, output_decimals, att.labels, named=named)
+    shown = sympy.ImmutableMatrix([list(row.output) for row in rows]) if rows else att.output
+    output = st.Output(head, rows, shown, output_decimals, att.labels, named=named)
     analysis = st.Analysis(head, rows, att.is_numeric)
     if not teaching:  # inside a transformer block: the computation only, no analysis or importance
         return [setup, *projections, scores, softmax, output]

@@ -144,7 +144,9 @@ def test_digits(digits, shown):
 def test_causal_mask_shows_minus_infinity_and_zero_weights():
     md = derive(ROOT / "derivations" / "causal.toml").to_markdown()
     assert r"-\infty" in md
-    assert r"a_{12} & = e^{-\infty} / (\dots) = 0" in md
+    # the masked weights of a row on one line; a row with one weight left needs no sum
+    assert r"a_{12} & = a_{13} = a_{14} = 0 \quad \left(e^{-\infty} = 0\right)" in md
+    assert "The weights of row 1 share" not in md and "The weights of row 2 share" in md
     assert "A causal mask applies" in md
 
 
@@ -167,7 +169,10 @@ def test_two_heads_show_each_head_and_the_projection():
     md = derive(ROOT / "derivations" / "two_heads.toml").to_markdown()
     assert [line for line in md.splitlines() if line.startswith("## ")][:2] == ["## Head 1", "## Head 2"]
     assert r"Q^{(2)} = X W_Q^{(2)}" in md
-    assert "## 7. Concatenating the heads" in md and "## 8. Output projection" in md
+    # each head: setup, projections, scores, softmax, output (its explanations left out by default)
+    assert "## 6. Concatenating the heads" in md and "## 7. Output projection" in md
+    full = derive(ROOT / "derivations" / "two_heads.toml", sections="all").to_markdown()
+    assert "## 8. Concatenating the heads" in full and "## 9. Output projection" in full
 
 
 def test_accepts_an_attention_without_claims():

@@ -100,12 +100,16 @@ def test_the_importance_section_is_left_out_above_3_tokens_or_1_head_and_says_ho
     root = Path(__file__).resolve().parent.parent / "derivations"
     for name, why in (("causal", "more than 3 tokens"), ("two_heads", "more than one head")):
         md = derive(root / f"{name}.toml").to_markdown()
-        assert "How important is each token?' is left out" in md and why in md
+        assert (
+            "How important is each token?' is left out" in md
+            or "How important is each token?' are left out" in md
+        )
+        assert why in md
         assert "## " + "How important" not in md and "### " + "How important" not in md
         full = derive(root / f"{name}.toml", sections="all").to_markdown()
         assert "How important is each token?" in full and "is left out" not in full
         zh = derive(root / f"{name}.toml", lang="zh").to_markdown()
-        assert "略去了“每个词元有多重要？”一节" in zh
+        assert "“每个词元有多重要？”" in zh and "略去了" in zh
     small = derive(root / "reference.toml").to_markdown()  # 3 tokens, one head: included
     assert "How important is each token?" in small and "is left out" not in small
 

@@ -129,11 +129,11 @@ def test_the_named_markdown_renders_in_katex(tmp_path, markdown):
 def test_multi_head_sections_are_numbered_in_chinese():
     md = derive(TESTS.parent / "derivations" / "two_heads.toml", lang="zh").to_markdown()
     top = [line for line in md.splitlines() if line.startswith("## ")]
-    assert top == ["## 第 1 个头", "## 第 2 个头", "## 7. 拼接各头", "## 8. 输出投影"]
+    assert top == ["## 第 1 个头", "## 第 2 个头", "## 6. 拼接各头", "## 7. 输出投影"]
     inner = [line for line in md.splitlines() if line.startswith("### ")]
     assert [line.split(".")[0] for line in inner] == [
-        f"### {n}" for n in range(1, 7)
-    ] * 2  # no importance section: 2 heads
+        f"### {n}" for n in range(1, 6)
+    ] * 2  # no analysis or importance section: 2 heads
 
 
 def test_claims_after_the_heads_go_on_numbering():
@@ -141,9 +141,9 @@ def test_claims_after_the_heads_go_on_numbering():
     text = text.replace("[[heads]]", "[claims]\nconcat = [[1, 1], [1, 1], [1, 1]]\n\n[[heads]]", 1)
     md = derive(parse_spec(text, source=None)).to_markdown()
     assert [line for line in md.splitlines() if line.startswith("## ")][2:] == [
-        "## 7. Concatenating the heads",
-        "## 8. Output projection",
-        "## 9. Checking the claimed numbers",
+        "## 6. Concatenating the heads",
+        "## 7. Output projection",
+        "## 8. Checking the claimed numbers",
     ]
 
 

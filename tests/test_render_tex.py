@@ -9,6 +9,7 @@ texlive-xetex and texlive-lang-chinese.
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -110,3 +111,41 @@ def test_english_with_chinese_labels_switches_to_xelatex(tmp_path):
     code, log = compile_tex(tex, "zh", tmp_path)
     assert "Undefined control sequence" not in log
     assert code == 0, log[-2000:]
+
+
+@pytest.mark.parametrize(
+    ("spec", "pages"),
+    [("four_tokens_rational.toml", 6), ("four_tokens_two_heads_causal.toml", 10)],
+)
+def test_a_teachers_example_prints_on_few_pages(spec, pages, tmp_path):
+    """``symattn derive SPEC --format tex --standalone`` compiles to at most this many pages
+    (pdfinfo counts them): the rational 4-token example on 6, the 4-token, 2-head causal one
+    on 10 (its explanations per head are left out by default, as the derivation says)."""
+    if shutil.which("pdfinfo") is None:
+        reason = "pdfinfo is not installed here (CI installs poppler-utils)"
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "symattn",
+            "derive",
+            str(ROOT / "tests" / "specs" / spec),
+            "--format",
+            "tex",
+            "--standalone",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    code, log = compile_tex(run.stdout, "en", tmp_path)
+    assert code == 0, log[-2000:]
+    info = subprocess.run(
+        ["pdfinfo", "doc.pdf"], cwd=tmp_path, capture_output=True, text=True, timeout=60, check=True
+    )
+    counted = int(next(line.split()[-1] for line in info.stdout.splitlines() if line.startswith("Pages:")))
+    assert 1 < counted <= pages

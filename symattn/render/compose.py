@@ -135,7 +135,9 @@ def _setup(step: st.Setup, ctx: _Context, *, source: str = "") -> list[Block]:
     """The inputs; ``source``: the name X stands for inside a block (``X = E = [...]``)."""
     T, h = ctx.T, step.head
     out: list[Block] = []
-    if step.X is not None:
+    if step.X is not None and h > 1:
+        out.append(fill(T["setup_same_x"], X=Math("X")))  # the heads share their input
+    elif step.X is not None:
         key = "setup_x" if step.X.rows > 1 else "setup_x_one"
         out.append(fill(T[key], n=step.X.rows, d=step.X.cols, X=Math("X")))
         out += _matrix_blocks("X", step.X, step.labels, ctx, formula=source)
@@ -238,9 +240,10 @@ _DOTS_SHOWN = 16  # entries of S written out as dot products, at most
 
 
 def _dot_products(step: st.Scores, ctx: _Context) -> list[Block]:
-    """Each score written out as the dot product of a query row and a key row (small cases)."""
+    """Each score written out as the dot product of a query row and a key row (small cases;
+    the first head only: the next heads' scores are the same arithmetic on other numbers)."""
     n_q, n_k = step.scores.shape
-    if n_q * n_k > _DOTS_SHOWN or step.Q.cols > 4:
+    if n_q * n_k > _DOTS_SHOWN or step.Q.cols > 4 or step.head > 1:
         return []
     s, q, k = _name("s", step.head), _name("q", step.head), _name("k", step.head)
     comma = n_q >= 10 or n_k >= 10
@@ -291,14 +294,17 @@ def _softmax_row(row: st.SoftmaxRow, head: int, ctx: _Context, *, comma: bool = 
         out.append(Display(labelled))
     else:
         out.append(Display(listed if width(listed) <= PAGE_WIDTH else wrap(powers, r",\ ")))
-    if row.shift != 0:
+    if row.shift != 0 and len(live) > 1:
         out.append(fill(T["softmax_shift"], e=Math(_power(row.shift))))
     full_sum = " + ".join(powers[j] for j in live)
     lines = []
+    masked = [j for j in range(len(row.weights)) if j not in live]
     for j, weight in enumerate(row.weights):
         lhs = f"{a}_{_sub(i, j + 1, comma)}"
         if j not in live:
-            lines.append((lhs, [("=", f"{_power(row.exponents[j])} / (\\dots) = 0")]))
+            if j == masked[0]:  # the masked weights on one line: e^{-inf} = 0 in each numerator
+                others = [("=", f"{a}_{_sub(i, m + 1, comma)}") for m in masked[1:]]
+                lines.append((lhs, [*others, ("=", r"0 \quad \left(e^{-\infty} = 0\right)")]))
             continue
         pieces = []
         if width(full_sum) <= PAGE_WIDTH / 2:
@@ -311,6 +317,8 @@ def _softmax_row(row: st.SoftmaxRow, head: int, ctx: _Context, *, comma: bool = 
     if not row.sums_to_one:
         out.append(fill(T["softmax_sum_unverified"], i=i))
         return out
+    if len(live) == 1:
+        return out  # one weight left by the mask: it is 1, as shown
     numerators = [entry(row.terms[j]) for j in live]
     denominator = entry(row.denominator)
     exponentials = " + ".join(named[j] for j in live)
@@ -453,7 +461,10 @@ def _output_row(row: st.OutputRow, head: int, ctx: _Context, *, comma: bool = Fa
     a, v, o = _name("a", head), _name("v", head), _name("o", head)
     lines = []
     named = row.weight_names is not None and row.output_named is not None
+    live = [j for j, weight in enumerate(row.weights) if weight != 0]  # a masked weight adds nothing
     for j, (weight, value, term) in enumerate(zip(row.weights, row.values, row.terms, strict=True)):
+        if j not in live:
+            continue
         if named:
             shown = _named_weight(row.weight_names[j], i, head)  # type: ignore[index]
             pieces = [("=", f"{shown} {row_vector(value)}")]
@@ -462,7 +473,7 @@ def _output_row(row: st.OutputRow, head: int, ctx: _Context, *, comma: bool = Fa
         if row.term_decimals is not None:
             pieces.append((r"\approx", row_vector(row.term_decimals[j])))
         lines.append((f"{a}_{_sub(i, j + 1, comma)} {v}_{{{j + 1}}}", pieces))
-    total = " + ".join(f"{a}_{_sub(i, j + 1, comma)} {v}_{{{j + 1}}}" for j in range(len(row.weights)))
+    total = " + ".join(f"{a}_{_sub(i, j + 1, comma)} {v}_{{{j + 1}}}" for j in live)
     if width(total) > PAGE_WIDTH / 2:
         total = rf"\sum_{{j}} {a}_{_sub(i, 'j', comma)} {v}_{{j}}"
     if named:
@@ -540,6 +551,8 @@ def _analysis(step: st.Analysis, ctx: _Context) -> list[Block]:
         )
         items = []
         for j in range(1, len(row.weights) + 1):
+            if row.weights[j - 1] == 0:
+                continue  # masked: no weight, no contribution
             # each number says what it is (a_{ij} ≈ 0.4223), so a reader, or verify, can check it
             cell = f"{a}_{_sub(i, j, comma)}"
             weight = (
@@ -1105,7 +1118,6 @@ _SECTION = {
     # steps that explain or check the stages rather than compute one
     st.Analysis: "section_analysis",
     st.Importance: "section_importance",
-    st.LeftOut: "section_analysis",  # a sentence after the analysis, under no heading of its own
     st.ClaimTable: "section_claims",
     st.Recomputed: "section_claims",
 }
@@ -1138,6 +1150,9 @@ def compose(
             section, number = None, 0
         head = step_head if hasattr(step, "head") else 0
         level = 3 if head else 2
+        if isinstance(step, st.LeftOut):  # a sentence under the section before, no heading of its own
+            out += _RENDER[type(step)](step, _Context(T, digits, level, head))
+            continue
         key = _SECTION[type(step)]
         if key != section:
             # Sections are numbered in order: 1-6 inside each head, and the sections after

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 import sympy
+from sympy.printing.latex import LatexPrinter
 
 __all__ = [
     "PAGE_WIDTH",
@@ -51,7 +52,45 @@ def _latex(value: sympy.Expr) -> str:
     """
     if value == -sympy.oo:
         return r"-\infty"
-    return sympy.latex(value, order="none")
+    return _Printer({"order": "none"}).doprint(value)
+
+
+#: Sums of at most this many exponentials are written smallest first.
+_SORTED_TERMS = 32
+
+
+def _exponent(term: sympy.Expr) -> sympy.Expr | None:
+    """The exponent of a positive term ``c·e^x`` (a positive rational ``c`` is ``e^{log c}``,
+    close enough to order by), or None for any other term."""
+    coefficient, rest = term.as_coeff_Mul()
+    if not coefficient.is_Rational or coefficient <= 0:
+        return None
+    if rest == 1:
+        return sympy.log(coefficient) if coefficient != 1 else sympy.Integer(0)
+    if isinstance(rest, sympy.exp):
+        return rest.args[0] + (sympy.log(coefficient) if coefficient != 1 else 0)
+    return None
+
+
+class _Printer(LatexPrinter):
+    """SymPy's LaTeX printer, with a softmax denominator (a sum of exponentials and a
+    constant) written smallest term first: ``1 + e^{\\frac{\\sqrt{2}}{2}} + e^{\\sqrt{2}} +
+    e^{\\frac{3 \\sqrt{2}}{2}}``, not in SymPy's canonical order.  Each exponent is placed by a
+    15-digit float (small, known expressions); a tie keeps the canonical order."""
+
+    def _print_Add(self, expr: sympy.Add, order: str | None = None) -> str:
+        terms = expr.args
+        if len(terms) <= _SORTED_TERMS:
+            exponents = [_exponent(t) for t in terms]
+            if all(e is not None for e in exponents):
+                try:
+                    keys = [float(sympy.N(e, 15)) for e in exponents]  # type: ignore[arg-type]
+                except (TypeError, ValueError):
+                    keys = None
+                if keys is not None:
+                    ordered = [t for _k, _i, t in sorted(zip(keys, range(len(terms)), terms, strict=True))]
+                    return " + ".join(self._print(t) for t in ordered)
+        return super()._print_Add(expr, order=order)
 
 
 _TEXT_SPECIALS = {

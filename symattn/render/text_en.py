@@ -36,6 +36,7 @@ TEXT: dict[str, str] = {
         "Keys and values come from a second sequence {X_kv} (cross-attention),"
         " with {n} tokens of dimension {d}:"
     ),
+    "setup_same_x": "The input {X} is the one above.",
     "setup_weights": "The projection matrices {W_Q}, {W_K} and {W_V} are:",
     "setup_dk": "The queries and keys have dimension {d_k}, so the scores are scaled by {factor}.",
     "setup_dk_custom": "The queries and keys have dimension {d_k}; the scores are multiplied by {factor}.",
@@ -104,7 +105,7 @@ TEXT: dict[str, str] = {
     "key_labelled": "token {j} ({label})",
     # 7. importance
     "left_out_importance_tokens": "The section 'How important is each token?' is left out, as the example has more than 3 tokens; symattn derive --sections all (or sections = [\"all\"] in the spec) includes it.",
-    "left_out_importance_heads": "The section 'How important is each token?' is left out, as the example has more than one head; symattn derive --sections all (or sections = [\"all\"] in the spec) includes it.",
+    "left_out_importance_heads": "The sections 'What each output vector is made of' and 'How important is each token?' are left out, as the example has more than one head; symattn derive --sections all (or sections = [\"all\"] in the spec) includes them.",
     "section_importance": "How important is each token?",
     "importance_intro": (
         "Three measures of how much token j matters for output i, side by side: the attention weight {a};"

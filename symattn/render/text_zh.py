@@ -24,6 +24,7 @@ TEXT: dict[str, str] = {
     "columns": "{name} 的第 {first} 至 {last} 列（共 {total} 列）：",
     # 1. setup
     "setup_x": "输入 {X} 有 {n} 个词元（行），每个是 {d} 维向量：",
+    "setup_same_x": "输入 {X} 同上。",
     "setup_x_one": "输入 {X} 有 1 个词元（一行），是一个 {d} 维向量：",
     "setup_x_kv_one": "键和值来自另一个序列 {X_kv}（交叉注意力），有 1 个 {d} 维词元：",
     "setup_x_kv": "键和值来自另一个序列 {X_kv}（交叉注意力），有 {n} 个 {d} 维词元：",
@@ -74,7 +75,7 @@ TEXT: dict[str, str] = {
     "key_labelled": "第 {j} 个词元（{label}）",
     # 7. importance
     "left_out_importance_tokens": '本例多于 3 个词元，因此略去了“每个词元有多重要？”一节；symattn derive --sections all（或在 spec 中写 sections = ["all"]）会把它加上。',
-    "left_out_importance_heads": '本例多于一个头，因此略去了“每个词元有多重要？”一节；symattn derive --sections all（或在 spec 中写 sections = ["all"]）会把它加上。',
+    "left_out_importance_heads": '本例多于一个头，因此略去了“每个输出向量的构成”和“每个词元有多重要？”两节；symattn derive --sections all（或在 spec 中写 sections = ["all"]）会把它们加上。',
     "section_importance": "每个词元有多重要？",
     "importance_intro": (
         "下面并列给出衡量词元 j 对输出 i 有多重要的三个指标：注意力权重 {a}；"
