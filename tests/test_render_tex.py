@@ -7,6 +7,7 @@ texlive-xetex and texlive-lang-chinese.
 """
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -149,3 +150,16 @@ def test_a_teachers_example_prints_on_few_pages(spec, pages, tmp_path):
     )
     counted = int(next(line.split()[-1] for line in info.stdout.splitlines() if line.startswith("Pages:")))
     assert 1 < counted <= pages
+    # no heading alone at the foot of a page: the last line of each page is not a heading
+    text = subprocess.run(
+        ["pdftotext", "-layout", "doc.pdf", "-"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    for number, page in enumerate(text.stdout.split("\f")[:-1], start=1):
+        lines = [line.strip() for line in page.splitlines() if line.strip()]
+        last = lines[-2] if lines and lines[-1].isdigit() else lines[-1]  # above the page number
+        assert not re.match(r"(\d+\.\s+[A-Z]|Head \d+$)", last), (number, last)

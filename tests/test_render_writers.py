@@ -5,6 +5,8 @@ import pytest
 from symattn.render import latex, markdown
 from symattn.render.blocks import Bullets, Display, Heading, Math, Paragraph, Strong, Table, Text, fill
 
+_KEEP = "\\vskip 0pt plus 8\\baselineskip\\penalty-200\\vskip 0pt plus -8\\baselineskip\\relax\n"
+
 
 @pytest.mark.parametrize(
     ("template", "values", "parts"),
@@ -62,8 +64,11 @@ def test_markdown_block(block, md):
 @pytest.mark.parametrize(
     ("block", "tex"),
     [
-        pytest.param(Heading(2, "3. Scores"), r"\subsection*{3. Scores}", id="heading"),
-        pytest.param(Heading(3, "50% & more"), r"\subsubsection*{50\% \& more}", id="heading-escaped"),
+        # a section heading keeps the next lines with it: a conditional page break before it
+        pytest.param(Heading(2, "3. Scores"), _KEEP + r"\subsection*{3. Scores}", id="heading"),
+        pytest.param(
+            Heading(3, "50% & more"), _KEEP + r"\subsubsection*{50\% \& more}", id="heading-escaped"
+        ),
         pytest.param(Paragraph((Text("see "), Math("x_1"))), r"see \(x_1\)", id="paragraph"),
         pytest.param(Display("x = 1"), "\\[\nx = 1\n\\]", id="display"),
         pytest.param(

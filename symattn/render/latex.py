@@ -48,6 +48,10 @@ PREAMBLES = {
 }
 
 _SECTIONS = {1: "section", 2: "subsection", 3: "subsubsection"}
+#: Before a heading: a page break here, rather than the heading alone at the foot of a page,
+#: when fewer than 8 lines are left (the conditional break of needspace, without the package,
+#: so a fragment pastes into any document).
+_KEEP_WITH_NEXT = "\\vskip 0pt plus 8\\baselineskip\\penalty-200\\vskip 0pt plus -8\\baselineskip\\relax\n"
 
 
 def escape(text: str) -> str:
@@ -153,7 +157,17 @@ def to_latex(blocks: Sequence[Block], *, lang: str = "en", standalone: bool = Fa
     >>> to_latex([Display("x = 1")])
     '\\\\[\\nx = 1\\n\\\\]\\n'
     """
-    texts = (_block(block) for block in blocks)
+    texts = []
+    for before, block in zip((None, *blocks), blocks, strict=False):
+        text = _block(block)
+        if (
+            text is not None
+            and isinstance(block, Heading)
+            and block.level > 1
+            and not isinstance(before, Heading)
+        ):
+            text = _KEEP_WITH_NEXT + text  # (a heading right after another goes with it)
+        texts.append(text)
     body = "\n\n".join(text for text in texts if text is not None) + "\n"
     if not standalone:
         return body
