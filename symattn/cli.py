@@ -156,7 +156,8 @@ def build_parser() -> argparse.ArgumentParser:
         description=(
             "Compute every importance measure of a spec (default: the reference example) exactly and "
             "print or write it: certified decimals (text), or the inputs and every measure as certified "
-            "intervals (json, npz; see docs/importance.md). Indices are 0-based."
+            "intervals (json, npz; see docs/importance.md). Tokens are counted from 1 here, as"
+            " verify counts cells; the arrays of json and npz are 0-based, as arrays are."
         ),
     )
     imp.add_argument("spec", nargs="?", help="a TOML spec (default: the built-in reference example)")
@@ -173,7 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         type=_index_pair,
         metavar="I,J",
-        help="also write the Jacobian block d output[I] / d X[J] (0-based), repeatable; 'all' for every block",
+        help="also write the Jacobian block d output I / d token J (counted from 1), repeatable; 'all' for every block",
     )
     imp.add_argument(
         "--target",
@@ -251,17 +252,21 @@ def _importance_methods() -> tuple[str, ...]:
 
 
 def _index_pair(text: str) -> tuple[int, int] | str:
-    """``I,J`` (0-based) or ``all``: an argparse type for --jacobian."""
+    """``I,J`` (an output and a token, counted from 1) or ``all``: an argparse type for
+    --jacobian; the pair it returns is 0-based, as the Python API's."""
     if text.strip() == "all":
         return "all"
     parts = text.split(",")
     try:
         if len(parts) != 2:
             raise ValueError
-        return int(parts[0]), int(parts[1])
+        i, j = int(parts[0]), int(parts[1])
+        if i < 1 or j < 1:
+            raise ValueError
+        return i - 1, j - 1
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"expected I,J (an output and a token, 0-based) or all, got {text!r}"
+            f"expected I,J (an output and a token, counted from 1) or all, got {text!r}"
         ) from None
 
 
@@ -483,9 +488,21 @@ def _run_importance(args: argparse.Namespace) -> int:
     _attention_only(spec, "importance")
     jacobians = args.jacobian or []
     jacobians = "all" if "all" in jacobians else list(dict.fromkeys(jacobians))
+    layer = spec.run()
+    if jacobians != "all":  # the command counts from 1, so its bounds are said that way too
+        from symattn.importance import sizes
+
+        n_q, n_k = sizes(layer)
+        for i, j in jacobians:
+            if i >= n_q or j >= n_k:
+                which, number, count = ("output", i, n_q) if i >= n_q else ("token", j, n_k)
+                raise InputError(
+                    f"--jacobian {i + 1},{j + 1}: {which} {number + 1} is out of range; "
+                    f"there are {count} {which}s, counted from 1"
+                )
     target = None if args.target is None else [part.strip() for part in args.target.split(",")]
     made = fixture.build(
-        spec.run(),
+        layer,
         args.method,
         jacobians=jacobians,
         target=target,

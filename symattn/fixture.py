@@ -365,13 +365,16 @@ def to_text(fixture: Fixture) -> str:
                     tokens = ", ".join(named[:-1]) + f" and {named[-1]}"
                     lines.append(f"  output {_named(i, fixture.labels)}: tokens {tokens} tie exactly")
     for (i, j), block in fixture.blocks.items():
-        lines.append(f"jacobian({i}, {j}) = d output[{i}] / d X[{j}], certified to {places} places:")
+        lines.append(
+            f"jacobian {i + 1},{j + 1} = d output {i + 1} / d token {j + 1}, certified to {places} places:"
+        )
         lines.extend("  [" + ", ".join(_decimals(row, places, "jacobian")) + "]" for row in block.tolist())
     return "\n".join(lines)
 
 
 def _named(index: int, labels: tuple[str, ...] | None) -> str:
-    return f"{index} ({labels[index]})" if labels else str(index)
+    """A token as the report shows it: counted from 1, as verify counts cells, with its label."""
+    return f"{index + 1} ({labels[index]})" if labels else str(index + 1)
 
 
 def _decimals(row: list, places: int, name: str) -> list[str]:

@@ -519,6 +519,12 @@ class _View:
         return w
 
 
+def sizes(layer: Attention | MultiHead) -> tuple[int, int]:
+    """The queries and the keys of ``layer``: the shape of every importance matrix."""
+    view = _view(layer, "jacobian")  # any measure that reads a multi-head layer whole
+    return view.n_q, view.n_k
+
+
 def _view(layer: Attention | MultiHead, method: str) -> _View:
     from symattn.pipeline import MultiHead
 

@@ -356,7 +356,7 @@ def test_jacobian_blocks_agree_with_mpmath_diff(tmp_path, capsys):
 
 def test_cross_attention_jacobian_is_over_rows_of_X_kv(tmp_path, capsys):
     spec = _spec(tmp_path, CROSS)
-    assert main(["importance", spec, "--format", "json", "--method", "jacobian", "--jacobian", "0,1"]) == 0
+    assert main(["importance", spec, "--format", "json", "--method", "jacobian", "--jacobian", "1,2"]) == 0
     fixture = json.loads(capsys.readouterr().out)
     J = _from_toml(CROSS).jacobian(0, 1)
     cells = fixture["jacobian_blocks"][0]["cells"]
@@ -409,7 +409,7 @@ def test_text_shows_certified_decimals_and_exact_ties(tmp_path, capsys):
         "  [0.4011, 0.1978, 0.5673]\n"
         "  [0.1978, 0.4011, 0.5673]\n"
         "  [0.2483, 0.2483, 0.7120]\n"
-        "  output 2 (x_3): tokens 0 (x_1) and 1 (x_2) tie exactly\n"
+        "  output 3 (x_3): tokens 1 (x_1) and 2 (x_2) tie exactly\n"
     )
 
 
@@ -452,20 +452,20 @@ def test_npz_without_numpy_is_one_line(tmp_path, capsys, monkeypatch):
     [
         pytest.param(
             REFERENCE,
-            ["--jacobian", "3,0"],
-            "jacobian(3, 0): query index 3 is out of range; there are 3 queries (rows of X), indexed 0 to 2",
+            ["--jacobian", "4,1"],
+            "--jacobian 4,1: output 4 is out of range; there are 3 outputs, counted from 1",
             id="jacobian-query",
         ),
         pytest.param(
             REFERENCE,
-            ["--jacobian=0,-1"],
-            "jacobian(0, -1): key index -1 is out of range; there are 3 tokens, indexed 0 to 2",
+            ["--jacobian=1,4"],
+            "--jacobian 1,4: token 4 is out of range; there are 3 tokens, counted from 1",
             id="jacobian-negative",
         ),
         pytest.param(
             CROSS,
-            ["--jacobian", "0,2"],
-            "jacobian(0, 2): key index 2 is out of range; there are 2 keys (rows of X_kv), indexed 0 to 1",
+            ["--jacobian", "1,3"],
+            "--jacobian 1,3: token 3 is out of range; there are 2 tokens, counted from 1",
             id="jacobian-cross",
         ),
         pytest.param(
@@ -535,7 +535,11 @@ def test_an_unknown_method_names_the_methods(tmp_path, capsys):
     [
         pytest.param(
             ["--jacobian", "1"],
-            "argument --jacobian: expected I,J (an output and a token, 0-based) or all, got '1'",
+            "argument --jacobian: expected I,J (an output and a token, counted from 1) or all, got '1'",
+        ),
+        pytest.param(
+            ["--jacobian", "0,1"],  # tokens are counted from 1 on the command line, as verify counts cells
+            "argument --jacobian: expected I,J (an output and a token, counted from 1) or all, got '0,1'",
         ),
         pytest.param(
             ["--digits", "-1"], "argument --digits/--places: places must be between 0 and 1000, got -1"
