@@ -131,24 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
     _linter_options(verify)
     verify.set_defaults(run=_run_verify)
 
-    fix = sub.add_parser(
-        "fix",
-        help="replace wrong numbers of documents by their true values",
-        description=(
-            "Replace each wrong number by its true value, keeping the document's style. "
-            "Prints a unified diff unless --write. Exit 0: nothing to fix; 1: fixes shown or made "
-            "(or wrong numbers left); 2: an error."
-        ),
-    )
-    fix.add_argument("documents", nargs="+", metavar="PATH", help="files, directories or globs")
-    fix.add_argument("--write", action="store_true", help="rewrite the files in place (atomically)")
-    fix.add_argument(
-        "--unsafe-fixes",
-        action="store_true",
-        help="also fix carried numbers, verifying again until nothing is left to fix",
-    )
-    _reading_options(fix)
-    fix.set_defaults(run=_run_fix)
+    _add_fix(sub)
 
     imp = sub.add_parser(
         "importance",
@@ -667,12 +650,58 @@ def _strict_failure(reports: list) -> bool:
     return any(f.status == "unverified" and f.kind not in _NOT_RESULTS for f in findings)
 
 
-def _run_fix(args: argparse.Namespace) -> int:
+def _add_fix(sub: Any) -> None:
+    """The ``fix`` subcommand's arguments."""
+    fix = sub.add_parser(
+        "fix",
+        help="replace wrong numbers of documents by their true values",
+        description=(
+            "Replace each wrong number by its true value, keeping the document's style. "
+            "Prints a unified diff unless --write. Exit 0: nothing to fix; 1: fixes shown or made "
+            "(or wrong numbers left); 2: an error."
+        ),
+    )
+    fix.add_argument("documents", nargs="+", metavar="PATH", help="files, directories or globs")
+    fix.add_argument("--write", action="store_true", help="rewrite the files in place (atomically)")
+    fix.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="also fix carried numbers, verifying again until nothing is left to fix",
+    )
+    fix.add_argument(
+        "-j", "--jobs", type=_jobs, metavar="N", help="files fixed side by side (default: the CPUs)"
+    )
+    _reading_options(fix)
+    fix.set_defaults(run=_run_fix)
+
+
+def _fixed(documents: list[str], args: argparse.Namespace, options: Any) -> dict[str, Any]:
+    """Each file's (result, error) from :func:`symattn.fix.fix_file`, ``-j`` files side by
+    side; a file --write could not rewrite (read-only) is left out."""
     import os
 
-    from symattn.errors import InputError, SymattnError
-    from symattn.fix import fix_text
-    from symattn.verify.document import read_document
+    from symattn.fix import fix_file
+    from symattn.verify.many import default_jobs, run_pool
+
+    writable = [
+        path
+        for path in documents
+        if not args.write
+        or not os.path.exists(path)
+        or (os.access(path, os.W_OK) and os.stat(path).st_mode & 0o222)
+    ]
+    arguments = [(path, args.unsafe_fixes, options) for path in writable]
+    jobs = default_jobs() if args.jobs is None else args.jobs
+    if jobs > 1 and len(arguments) > 1:  # reported in their order, whatever finished first
+        done = run_pool(fix_file, arguments, min(jobs, len(arguments)))
+        return {
+            path: result or (None, f"{path}: the process fixing it stopped")
+            for path, result in zip(writable, done, strict=True)
+        }
+    return {path: fix_file(*arguments[k]) for k, path in enumerate(writable)}
+
+
+def _run_fix(args: argparse.Namespace) -> int:
     from symattn.verify.many import STDIN, find_documents
 
     if STDIN in args.documents:
@@ -685,18 +714,15 @@ def _run_fix(args: argparse.Namespace) -> int:
         print(f"symattn: error: {message}", file=sys.stderr)
     needed = False
     total_edits = 0
+    fixed = _fixed(documents, args, options)
     for path in documents:
-        try:
-            name, text, tex = read_document(Path(path), options.max_document_bytes)
-            if args.write and (not os.access(path, os.W_OK) or not os.stat(path).st_mode & 0o222):
-                raise InputError(f"{path}: the file is read-only; not fixed")
-            result = fix_text(text, name=name, tex=tex, unsafe=args.unsafe_fixes, options=options)
-        except SymattnError as error:
-            print(f"symattn: error: {' '.join(str(error).split())}", file=sys.stderr)
+        if path not in fixed:
+            print(f"symattn: error: {path}: the file is read-only; not fixed", file=sys.stderr)
             failed = True
             continue
-        except OSError as error:  # e.g. no permission to read: the other files are still fixed
-            print(f"symattn: error: {path}: {error.strerror or error}", file=sys.stderr)
+        result, error = fixed[path]
+        if result is None:
+            print(f"symattn: error: {error}", file=sys.stderr)
             failed = True
             continue
         needed = needed or result.needed

@@ -37,6 +37,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
+from pathlib import Path
+from typing import Any
 
 from symattn.rounding import round_half_away
 from symattn.verify.finding import Finding, Kind
@@ -48,6 +50,7 @@ __all__ = [
     "Edit",
     "FixResult",
     "corrected_literal",
+    "fix_file",
     "fix_text",
     "only_literals_changed",
     "plan_edits",
@@ -525,3 +528,18 @@ def only_literals_changed(before: str, after: str) -> bool:
     return len(old) == len(new) and all(
         _NUMBER.sub("#", a) == _NUMBER.sub("#", b) for a, b in zip(old, new, strict=True)
     )
+
+
+def fix_file(path: str, unsafe: bool, options: Any) -> tuple[FixResult | None, str | None]:
+    """Read and fix one file (nothing is written): its result, or the one-line error that
+    stopped it.  Module-level, so ``fix -j`` can run it in a pool of processes."""
+    from symattn.errors import SymattnError
+    from symattn.verify.document import read_document
+
+    try:
+        name, text, tex = read_document(Path(path), options.max_document_bytes)
+        return fix_text(text, name=name, tex=tex, unsafe=unsafe, options=options), None
+    except SymattnError as error:
+        return None, " ".join(str(error).split())
+    except OSError as error:  # e.g. no permission to read: the other files are still fixed
+        return None, f"{path}: {error.strerror or error}"

@@ -223,3 +223,22 @@ def test_a_row_that_cannot_add_up_is_said(tmp_path, capsys):
 def test_fix_refuses_stdin(capsys):
     assert main(["fix", "-"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_files_are_fixed_side_by_side_and_reported_in_their_order(tmp_path, capsys):
+    # -j 2 runs two processes; the diff, the notes and the files written are those of -j 1
+    docs = []
+    for k in range(3):
+        doc = tmp_path / f"post{k}.md"
+        doc.write_text(WRONG.replace("= 4$$", f"= {4 + k}$$"), encoding="utf-8")
+        docs.append(doc)
+    assert main(["fix", "-j", "1", *map(str, docs)]) == 1
+    one = capsys.readouterr()
+    assert main(["fix", "-j", "2", *map(str, docs)]) == 1
+    two = capsys.readouterr()
+    assert two.out == one.out and two.err == one.err
+    assert [one.out.index(f"--- {doc}") for doc in docs] == sorted(
+        one.out.index(f"--- {doc}") for doc in docs
+    )
+    assert main(["fix", "-j", "2", "--write", *map(str, docs)]) == 1
+    assert all("$$b = a + 1 = 3$$" in doc.read_text(encoding="utf-8") for doc in docs)

@@ -31,6 +31,7 @@ import sys
 import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from symattn.errors import SymattnError
 from symattn.files import split_line_endings
@@ -246,26 +247,35 @@ def verify_paths(
         for index, path in files:
             results[index] = verify_one(path, options)
     else:
-        _run_pool(files, min(jobs, len(files)), options, results)
+        stopped = [
+            (index, FileResult(path, error=f"{path}: the process verifying it stopped"))
+            for index, path in files
+        ]
+        done = run_pool(verify_one, [(path, options) for _index, path in files], min(jobs, len(files)))
+        for (index, _path), result, (_i, fallback) in zip(files, done, stopped, strict=True):
+            results[index] = fallback if result is None else result
     return [results[index] for index in range(len(documents))]
 
 
-def _run_pool(
-    files: list[tuple[int, str]], jobs: int, options: VerifyOptions | None, results: dict[int, FileResult]
-) -> None:
+def run_pool(task: Any, arguments: list[tuple[Any, ...]], jobs: int) -> list[Any]:
+    """``task(*args)`` for each of ``arguments``, ``jobs`` processes side by side (spawned,
+    each warmed like verify's workers), results in order; None where a process stopped.
+    ``task`` is a module-level function (it is pickled by name)."""
     context = multiprocessing.get_context("spawn")
     executor = concurrent.futures.ProcessPoolExecutor(
         jobs, mp_context=context, initializer=_start_pool_worker
     )
+    out: list[Any] = []
     try:
-        futures = [(index, path, executor.submit(verify_one, path, options)) for index, path in files]
-        for index, path, future in futures:
+        futures = [executor.submit(task, *args) for args in arguments]
+        for future in futures:
             try:
-                results[index] = future.result()
+                out.append(future.result())
             except concurrent.futures.process.BrokenProcessPool:
-                results[index] = FileResult(path, error=f"{path}: the process verifying it stopped")
+                out.append(None)
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
+    return out
 
 
 def _verify_stdin(options: VerifyOptions | None) -> FileResult:
