@@ -1,5 +1,7 @@
 """Shared test inputs."""
 
+import os
+
 import pytest
 
 #: Ten tokens of dimension 3: wide enough that derivations split matrices into column blocks.
@@ -33,3 +35,27 @@ def _mpmath_precision_does_not_leak():
     saved = mpmath.mp.dps
     yield
     mpmath.mp.dps = saved
+
+
+# --- the README's "about N minutes on two cores" ------------------------------------------
+
+#: A run of this many tests or more is the whole suite (the README's test command).
+WHOLE_SUITE = 2000
+#: Where pytest's cache keeps the last whole, passing run's wall time (tests/test_readme.py reads it).
+SUITE_SECONDS = "symattn/suite_seconds"
+
+
+def pytest_sessionstart(session):
+    import time
+
+    session.config._symattn_started = time.monotonic()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    import time
+
+    started = getattr(session.config, "_symattn_started", None)
+    cache = getattr(session.config, "cache", None)
+    if started is None or cache is None or exitstatus != 0 or session.testscollected < WHOLE_SUITE:
+        return
+    cache.set(SUITE_SECONDS, {"seconds": round(time.monotonic() - started), "cpus": os.cpu_count()})

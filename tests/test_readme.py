@@ -241,3 +241,24 @@ def test_the_spec_example_has_the_mask_commented_out_and_its_claims_are_the_text
     assert '\n# mask = "causal"' in text
     md = derive(scratch / "spec.toml").to_markdown()
     assert "3 of the 9 claimed entries are wrong" in md
+
+
+def test_the_test_suites_time_is_measured_and_said_in_whole_minutes(request):
+    """ "about N minutes on two cores: M min S s measured on DATE": N is M:S rounded, and the
+    last whole passing run this checkout made (kept in pytest's cache by conftest.py) took
+    within a quarter of M:S on as many CPUs."""
+    from conftest import SUITE_SECONDS
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    said = re.search(
+        r"about (\d+) minutes on two cores: (\d+) min (\d+) s measured on (\d{4}-\d{2}-\d{2})", text
+    )
+    assert said, "the README says how long the tests take, and when that was measured"
+    about, minutes, seconds = int(said[1]), int(said[2]), int(said[3])
+    measured = 60 * minutes + seconds
+    assert about == round(measured / 60) and 0 <= seconds < 60
+    cache = getattr(request.config, "cache", None)
+    last = cache.get(SUITE_SECONDS, None) if cache is not None else None
+    if last is None or last.get("cpus") != 2:
+        pytest.skip("no whole run of the suite on two CPUs is recorded in this checkout's pytest cache")
+    assert abs(last["seconds"] - measured) <= measured / 4, (last, measured)
