@@ -470,7 +470,21 @@ def _importance_row(att: Attention, facts, weight_decimals: list[str], digits: i
     )
 
 
-def _claim_table(comparison: Comparison, named: dict[int, tuple[st.Softmax, st.Output]]) -> st.ClaimTable:
+#: The stages whose rows are the query tokens and whose columns are the key tokens (the rest
+#: have dimensions as columns; K and V have the key tokens as rows).
+_TOKEN_ROWS, _KEY_COLUMNS, _KEY_ROWS = (
+    {"Q", "scores", "scaled", "weights", "output"},
+    {"scores", "scaled", "weights"},
+    {"K", "V"},
+)
+
+
+def _claim_table(
+    comparison: Comparison,
+    named: dict[int, tuple[st.Softmax, st.Output]],
+    labels: tuple[str, ...] | None = None,
+    kv_labels: tuple[str, ...] | None = None,
+) -> st.ClaimTable:
     head_name, _, stage = comparison.name.rpartition(".")
     head = int(head_name[4:]) if head_name.startswith("head") and head_name[4:].isdigit() else 0
     extra: dict[str, Any] = {}
@@ -495,6 +509,13 @@ def _claim_table(comparison: Comparison, named: dict[int, tuple[st.Softmax, st.O
         )
         for row in comparison.cells
     )
+    keys = kv_labels or labels
+    rows = labels if stage in _TOKEN_ROWS else keys if stage in _KEY_ROWS else None
+    columns = keys if stage in _KEY_COLUMNS else None
+    if rows is not None and len(rows) == len(cells):
+        extra["row_labels"] = tuple(rows)
+    if columns is not None and cells and len(columns) == len(cells[0]):
+        extra["col_labels"] = tuple(columns)
     return st.ClaimTable(comparison.name, cells, **extra)
 
 
@@ -506,8 +527,9 @@ def _claim_steps(
     named = {head: (softmax, outputs[head]) for head, softmax in softmaxes.items()}
     steps: list[st.Step] = []
     recomputed: list[st.Step] = []
+    first = getattr(result, "heads", (result,))[0]
     for comparison in result.check(claims):
-        steps.append(_claim_table(comparison, named))
+        steps.append(_claim_table(comparison, named, first.labels, first.kv_labels))
         if comparison.recomputed_output is not None and isinstance(result, Attention):
             claimed_output = claims.get("output")
             recomputed.append(

@@ -181,3 +181,26 @@ def test_derive_to_a_markdown_file_writes_its_pictures_beside_it(tmp_path):
         assert ET.parse(tmp_path / name).getroot().tag.endswith("svg")
     assert main(["derive"]) == 0  # to standard output: no file, no pictures
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["attention.md", *written])
+
+
+def test_the_claims_pictures_label_tokens_as_the_importance_pictures_do():
+    from symattn.derivation import derive as derive_spec
+    from symattn.render import steps as st
+
+    derivation = derive_spec(Path(__file__).resolve().parent.parent / "derivations" / "reference.toml")
+    tables = {step.name: step for step in derivation.steps if isinstance(step, st.ClaimTable)}
+    labels = derivation.steps[0].labels
+    assert labels and tables["weights"].row_labels == labels and tables["weights"].col_labels == labels
+    assert (
+        tables["output"].row_labels == labels and tables["output"].col_labels is None
+    )  # columns: dimensions
+
+
+def test_an_entry_symbol_in_a_panel_title_is_subscripted():
+    from symattn.render.latex import _title
+    from symattn.render.svg import Heatmap, subscripted
+
+    assert subscripted("weight a_ij") == "weight a\u1d62\u2c7c" and subscripted("token j") == "token j"
+    assert _title("weight a_ij") == r"weight \(a_{ij}\)"
+    picture = Heatmap.of([["0.5", "0.5"]], title="weight a_ij")
+    assert "a\u1d62\u2c7c" in picture.svg and "a_ij" not in picture.svg

@@ -1012,8 +1012,8 @@ def _claims_picture(step: st.ClaimTable, ctx: _Context) -> Picture:
     panel = Panel(
         title=T["picture_claims_title"].format(name=name),
         cells=tuple(tuple(cell.decimal for cell in row) for row in step.cells),
-        row_labels=tuple(str(k) for k in range(1, len(step.cells) + 1)),
-        col_labels=tuple(str(k) for k in range(1, len(step.cells[0]) + 1)),
+        row_labels=step.row_labels or tuple(str(k) for k in range(1, len(step.cells) + 1)),
+        col_labels=step.col_labels or tuple(str(k) for k in range(1, len(step.cells[0]) + 1)),
         row_axis=T["picture_claims_rows"],
         col_axis=T["picture_claims_columns"],
         notes=tuple(

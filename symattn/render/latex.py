@@ -91,6 +91,17 @@ def _label(text: str) -> str:
     return f"\\({label(text)}\\)" if is_identifier(text) else escape(text)
 
 
+def _title(text: str) -> str:
+    """A panel's title as LaTeX: its entry symbol in math (``weight \\(a_{ij}\\)``), the rest escaped."""
+    from symattn.render.svg import ENTRY_SYMBOL
+
+    out, at = [], 0
+    for match in ENTRY_SYMBOL.finditer(text):
+        out.append(escape(text[at : match.start()]) + f"\\({match[1]}_{{{match[2]}}}\\)")
+        at = match.end()
+    return "".join(out) + escape(text[at:])
+
+
 def _panel(panel: Panel) -> str:
     """One heatmap as a tabular whose cells are shaded on viridis (the SVG's colours)."""
     from symattn.render.svg import shades
@@ -100,7 +111,7 @@ def _panel(panel: Panel) -> str:
     if n_cols > _SMALL_FROM:
         lines.append("\\scriptsize\\setlength{\\tabcolsep}{2pt}")
     lines.append(f"\\begin{{tabular}}{{r|{'c' * n_cols}}}")
-    lines.append(f"\\multicolumn{{{n_cols + 1}}}{{c}}{{\\textbf{{{escape(panel.title)}}}}} \\\\")
+    lines.append(f"\\multicolumn{{{n_cols + 1}}}{{c}}{{\\textbf{{{_title(panel.title)}}}}} \\\\")
     lines.append(
         " & ".join([escape(panel.row_axis), *(_label(t) for t in panel.col_labels)]) + " \\\\ \\hline"
     )

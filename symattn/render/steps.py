@@ -273,6 +273,10 @@ class ClaimTable:
     head: int = 0
     weight_names: tuple[tuple[int | None, ...], ...] | None = None
     output_named: tuple[tuple[Linear, ...], ...] | None = None
+    # the tokens' labels of its rows and columns, where they are tokens (as the importance
+    # heatmaps label theirs); None: numbered
+    row_labels: tuple[str, ...] | None = None
+    col_labels: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)

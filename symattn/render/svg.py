@@ -104,6 +104,16 @@ def _value(text: str) -> Fraction | None:
         return None
 
 
+#: An entry symbol written with its indices, ``a_ij``: drawn with subscripts, ``aᵢⱼ``.
+ENTRY_SYMBOL = re.compile(r"\b([A-Za-z])_([ij]{1,2})\b")
+_SUBSCRIPT = {"i": "\u1d62", "j": "\u2c7c"}
+
+
+def subscripted(text: str) -> str:
+    """``weight a_ij`` as a picture shows it: ``weight aᵢⱼ``."""
+    return ENTRY_SYMBOL.sub(lambda m: m[1] + "".join(_SUBSCRIPT[c] for c in m[2]), text)
+
+
 def _clean(text: str) -> str:
     return _NOT_XML.sub("\ufffd", str(text))
 
@@ -225,8 +235,8 @@ class Heatmap:
         width = max(label_w + grid_w + _PAD, int(_CHAR * len(title)) + 2 * _PAD, label_w + 260)
         height = bar_y + 44
 
-        svg = _root(width, height, title)
-        _text(svg, _PAD, 18, title, anchor="start", weight="bold")
+        svg = _root(width, height, subscripted(title))
+        _text(svg, _PAD, 18, subscripted(title), anchor="start", weight="bold")
         _text(svg, _PAD, top - _PAD, row_axis, anchor="start")
         _text(svg, label_w + grid_w / 2, top - _CELL_H - 2, col_axis)
         for j, label in enumerate(cols_shown):
