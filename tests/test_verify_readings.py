@@ -393,3 +393,25 @@ def test_a_number_put_in_for_part_of_the_side_before_claims_that_part(
     assert [str(found[t].kind) for t in (divisor, angle, value)] == verdicts
     if verdicts[0] == "wrong":
         assert found[value].status == "wrong" and found[value].value.startswith("0.82")
+
+
+def test_a_sum_written_on_several_lines_of_code_is_one_statement() -> None:
+    # each line of a weighted sum that starts with "+" goes on the statement before it: the
+    # products are judged as the terms they are, never against another term
+    doc = (
+        "```python\n"
+        "V = [[1.0, 0.5], [0.3, 0.9]]\n"
+        "output = 0.6 * V[0] + 0.4 * V[1]\n"
+        "       = 0.6 * [1.0, 0.5]\n"
+        "       + 0.4 * [0.3, 0.9]\n"
+        "       = [0.60, 0.30]\n"
+        "       + [0.12, 0.36]\n"
+        "       = [0.72, 0.66]\n"
+        "```\n"
+    )
+    true = [Fraction("0.6") * Fraction("1.0") + Fraction("0.4") * Fraction("0.3")]
+    true.append(Fraction("0.6") * Fraction("0.5") + Fraction("0.4") * Fraction("0.9"))
+    assert true == [Fraction("0.72"), Fraction("0.66")]
+    report = verify_text(doc)
+    assert report.wrong == ()
+    assert {f.claimed for f in report.findings if f.line == 8 and str(f.status) == "ok"} == {"0.72", "0.66"}

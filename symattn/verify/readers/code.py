@@ -155,8 +155,9 @@ def code_block_spans(piece: Span, info: str, context: CodeContext, prose: str = 
     return spans
 
 
-#: A line that goes on the statement before it (``       = [0.70, 2.85]``, ``≈ …``, ``→ …``).
-_GOES_ON = re.compile(r"\s*(?:=|≈|→)")
+#: A line that goes on the statement before it (``       = [0.70, 2.85]``, ``≈ …``, ``→ …``,
+#: and a sum's next term, ``          + 0.284 * [0.3, 0.9]``).
+_GOES_ON = re.compile(r"\s*(?:=|≈|→|\+(?!\+))")
 #: How many lines one Python statement among hand arithmetic may take.
 _STATEMENT_LINES = 40
 
