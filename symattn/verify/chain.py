@@ -748,7 +748,15 @@ class _Chain:
             return None
 
     def read(self, block: Any) -> None:
-        from symattn.verify.explain import MIN_EVIDENCE, MIN_SHARE, NEAR_BEST, _far, _score
+        from symattn.verify.explain import (
+            GIVEN_EVIDENCE,
+            GIVEN_SHARE,
+            MIN_EVIDENCE,
+            MIN_SHARE,
+            NEAR_BEST,
+            _far,
+            _score,
+        )
 
         if id(block) in self.identified:
             self.add_node(block, self.identified[id(block)], given=False)
@@ -772,7 +780,7 @@ class _Chain:
                 return
         # a block the readers read as given (``h = [...]``) is a result only where an operation on
         # the blocks before it explains it clearly: twice the evidence, and 4/5 of its digits
-        need, share = (2 * MIN_EVIDENCE, Fraction(4, 5)) if as_given else (MIN_EVIDENCE, MIN_SHARE)
+        need, share = (GIVEN_EVIDENCE, GIVEN_SHARE) if as_given else (MIN_EVIDENCE, MIN_SHARE)
         digits = sum(_weight(c) for c in block.cells())  # a block without the digits cannot be told
         found = self.fits(block, pool) if pool and digits >= need and self.tried < MAX_CANDIDATES else []
         best = found[0] if found and found[0].evidence >= need and found[0].share >= share else None

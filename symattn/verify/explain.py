@@ -862,9 +862,9 @@ def _identify(
 
 #: Evidence of a formula that names a stage's parents right before the block.
 _DECLARED = 6
-#: The share of its digits a node must explain before a block the readers read as given is
-#: taken as that node's printout (twice the evidence too; the chain asks the same).
-_GIVEN_SHARE = Fraction(4, 5)
+#: The evidence and the share of its digits a node must explain before a block the readers
+#: read as given is taken as that node's printout (the chain asks the same).
+GIVEN_EVIDENCE, GIVEN_SHARE = 2 * MIN_EVIDENCE, Fraction(4, 5)
 #: The roles' own names, as documents write them (priors for the roles of given blocks).
 _ROLE_WORDS = {
     "X": ("x", "input", "inputs", "embedding", "embeddings", "emb", "e", "h"),
@@ -1135,7 +1135,7 @@ def _judge_document(
         )
         if match_a is not None and (match is None or match_a.evidence > match.evidence):
             match = match_a
-        if as_given and (match is None or match.evidence < 2 * MIN_EVIDENCE or match.share < _GIVEN_SHARE):
+        if as_given and (match is None or match.evidence < GIVEN_EVIDENCE or match.share < GIVEN_SHARE):
             # a block the readers read as given is a result only where a node explains it clearly
             note(block, None, "read as given, and no formula or clear match says it is computed")
             continue
