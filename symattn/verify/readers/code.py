@@ -77,7 +77,9 @@ def inline_code_spans(piece: Span) -> list[Span]:
 
 _PROMPT = re.compile(r"^(?:>>> |\.\.\. |In \[\d+\]: |\s*\.\.\.: )")
 _CONTINUED = re.compile(r"^(?:\.\.\. ?|\s*\.\.\.: ?)")  # a statement's next line in a session
-_OUT = re.compile(r"^Out\[\d+\]:\s?")
+#: The label a session prints before a result: IPython's ``Out[4]:``, or any one word with an
+#: optional counter (``Result[4]:``, ``Output:``); what follows it up to the next prompt is the printout.
+_OUT = re.compile(r"^[A-Za-z]\w{0,15}(?:\[\d+\])?:[ \t]*\n?")
 
 
 def _unrounded(node: ast.expr) -> ast.expr:
