@@ -924,7 +924,10 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
             for part, number in pairs:
                 self.operands = []
                 world = self.evaluate(part)  # a number judged before keeps its truth (``results``)
-                if is_matrix(world.a) or within(parse_claim(number.text).value, world.a, abs(world.a) / 2) is not True:
+                if (
+                    is_matrix(world.a)
+                    or within(parse_claim(number.text).value, world.a, abs(world.a) / 2) is not True
+                ):
                     # a number far from the part it replaces is no calculator trace: the step
                     # cancels or simplifies (e^{√2}/(e^{√2}+e^{√2}) = 1/2), and is judged whole
                     raise Unverifiable("not a value put in")
