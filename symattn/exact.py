@@ -326,6 +326,85 @@ def _check_sympy(value: sympy.Basic, where: str, allow_infinite: bool) -> sympy.
     return value
 
 
+def _checked_rows(rows: Any, name: str) -> list:
+    """The rows of a matrix argument as a list, checked for shape (ragged, empty)."""
+    if isinstance(rows, sympy.MatrixBase):
+        rows = rows.tolist()
+    if hasattr(rows, "tolist") and not isinstance(rows, (list, tuple)):  # numpy
+        rows = rows.tolist()
+    if isinstance(rows, (str, bytes)) or not hasattr(rows, "__len__"):
+        raise RaggedMatrixError(f"{name}: expected a list of rows but got {rows!r}")
+    rows = list(rows)
+    if not rows:
+        raise EmptyMatrixError(f"{name} is empty (it has no rows)")
+    for index, row in enumerate(rows, start=1):
+        if isinstance(row, (str, bytes)) or not hasattr(row, "__len__"):
+            raise RaggedMatrixError(f"{name}: row {index} is {row!r}, not a list (write [[...], [...]])")
+    lengths = [len(row) for row in rows]
+    if lengths[0] == 0:
+        raise EmptyMatrixError(f"{name} is empty (its rows have no entries)")
+    for index, length in enumerate(lengths, start=1):
+        if length != lengths[0]:
+            raise RaggedMatrixError(
+                f"{name}: row {index} has {length} {'entry' if length == 1 else 'entries'} but row 1 has {lengths[0]}"
+            )
+    return rows
+
+
+#: A string entry read without the parser: an integer, a decimal or a fraction of integers
+#: (the digits bounded as the parser bounds them).
+_PLAIN_NUMBER = re.compile(r"[-+]?(?:\d{1,300}(?:\.\d{0,300})?|\.\d{1,300})(?:/\d{1,300})?")
+
+
+def rational_matrix(rows: Any, *, name: str) -> flint.fmpq_mat | None:
+    """A matrix of rational entries read in bulk into one python-flint ``fmpq_mat``, without
+    SymPy: an ``fmpq_mat`` or ``fmpz_mat``; a numpy integer array; rows of ints, Fractions,
+    numpy integers and plain number strings ("3", "-1/2", "0.25").  None when an entry needs
+    :func:`to_exact` (a symbol, a root, a float, SymPy values); then read it with
+    :func:`to_matrix`, which gives the same values.
+
+    Raises:
+        RaggedMatrixError, EmptyMatrixError: malformed rows (as :func:`to_matrix`).
+    """
+    if isinstance(rows, flint.fmpq_mat):
+        if not rows.nrows() or not rows.ncols():
+            raise EmptyMatrixError(f"{name} is empty")
+        return rows
+    if isinstance(rows, flint.fmpz_mat):
+        return rational_matrix(flint.fmpq_mat(rows), name=name)
+    if isinstance(rows, sympy.MatrixBase):
+        return None  # already exact: read as it is
+    dtype = getattr(rows, "dtype", None)
+    if dtype is not None and getattr(dtype, "kind", "") not in ("i", "u"):
+        return None  # numpy floats, objects, booleans: entry by entry
+    rows = _checked_rows(rows, name)
+    if all(type(entry) is int for row in rows for entry in row):
+        return flint.fmpq_mat(flint.fmpz_mat(rows))
+    entries = []
+    for row in rows:
+        for entry in row:
+            kind = type(entry)
+            if kind is int:
+                entries.append(entry)
+            elif kind is Fraction:
+                entries.append(flint.fmpq(entry.numerator, entry.denominator))
+            elif kind is str and _PLAIN_NUMBER.fullmatch(entry):
+                number, _, den = entry.partition("/")
+                if den and int(den) == 0:
+                    return None  # the parser says where the division by zero is
+                value = Fraction(number) / Fraction(den or 1)
+                entries.append(flint.fmpq(value.numerator, value.denominator))
+            elif (
+                isinstance(entry, bool)
+                or not hasattr(entry, "dtype")
+                or getattr(entry.dtype, "kind", "") not in "iu"
+            ):
+                return None
+            else:
+                entries.append(int(entry))  # a numpy integer
+    return flint.fmpq_mat(len(rows), len(rows[0]), entries)
+
+
 def to_matrix(rows: Any, *, name: str, allow_infinite: bool = False) -> sympy.ImmutableMatrix:
     """Read a matrix (list of rows, or a SymPy matrix) entry by entry.
 
@@ -347,28 +426,9 @@ def to_matrix(rows: Any, *, name: str, allow_infinite: bool = False) -> sympy.Im
     [1, 1/2],
     [0, 1/2]])
     """
-    if isinstance(rows, sympy.MatrixBase):
-        rows = rows.tolist()
-    if hasattr(rows, "tolist") and not isinstance(rows, (list, tuple)):  # numpy
-        rows = rows.tolist()
-    if isinstance(rows, (str, bytes)) or not hasattr(rows, "__len__"):
-        raise RaggedMatrixError(f"{name}: expected a list of rows but got {rows!r}")
-    rows = list(rows)
-    if not rows:
-        raise EmptyMatrixError(f"{name} is empty (it has no rows)")
-    for index, row in enumerate(rows, start=1):
-        if isinstance(row, (str, bytes)) or not hasattr(row, "__len__"):
-            raise RaggedMatrixError(f"{name}: row {index} is {row!r}, not a list (write [[...], [...]])")
-    lengths = [len(row) for row in rows]
-    if lengths[0] == 0:
-        raise EmptyMatrixError(f"{name} is empty (its rows have no entries)")
-    for index, length in enumerate(lengths, start=1):
-        if length != lengths[0]:
-            raise RaggedMatrixError(
-                f"{name}: row {index} has {length} {'entry' if length == 1 else 'entries'} but row 1 has {lengths[0]}"
-            )
+    rows = _checked_rows(rows, name)
     if all(type(entry) is int for row in rows for entry in row):
-        fast = _integer_matrix(rows, lengths[0])
+        fast = _integer_matrix(rows, len(rows[0]))
         if fast is not None:
             return fast
     return sympy.ImmutableMatrix(

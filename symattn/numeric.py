@@ -45,6 +45,7 @@ import flint
 
 from symattn.errors import FullyMaskedRowError, InputError, ShapeError, UndecidedRoundingError, counted
 from symattn.exact import Rounder, round_half_away
+from symattn.exact import _format_scaled as _format_units
 from symattn.limits import MAX_PREC  # give up (UndecidedRoundingError) beyond this many bits
 
 __all__ = [
@@ -213,7 +214,8 @@ class RowBalls:
     # when set, the weights of all ``rows`` (active is unused): an arb_mat, or the fixed-point
     # method's FixedWeights (the same read methods; its arb_mat is built on first use)
     dense: flint.arb_mat | FixedWeights | None = None
-    output_matrix: flint.arb_mat | None = None  # when set, ``output`` as one arb_mat
+    # when set, ``output`` as one arb_mat, or the fixed-point method's FixedOutputs (read alike)
+    output_matrix: flint.arb_mat | FixedOutputs | None = None
 
     def weight_row(self, index: int) -> list[flint.arb]:
         """The full weight row number ``index`` of this record (not of the matrix)."""
@@ -508,7 +510,7 @@ def _fixed_point_balls(
     W, totals = _fixed_weights(np, E, n_r, n_k)
     radii = _fixed_point_radii(V, n_k, totals, delta, limbs)
     radius = [radii.spread + row for row in radii.rows]
-    output = _float_outputs(np, W, radii, n_r=n_r, n_k=n_k, limbs=limbs, prec=prec)
+    output = _fixed_outputs(np, W, radii, n_r=n_r, n_k=n_k, limbs=limbs, prec=prec)
     if output is None:
         arb, output = _chunk_balls(_limb_chunks(np, W, n_r, n_k), radii, limbs=limbs, prec=prec)
         weights = FixedWeights(W, radius, n_r, n_k, arb=arb)
@@ -618,6 +620,214 @@ def _float_outputs(np, W, radii: _Radii, *, n_r: int, n_k: int, limbs: int, prec
     if numerators is None:
         return None
     return _numerator_balls(np, numerators, radii, n_r=n_r, limbs=limbs, prec=prec)
+
+
+def _fixed_outputs(np, W, radii: _Radii, *, n_r: int, n_k: int, limbs: int, prec: int) -> FixedOutputs | None:
+    """The outputs of _float_outputs as a :class:`FixedOutputs` (their exact numerators and
+    radii; the arb_mat is built when asked), or None where _float_outputs does not apply."""
+    P = LIMB * limbs
+    if radii.V_small is None or P > FLOAT_MAX_P:
+        return None
+    numerators = _blas_numerators(np, W, radii.V_small, n_r=n_r, n_k=n_k)
+    if numerators is None:
+        return None
+    return FixedOutputs(numerators, radii, n_r=n_r, limbs=limbs, prec=prec)
+
+
+class FixedOutputs:
+    """The fixed-point method's outputs: exact integer numerators N_ik (pieces of 52 bits,
+    _blas_numerators) over 2^P·V_den, each within R_ik = spread·sum_j |V_jk| + row_i·max_j |V_jk|
+    units of the true output (_fixed_point_radii).  Read like an arb_mat (built from the
+    pieces on first use, _numerator_balls); :meth:`decimals` rounds from the integers."""
+
+    def __init__(self, pieces, radii: _Radii, *, n_r: int, limbs: int, prec: int) -> None:
+        self.pieces, self.radii, self.n_r, self.limbs, self.prec = pieces, radii, n_r, limbs, prec
+        self._arb: flint.arb_mat | None = None
+
+    def arb_mat(self) -> flint.arb_mat:
+        if self._arb is None:
+            self._arb = _numerator_balls(
+                _numpy(), self.pieces, self.radii, n_r=self.n_r, limbs=self.limbs, prec=self.prec
+            )
+        return self._arb
+
+    def nrows(self) -> int:
+        return self.n_r
+
+    def ncols(self) -> int:
+        return len(self.radii.sums)
+
+    def __getitem__(self, index: tuple[int, int]) -> flint.arb:
+        return self.arb_mat()[index]
+
+    def tolist(self) -> list[list[flint.arb]]:
+        return self.arb_mat().tolist()
+
+    def entries(self) -> list[flint.arb]:
+        return self.arb_mat().entries()
+
+    def __repr__(self) -> str:
+        return f"FixedOutputs({self.n_r}×{self.ncols()}, {LIMB * self.limbs} bits)"
+
+    def decimals(self, places: int) -> list[list[str | None]]:
+        """Every output rounded half away from zero to ``places`` digits, None where its
+        enclosure [N - R, N + R]/(2^P·V_den) holds points that round differently.
+
+        With D = 2^P·V_den and C = 10^places, round(x·C) = sign(N)·floor((2|N|C + D)/2D) at
+        x = N/D, nondecreasing in |N|, so the ends |N| ∓ R decide it when they agree (and
+        an interval reaching below -1/2 unit around 0 decides nothing).  In numpy, in exact
+        30-bit limbs (_output_decimals); in Python integers where those do not apply."""
+        np = _numpy()
+        found = _output_decimals(np, self.pieces, self.radii, limbs=self.limbs, places=places)
+        if found is not None:
+            return found
+        return self._decimals_by_ints(places)
+
+    def _decimals_by_ints(self, places: int) -> list[list[str | None]]:
+        """:meth:`decimals` in Python integers, a fixed number of operations per entry."""
+        denominator = self.radii.V_den << (LIMB * self.limbs)
+        double, twice_scale = 2 * denominator, 2 * 10**places
+        columns = [piece.tolist() for piece in self.pieces]  # t × n_r × d_v
+        shifts = [NUMERATOR_PIECE * t for t in range(len(columns))]
+        fixed = [self.radii.spread * total for total in self.radii.sums]
+        out: list[list[str | None]] = []
+        for i, row_radius in enumerate(self.radii.rows):
+            parts = [piece[i] for piece in columns]
+            row: list[str | None] = []
+            for k, base in enumerate(fixed):
+                N = sum(part[k] << shift for part, shift in zip(parts, shifts, strict=True))
+                spread = (base + row_radius * self.radii.peaks[k]) * twice_scale
+                low = abs(N) * twice_scale + denominator - spread
+                q, r = divmod(low, double)
+                if low < 0 or r + 2 * spread >= double:
+                    row.append(None)
+                else:
+                    row.append(_format_units(-q if N < 0 else q, places))
+            out.append(row)
+        return out
+
+
+def _output_decimals(np, pieces, radii: _Radii, *, limbs: int, places: int):
+    """The decimals of FixedOutputs, in numpy: rows of strings ("-1.2345"), None where
+    undecided; None for the whole call where the limbs would overflow (V's denominator or
+    the radii too large, more integer digits than bounded), then Python integers run.
+
+    N enters as 30-bit limbs (_magnitude_limbs); Y = |N|·2C + D and B = R·2C by schoolbook
+    limb products (every column below 2^62); the ends Y ∓ B over 2D = V_den·2^(P+1) by
+    dropping P bits, one more shift and a long division by V_den (_rounded_ends); the text
+    from the digits of the lower end (_decimal_text)."""
+    den = radii.V_den
+    peak = max(radii.peaks, default=0)
+    fixed = [radii.spread * total for total in radii.sums]
+    if den >= 1 << 31 or max(fixed, default=0) + max(radii.rows, default=0) * peak >= 1 << 62:
+        return None
+    n_r, d_v = pieces[0].shape
+    if not n_r * d_v:
+        return []
+    magnitude, negative = _magnitude_limbs(np, pieces)
+    rows, peaks = np.array(radii.rows, dtype=np.int64), np.array(radii.peaks, dtype=np.int64)
+    R = (np.array(fixed, dtype=np.int64)[None, :] + np.outer(rows, peaks)).reshape(n_r * d_v)
+    ends = _rounded_ends(np, magnitude, R, den=den, limbs=limbs, places=places)
+    if ends is None:
+        return None
+    q, decided = ends
+    whole = len(str(peak // den)) + 1  # |output| <= max |V|: its integer digits, and one more
+    digits = _decimal_digits(np, q, places + whole)
+    if digits is None:
+        return None
+    signed = negative & np.any(q != 0, axis=0)
+    text = _decimal_text(np, digits, signed, places=places, whole=whole)
+    for index in np.flatnonzero(~decided).tolist():
+        text[index] = None
+    return [text[i * d_v : (i + 1) * d_v] for i in range(n_r)]
+
+
+def _magnitude_limbs(np, pieces):
+    """|N| as 30-bit limbs (rows), N = sum_t piece_t·2^(52t) (pieces n_r × d_v, all but the
+    top one in [0, 2^52)), and where N < 0: each piece's two 26-bit halves shifted into place."""
+    count = pieces[0].size
+    size = -(-(NUMERATOR_PIECE * len(pieces) + 1) // LIMB) + 1
+    N = np.zeros((size, count), dtype=np.int64)
+    low = np.int64((1 << OUTPUT_DIGIT) - 1)
+    for t, piece in enumerate(pieces):
+        flat = piece.reshape(count)
+        for h, half in enumerate((flat & low, flat >> np.int64(OUTPUT_DIGIT))):
+            q, r = divmod(NUMERATOR_PIECE * t + OUTPUT_DIGIT * h, LIMB)
+            N[q] += half << np.int64(r)  # below 2^56 in magnitude
+    _normalise(np, N)
+    negative = N[-1] < 0
+    N[:, negative] = -N[:, negative]
+    _normalise(np, N)
+    return N, negative
+
+
+def _rounded_ends(np, magnitude, R, *, den: int, limbs: int, places: int):
+    """(q, decided): round(x·C) at the lower end x = (|N| - R)/D of every entry (30-bit limbs),
+    and whether the upper end (|N| + R)/D rounds the same; None when 2C has too many limbs."""
+    count = magnitude.shape[1]
+    mask = np.int64((1 << LIMB) - 1)
+    twice_scale = 2 * 10**places
+    c = [(twice_scale >> (LIMB * b)) & ((1 << LIMB) - 1) for b in range(-(-twice_scale.bit_length() // LIMB))]
+    if len(c) * (1 << (2 * LIMB)) >= 1 << 63:
+        return None
+    size = magnitude.shape[0]
+    width = max(size, limbs + 1, 3) + len(c) + 1
+    Y = np.zeros((width, count), dtype=np.int64)
+    B = np.zeros((width, count), dtype=np.int64)
+    R_limbs = [R & mask, (R >> np.int64(LIMB)) & mask, R >> np.int64(2 * LIMB)]
+    for b, digit in enumerate(c):
+        if digit:
+            Y[b : b + size] += magnitude * np.int64(digit)
+            for k, part in enumerate(R_limbs):
+                B[b + k] += part * np.int64(digit)
+    Y[limbs] += np.int64(den)  # D = V_den·2^P: P is a whole number of limbs
+    low, high = Y - B, Y + B
+    _normalise(np, low)
+    _normalise(np, high)
+    below = low[-1] < 0  # |N| - R reaches below -1/2 unit: nothing is decided
+    low[:, below] = 0
+    quotients = []
+    for end in (low, high):
+        S = end[limbs:].copy()  # floor(end / 2^P)
+        S[:-1] = (S[:-1] >> np.int64(1)) | ((S[1:] & np.int64(1)) << np.int64(LIMB - 1))
+        S[-1] >>= np.int64(1)  # floor(end / 2^(P+1))
+        remainder = np.zeros(count, dtype=np.int64)
+        for k in range(S.shape[0] - 1, -1, -1):  # floor(· / V_den), from the top limb
+            current = (remainder << np.int64(LIMB)) + S[k]
+            S[k], remainder = np.divmod(current, np.int64(den))
+        quotients.append(S)
+    q = quotients[0]
+    return q, ~below & np.all(q == quotients[1], axis=0)
+
+
+def _decimal_text(np, digits, signed, *, places: int, whole: int) -> list[str | None]:
+    """The strings of integers q·10^-places from their decimal digits (_decimal_digits, lowest
+    first, ``places + whole`` of them): one byte row per character (a sign column, the integer
+    digits highest first, ".", the places, "\n"); leading zeros and unused sign columns become
+    " ", and the text is decoded, cleaned and split once."""
+    count = digits[0].shape[0]
+    dot = 1 if places else 0
+    line = np.empty((1 + whole + dot + places + 1, count), dtype=np.uint8)
+    line[0] = ord(" ")
+    zero, blank = np.uint8(ord("0")), np.uint8(ord(" "))
+    leading = np.ones(count, dtype=bool)
+    blanks = np.zeros(count, dtype=np.int64)
+    for column in range(whole):
+        digit = digits[places + whole - 1 - column]
+        if column < whole - 1:  # the units digit always stays
+            leading &= digit == zero
+            blanks += leading
+            line[1 + column] = np.where(leading, blank, digit)
+        else:
+            line[1 + column] = digit
+    if dot:
+        line[1 + whole] = ord(".")
+    for position in range(places):  # the lowest digit last
+        line[1 + whole + dot + places - 1 - position] = digits[position]
+    line[-1] = ord("\n")
+    index = np.flatnonzero(signed)
+    line[blanks[index], index] = ord("-")  # just before the first digit kept
+    return line.T.tobytes().decode("ascii").replace(" ", "").split("\n")[:count]
 
 
 def _numerator_balls(np, pieces, radii: _Radii, *, n_r: int, limbs: int, prec: int) -> flint.arb_mat:
@@ -1385,7 +1595,8 @@ def attention_balls(
     balls = _row_balls(scores, factor, keep, V, prec, progress=progress, method=method)
     n_q, n_k = scores.nrows(), scores.ncols()
     if balls.output_matrix is not None:
-        return balls.dense, balls.output_matrix
+        output = balls.output_matrix
+        return balls.dense, output.arb_mat() if isinstance(output, FixedOutputs) else output
     if balls.dense is not None:
         with _precision(prec):
             return balls.dense, flint.arb_mat(list(map(list, balls.output)))
@@ -1527,6 +1738,8 @@ def _decide_rows(balls: RowBalls, name: str, rounder: Rounder) -> list[list[str 
     """The decimals of every row of a :class:`RowBalls` (None where undecided)."""
     decide = rounder.decide
     if name == "output":
+        if isinstance(balls.output_matrix, FixedOutputs):
+            return balls.output_matrix.decimals(rounder.places)  # from the integers
         rows = balls.output if balls.output_matrix is None else balls.output_matrix.tolist()
         return [[decide(ball) for ball in row] for row in rows]
     if balls.dense is not None:

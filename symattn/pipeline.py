@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+import flint
 import sympy
 from sympy import ImmutableMatrix
 
@@ -32,6 +33,7 @@ from symattn.exact import (
     claim_holds,
     claim_kind,
     parse_claim,
+    rational_matrix,
     to_matrix,
 )
 
@@ -233,24 +235,47 @@ class Attention:
         labels: tuple[str, ...] | None,
         kv_labels: tuple[str, ...] | None,
     ) -> None:
-        self.X = X
-        self.W_Q, self.W_K, self.W_V = W_Q, W_K, W_V
-        self.X_kv = X_kv
+        # each input as given: a SymPy matrix, or a python-flint fmpq_mat read in bulk whose
+        # SymPy form is built on first access (rational inputs need none on the fast path)
+        self._given: dict[str, Any] = {"X": X, "W_Q": W_Q, "W_K": W_K, "W_V": W_V, "X_kv": X_kv}
         self.factor = factor
         self.mask = mask
         self.labels = labels
         self.kv_labels = kv_labels if X_kv is not None else labels
-        self.d_k = W_Q.cols
+        self.d_k = _shape(W_Q)[1]
+
+    def _input(self, name: str) -> Any:
+        """Input ``name`` as a SymPy matrix (built from its fmpq_mat once, on first access)."""
+        value = self._given[name]
+        if isinstance(value, flint.fmpq_mat):
+            self.__dict__.setdefault("_flint_given", {})[name] = value
+            value = self._given[name] = stages.from_fmpq_mat(value)
+        return value
+
+    def _flint_input(self, name: str) -> flint.fmpq_mat:
+        """Input ``name`` as an fmpq_mat (rational inputs only)."""
+        value = self.__dict__.get("_flint_given", {}).get(name, self._given[name])
+        return value if isinstance(value, flint.fmpq_mat) else stages.to_fmpq_mat(value)
+
+    X = property(lambda self: self._input("X"), doc="The queries' input (rows are tokens).")
+    W_Q = property(lambda self: self._input("W_Q"), doc="The query projection.")
+    W_K = property(lambda self: self._input("W_K"), doc="The key projection.")
+    W_V = property(lambda self: self._input("W_V"), doc="The value projection.")
+    X_kv = property(lambda self: self._input("X_kv"), doc="The keys' and values' input (None: X).")
 
     # --- the stages -------------------------------------------------------------
 
     @property
     def is_cross(self) -> bool:
-        return self.X_kv is not None
+        return self._given["X_kv"] is not None
 
     @property
     def _source(self) -> ImmutableMatrix:
-        return self.X_kv if self.X_kv is not None else self.X
+        return self.X_kv if self.is_cross else self.X
+
+    @property
+    def _source_given(self) -> ImmutableMatrix | flint.fmpq_mat:
+        return self._given["X_kv"] if self.is_cross else self._given["X"]
 
     Q = registry.computed("Q")
 
@@ -263,8 +288,8 @@ class Attention:
         """(scores, V) in python-flint, without building SymPy matrices."""
         from symattn.numeric import exact_products
 
-        X, W_Q, W_K, W_V = (stages.to_fmpq_mat(m) for m in (self.X, self.W_Q, self.W_K, self.W_V))
-        X_kv = stages.to_fmpq_mat(self.X_kv) if self.X_kv is not None else None
+        X, W_Q, W_K, W_V = (self._flint_input(name) for name in ("X", "W_Q", "W_K", "W_V"))
+        X_kv = self._flint_input("X_kv") if self._given["X_kv"] is not None else None
         return exact_products(X, W_Q, W_K, W_V, X_kv=X_kv)
 
     @property
@@ -318,8 +343,10 @@ class Attention:
     @cached_property
     def is_rational(self) -> bool:
         """Rational inputs and a constant scale: the products are exact rationals (fast path)."""
-        parts = [self.X, self.W_Q, self.W_K, self.W_V, self._source]
-        return not self.factor.free_symbols and all(stages.is_rational(m) for m in parts)
+        parts = [value for value in self._given.values() if value is not None]
+        return not self.factor.free_symbols and all(
+            isinstance(m, flint.fmpq_mat) or stages.is_rational(m) for m in parts
+        )
 
     # --- decimals ---------------------------------------------------------------
 
@@ -348,19 +375,20 @@ class Attention:
         return _matrix_decimals(name, self.matrix(name), places)
 
     def _fast_decimals(self, name: str, places: int) -> list[list[str]]:
-        """Weights and output from the arb fast path, both at once, cached per places."""
+        """Weights or output from the arb fast path, cached per (name, places)."""
         cache = self.__dict__.setdefault("_fast_cache", {})
-        if places not in cache:
+        if (name, places) not in cache:
             from symattn import numeric
 
             keep = None
             if self.mask is not None:
                 keep = [[self.mask[i, j] == 0 for j in range(self.mask.cols)] for i in range(self.mask.rows)]
             scores, V = self._flint_products
-            cache[places] = numeric.attention_decimals(
-                scores, self.factor, keep, V, places, progress=self.X.rows >= 256
+            found = numeric.attention_decimals(
+                scores, self.factor, keep, V, places, want=(name,), progress=scores.nrows() >= 256
             )
-        return cache[places][name]
+            cache[(name, places)] = found[name]
+        return cache[(name, places)]
 
     # --- importance (symattn.importance) ------------------------------------------
 
@@ -440,7 +468,8 @@ class Attention:
 
     def __repr__(self) -> str:
         kind = "cross-attention" if self.is_cross else "self-attention"
-        return f"<Attention {kind}: {self.X.rows} queries, {self._source.rows} keys, d_k={self.d_k}>"
+        n_q, n_k = _shape(self._given["X"])[0], _shape(self._source_given)[0]
+        return f"<Attention {kind}: {n_q} queries, {n_k} keys, d_k={self.d_k}>"
 
     def _shapes(self) -> dict[str, tuple[int, int]]:
         """Each stage's shape, from the inputs' shapes (nothing is computed)."""
@@ -492,14 +521,30 @@ class Exact:
     matrix: ImmutableMatrix
 
 
-def _input(value: Any, name: str) -> ImmutableMatrix:
-    return value.matrix if isinstance(value, Exact) else to_matrix(value, name=name)
+def _input(value: Any, name: str) -> ImmutableMatrix | flint.fmpq_mat:
+    """An input matrix: rational entries in bulk as an fmpq_mat (no SymPy per entry), any
+    other entries read one by one into a SymPy matrix."""
+    if isinstance(value, Exact):
+        return value.matrix
+    fast = rational_matrix(value, name=name)
+    return fast if fast is not None else to_matrix(value, name=name)
 
 
-def _weight(value: Any, name: str, rows: int) -> ImmutableMatrix:
+def _weight(value: Any, name: str, rows: int) -> ImmutableMatrix | flint.fmpq_mat:
     if value is None:
         return stages.identity(rows)
-    return to_matrix(value, name=name)
+    return _input(value, name)
+
+
+def _shape(matrix: ImmutableMatrix | flint.fmpq_mat) -> tuple[int, int]:
+    if isinstance(matrix, flint.fmpq_mat):
+        return matrix.nrows(), matrix.ncols()
+    return matrix.rows, matrix.cols
+
+
+def _shape_text(matrix: ImmutableMatrix | flint.fmpq_mat) -> str:
+    rows, cols = _shape(matrix)
+    return f"{rows}×{cols}"
 
 
 def _labels(labels: Sequence[str] | None, n: int, what: str) -> tuple[str, ...] | None:
@@ -554,28 +599,28 @@ def attention(
     X = _input(X, "X")
     X_kv_m = _input(X_kv, "X_kv") if X_kv is not None else None
     source, source_name = (X_kv_m, "X_kv") if X_kv_m is not None else (X, "X")
-    W_Q = _weight(W_Q, "W_Q", X.cols)
-    W_K = _weight(W_K, "W_K", source.cols)
-    W_V = _weight(W_V, "W_V", source.cols)
+    W_Q = _weight(W_Q, "W_Q", _shape(X)[1])
+    W_K = _weight(W_K, "W_K", _shape(source)[1])
+    W_V = _weight(W_V, "W_V", _shape(source)[1])
     for name, W, inp, inp_name in (
         ("W_Q", W_Q, X, "X"),
         ("W_K", W_K, source, source_name),
         ("W_V", W_V, source, source_name),
     ):
-        if W.rows != inp.cols:
+        if _shape(W)[0] != _shape(inp)[1]:
             raise ShapeError(
-                f"{name} has {counted(W.rows, 'row')} but {inp_name} has {counted(inp.cols, 'column')} "
-                f"({inp_name} is {stages.shape_text(inp)}, {name} is {stages.shape_text(W)})"
+                f"{name} has {counted(_shape(W)[0], 'row')} but {inp_name} has {counted(_shape(inp)[1], 'column')} "
+                f"({inp_name} is {_shape_text(inp)}, {name} is {_shape_text(W)})"
             )
-    if W_K.cols != W_Q.cols:
+    if _shape(W_K)[1] != _shape(W_Q)[1]:
         raise ShapeError(
-            f"W_Q has {counted(W_Q.cols, 'column')} but W_K has {W_K.cols}; queries and keys need the same d_k "
-            f"(W_Q is {stages.shape_text(W_Q)}, W_K is {stages.shape_text(W_K)})"
+            f"W_Q has {counted(_shape(W_Q)[1], 'column')} but W_K has {_shape(W_K)[1]}; queries and keys need the "
+            f"same d_k (W_Q is {_shape_text(W_Q)}, W_K is {_shape_text(W_K)})"
         )
-    factor = stages.scale_factor(W_Q.cols, scale, temperature)
-    labels_t = _labels(labels, X.rows, "labels")
-    kv_labels_t = _labels(kv_labels, source.rows, "kv_labels")
-    mask_m = stages.normalise_mask(mask, X.rows, source.rows, row_labels=labels_t)
+    factor = stages.scale_factor(_shape(W_Q)[1], scale, temperature)
+    labels_t = _labels(labels, _shape(X)[0], "labels")
+    kv_labels_t = _labels(kv_labels, _shape(source)[0], "kv_labels")
+    mask_m = stages.normalise_mask(mask, _shape(X)[0], _shape(source)[0], row_labels=labels_t)
     return Attention(X, W_Q, W_K, W_V, X_kv_m, factor, mask_m, labels_t, kv_labels_t)
 
 

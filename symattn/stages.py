@@ -82,8 +82,19 @@ def to_fmpq_mat(matrix: ImmutableMatrix) -> flint.fmpq_mat:
 
 
 def from_fmpq_mat(matrix: flint.fmpq_mat) -> ImmutableMatrix:
-    """A python-flint ``fmpq_mat`` as an immutable SymPy matrix."""
+    """A python-flint ``fmpq_mat`` as an immutable SymPy matrix (through SymPy's flint-backed
+    DomainMatrix where it has one: no SymPy number per entry is built until one is read)."""
     rows, cols = matrix.nrows(), matrix.ncols()
+    try:
+        from sympy.polys.matrices import DomainMatrix
+        from sympy.polys.matrices._dfm import DFM
+
+        dm = DomainMatrix.from_rep(DFM(matrix, (rows, cols), QQ)).to_sparse()
+        if all(entry.q == 1 for entry in matrix.entries()):
+            dm = dm.convert_to(ZZ)
+        return ImmutableMatrix._fromrep(dm)
+    except (ImportError, AttributeError, TypeError, NotImplementedError, ValueError):  # another SymPy
+        pass
     return ImmutableMatrix(
         rows,
         cols,

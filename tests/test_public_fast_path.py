@@ -1,0 +1,183 @@
+"""The public attention path for rational inputs: read in bulk into python-flint, decided and
+formatted in bulk, with the SymPy matrices built only when asked for (issue "Certified
+attention at the benchmark's pace through the public API")."""
+
+from __future__ import annotations
+
+import random
+import sys
+from fractions import Fraction
+
+import flint
+import numpy as np
+import pytest
+import sympy
+from sympy import ImmutableMatrix
+
+import symattn
+from symattn import numeric, stages
+from symattn.errors import EmptyMatrixError, RaggedMatrixError, ShapeError
+from symattn.exact import rational_matrix, to_matrix
+
+
+def _case(kind: str, n: int, d: int, seed: int = 1) -> tuple[list[list[object]], ...]:
+    rng = random.Random(f"{kind}-{n}-{d}-{seed}")
+    if kind == "int":
+        entry = lambda: rng.randint(-3, 3)  # noqa: E731
+        return tuple([[entry() for _ in range(d)] for _ in range(rows)] for rows in (n, d, d, d))
+    if kind == "rat":
+        entry = lambda: Fraction(rng.randint(-10, 10), rng.randint(1, 10))  # noqa: E731
+        return tuple([[entry() for _ in range(d)] for _ in range(rows)] for rows in (n, d, d, d))
+    # dense: X = p/q with q <= 10, W_Q and W_K in {-1/8, 0, 1/8}
+    X = [[Fraction(rng.randint(-10, 10), rng.randint(1, 10)) for _ in range(d)] for _ in range(n)]
+    eighths = lambda: [[Fraction(rng.choice((-1, 0, 1)), 8) for _ in range(d)] for _ in range(d)]  # noqa: E731
+    return X, eighths(), eighths(), [[Fraction(rng.randint(-4, 4), 3) for _ in range(d)] for _ in range(d)]
+
+
+def _internal(inputs: tuple[list[list[object]], ...], places: int) -> dict[str, list[list[str]]]:
+    """numeric.attention_decimals on the same inputs, read entry by entry through SymPy."""
+    X, W_Q, W_K, W_V = (stages.to_fmpq_mat(to_matrix(m, name="M")) for m in inputs)
+    scores, V = numeric.exact_products(X, W_Q, W_K, W_V)
+    factor = 1 / sympy.sqrt(len(inputs[1][0]))
+    return numeric.attention_decimals(scores, factor, None, V, places)
+
+
+@pytest.mark.parametrize("kind", ["int", "rat", "dense"])
+@pytest.mark.parametrize("n", [5, 300])
+def test_the_public_decimals_are_the_internal_ones(kind: str, n: int) -> None:
+    inputs = _case(kind, n, 8)
+    expected = _internal(inputs, 30)
+    att = symattn.attention(*inputs)
+    assert att.decimals("output", 30) == expected["output"]
+    assert att.decimals("weights", 30) == expected["weights"]
+
+
+def test_numpy_integers_strings_and_flint_read_alike() -> None:
+    X, W_Q, W_K, W_V = _case("int", 40, 6)
+    expected = symattn.attention(X, W_Q, W_K, W_V).decimals("output", 20)
+    as_numpy = [np.array(m, dtype=np.int64) for m in (X, W_Q, W_K, W_V)]
+    as_text = [[[str(v) for v in row] for row in m] for m in (X, W_Q, W_K, W_V)]
+    as_flint = [flint.fmpz_mat(m) for m in (X, W_Q, W_K, W_V)]
+    for inputs in (as_numpy, as_text, as_flint):
+        assert symattn.attention(*inputs).decimals("output", 20) == expected
+    halves = [["0.5", "-1/4"], [".25", "3"]]
+    assert rational_matrix(halves, name="X") == flint.fmpq_mat(
+        [[flint.fmpq(1, 2), flint.fmpq(-1, 4)], [flint.fmpq(1, 4), 3]]
+    )
+
+
+def test_the_bulk_reader_hands_everything_else_to_the_entry_reader() -> None:
+    for rows in ([[1, "sqrt(2)"]], [[1.5, 2]], [[sympy.Rational(1, 2)]], [["1e-3"]], [[True]], [["1/0"]]):
+        assert rational_matrix(rows, name="X") is None
+    assert rational_matrix(np.array([[0.5]]), name="X") is None
+    with pytest.raises(RaggedMatrixError, match="row 2 has 1 entry but row 1 has 2"):
+        rational_matrix([[1, 2], [3]], name="X")
+    with pytest.raises(EmptyMatrixError):
+        rational_matrix([], name="X")
+    with pytest.raises(ShapeError, match="W_Q has 3 rows but X has 2 columns"):
+        symattn.attention([[1, 0]], [[1], [0], [0]])
+
+
+def test_the_sympy_matrices_are_built_on_first_access_and_are_the_same() -> None:
+    inputs = _case("rat", 6, 3)
+    att = symattn.attention(*inputs)
+    assert all(isinstance(att._given[name], flint.fmpq_mat) for name in ("X", "W_Q", "W_K", "W_V"))
+    att.decimals("output", 10)
+    assert isinstance(att._given["X"], flint.fmpq_mat)  # the fast path built no SymPy matrix
+    old = symattn.attention(*(ImmutableMatrix(to_matrix(m, name="M")) for m in inputs))  # read entry by entry
+    assert not isinstance(old._given["X"], flint.fmpq_mat)
+    for name in ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "scores", "scaled", "weights", "output"):
+        assert att.matrix(name) == old.matrix(name), name
+    assert isinstance(att._given["X"], ImmutableMatrix)
+
+
+@pytest.mark.parametrize(
+    ("inputs", "options"),
+    [
+        (([[1, 0], [0, 1], [1, 1]],), {}),  # the reference example
+        (([[1, "1/2"], [0, 1]], [[1, 0], [0, 2]]), {"mask": "causal"}),
+        (([["a", 0], [0, 1]],), {}),  # a symbol: read entry by entry, as before
+    ],
+)
+def test_reference_masked_and_symbolic_inputs_keep_their_exact_stages(inputs: tuple, options: dict) -> None:
+    fast = symattn.attention(*inputs, **options)
+    slow = symattn.attention(*(ImmutableMatrix(to_matrix(m, name="M")) for m in inputs), **options)
+    for name in fast.stage_names:
+        assert fast.matrix(name) == slow.matrix(name), name
+    if fast.is_rational:
+        assert fast.decimals("weights", 12) == _decimals_by_sympy(slow.weights, 12)
+
+
+def _decimals_by_sympy(matrix: ImmutableMatrix, places: int) -> list[list[str]]:
+    from symattn.pipeline import _matrix_decimals
+
+    return _matrix_decimals("weights", matrix, places)
+
+
+def _python_calls(run) -> int:
+    calls = 0
+
+    def count(frame, event, arg):
+        nonlocal calls
+        if event == "call":
+            calls += 1
+
+    sys.setprofile(count)
+    try:
+        run()
+    finally:
+        sys.setprofile(None)
+    return calls
+
+
+@pytest.mark.parametrize("kind", ["int", "dense"])
+def test_python_calls_per_entry_do_not_grow_with_n(kind: str) -> None:
+    """Python-level calls of the public path, per entry of the input and the output: bounded by a
+    constant whatever n (the work per entry is in C, numpy or one bulk step)."""
+    d = 16
+    counts = {}
+    for n in (64, 256):
+        inputs = _case(kind, n, d)
+        symattn.attention(*inputs).decimals("output", 30)  # warm: imports and tables
+        counts[n] = _python_calls(lambda inputs=inputs: symattn.attention(*inputs).decimals("output", 30))
+    entries = {n: n * d + n * d for n in counts}  # X's entries and the output's
+    per_entry = (counts[256] - counts[64]) / (entries[256] - entries[64])
+    assert per_entry <= 6, (counts, per_entry)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_bulk_output_decimals_agree_with_the_python_integers_and_the_balls(seed: int) -> None:
+    """FixedOutputs.decimals (numpy limbs) equals the same rounding in Python integers, and every
+    entry an arb ball decides has the ball's digits (outputs of both signs, near 0, several
+    integer digits; 0 to 30 places)."""
+    from symattn.exact import Rounder
+
+    rng = random.Random(seed)
+    n, d = 200, 8
+    X = [[Fraction(rng.randint(-10, 10), rng.randint(1, 10)) for _ in range(d)] for _ in range(n)]
+    W = [[Fraction(rng.choice((-1, 0, 1)), 8) for _ in range(d)] for _ in range(d)]
+    W_V = [
+        [Fraction(rng.randint(-2000, 2000) if j % 2 else rng.randint(-1, 1), 7) for j in range(d)]
+        for _ in range(d)
+    ]
+    scores, V = symattn.attention(X, W, W, W_V)._flint_products
+    balls = numeric._row_balls(scores, sympy.Rational(1, 3), None, V, 128, rows=list(range(n)))
+    fixed = balls.output_matrix
+    assert isinstance(fixed, numeric.FixedOutputs)
+    decided = 0
+    for places in (0, 1, 4, 30):
+        bulk = fixed.decimals(places)
+        assert bulk == fixed._decimals_by_ints(places)
+        rounder = Rounder.make(places)
+        with numeric._precision(128):
+            by_balls = [[rounder.decide(ball) for ball in row] for row in fixed.arb_mat().tolist()]
+        for ours, theirs in zip(_flat(bulk), _flat(by_balls), strict=True):
+            if theirs is not None:
+                assert ours == theirs
+                decided += 1
+        assert not any(text.startswith("-0") and set(text) <= set("-0.") for text in _flat(bulk) if text)
+    assert decided >= 2 * n * d  # the balls decided enough entries for the comparison to mean something
+
+
+def _flat(rows: list[list[str | None]]) -> list[str | None]:
+    return [entry for row in rows for entry in row]
