@@ -128,6 +128,9 @@ def code_block_spans(piece: Span, info: str, context: CodeContext, prose: str = 
         return spans
     if _parses(text):  # a program (comments included) is program text, not arithmetic
         return _program(piece, [(0, len(text))], context) if language in _PYTHON else []
+    header = _CELL_HEADER.match(text)
+    if header and _parses(text[header.end() :]):  # a notebook cell: "In [35]:", then its program
+        return _program(piece, [(header.end(), len(text))], context) if language in _PYTHON else []
     annotated = _without_notes(piece)
     if annotated is not None and language in _PYTHON:  # a program with notes after its lines
         return _program(piece, annotated, context)
@@ -146,6 +149,9 @@ def code_block_spans(piece: Span, info: str, context: CodeContext, prose: str = 
             lines.clear()
             k += group
             continue
+        if language in _PYTHON and language and piece.text[a:b].lstrip().startswith("#"):
+            k += 1  # a Python comment among hand arithmetic is a comment
+            continue
         if lines and _GOES_ON.match(piece.text, a, b):
             lines[-1].put(" ", piece.source_offset(a)).copy_span(piece, a, b)  # "        ≈ [[...]]" goes on
         else:
@@ -157,6 +163,8 @@ def code_block_spans(piece: Span, info: str, context: CodeContext, prose: str = 
     return spans
 
 
+#: A notebook cell's header on a line of its own, above the cell's program (``In [35]:``).
+_CELL_HEADER = re.compile(r"\s*In \[\d*\]:[ \t]*\n")
 #: A line that goes on the statement before it (``       = [0.70, 2.85]``, ``≈ …``, ``→ …``,
 #: and a sum's next term, ``          + 0.284 * [0.3, 0.9]``).
 _GOES_ON = re.compile(r"\s*(?:=|≈|→|\+(?!\+))")
@@ -791,9 +799,59 @@ def _program(
     program = _Program(sub, 0)
     program.masks, program.assigned = context.masks, context.assigned  # a session is one program
     spans: list[Span] = []
-    for statement in tree.body:
+    body = tree.body
+    for index, statement in enumerate(body):
         spans.extend(_statement(program, statement, context, interactive=statement_only))
+        following = program.bounds(body[index + 1])[0] if index + 1 < len(body) else len(sub.text)
+        shown = _commented_printout(program, statement, following)
+        if shown is not None:
+            spans.append(shown)
     return spans
+
+
+#: A comment that shows what the statement before it gives: ``# tensor([0.6590, …])``,
+#: ``# array([…])``, ``# [0.1, 0.2]``, ``# = 0.98``, ``# → 0.98`` (after the statement on its
+#: own line, or on the lines right after it, before any other code).
+_COMMENT_PRINTOUT = re.compile(r"#[ \t]*(?:(?:=|→|->|≈|:)[ \t]*)?(?=tensor\(|array\(|\[|[-+]?\.?\d)")
+
+
+def _commented_printout(program: _Program, statement: ast.stmt, following: int) -> Span | None:
+    """``probs = F.softmax(logits / 2.0, dim=-1)`` then ``# tensor([0.5060, 0.3122, 0.1818])``:
+    the comment is the statement's printout, claimed for the name it assigns (or for the
+    expression it evaluates), as a session's output is.  None when no such comment follows."""
+    if (
+        isinstance(statement, ast.Assign)
+        and len(statement.targets) == 1
+        and isinstance(statement.targets[0], ast.Name)
+    ):
+        shown: str | None = statement.targets[0].id
+    elif isinstance(statement, ast.Expr) and not isinstance(statement.value, ast.Constant):
+        shown = None
+    else:
+        return None
+    text = program.piece.text
+    end = program.bounds(statement)[1]
+    gap = text[end:following]
+    match = _COMMENT_PRINTOUT.search(gap)
+    if match is None or text[end : end + match.start()].strip(" \t\n"):
+        return None  # no comment, or code (another statement's text) before it
+    start = end + match.end()
+    stop = text.find("\n", start)
+    stop = len(text) if stop < 0 or stop > following else stop
+    numbers = _PRINT_NUMBER.findall(text, start, stop)
+    if any("." in n or "e" in n for n in numbers) and any(n.lstrip("+-").isdigit() for n in numbers):
+        return None  # "# [[0, 0.5, 0.5], …]": typed by hand, its integers rounded as loosely as its decimals
+    printout = _printout(program.piece, start, stop)
+    if printout is None:
+        return None
+    out = Builder()
+    try:
+        if shown is not None:  # name = its definition = the printout, as print(name) shows it
+            out.put(_name_text(shown) + " = ", program.piece.source_offset(program.bounds(statement)[0]))
+        program.write(statement.value, out)  # type: ignore[attr-defined]
+    except (_Unknown, RecursionError):
+        return _claim(shown, printout) if shown is not None else None
+    return _claim(out.build(True, "code"), printout)
 
 
 def _forget(program: _Program, names: list[str], at: int) -> list[Span]:
