@@ -415,3 +415,68 @@ def test_a_sum_written_on_several_lines_of_code_is_one_statement() -> None:
     report = verify_text(doc)
     assert report.wrong == ()
     assert {f.claimed for f in report.findings if f.line == 8 and str(f.status) == "ok"} == {"0.72", "0.66"}
+
+
+def _softmax(values: list[Fraction], t: Fraction = Fraction(1)) -> list[mpmath.mpf]:
+    exps = [
+        mpmath.exp(mpmath.mpf(v.numerator) / v.denominator / (mpmath.mpf(t.numerator) / t.denominator))
+        for v in values
+    ]
+    return [e / sum(exps) for e in exps]
+
+
+def test_a_comment_after_a_statement_is_its_printout() -> None:
+    """``probs = F.softmax(logits / 2.0, dim=-1)`` then ``# tensor([…])``: the comment shows the
+    statement's value, on the next line or after it on its own; a comment typed by hand with
+    integers among decimals (``# [[0, 0.5, 0.5]]``) is not read as an exact printout."""
+    logits = [Fraction(2), Fraction(1), Fraction(1, 10)]
+    t1, t2 = _softmax(logits), _softmax(logits, Fraction(2))
+    assert [round(float(p), 4) for p in t1] == [0.659, 0.2424, 0.0986]
+    doc = (
+        "```python\n"
+        "logits = torch.tensor([2.0, 1.0, 0.1])\n"
+        "p = F.softmax(logits, dim=-1)\n"
+        "# tensor([0.6590, 0.2424, 0.0986])\n"
+        "q = F.softmax(logits / 2.0, dim=-1)  # tensor([0.5060, 0.3122, 0.1818])\n"
+        "r = F.softmax(logits, dim=-1)  # [[0, 0.7, 0.2]]\n"
+        "```\n"
+    )
+    assert [mpmath.nstr(x, 4) for x in t2] == ["0.5017", "0.3043", "0.194"]  # 0.5060 … is wrong
+    report = verify_text(doc)
+    status = {(f.line, f.claimed): str(f.status) for f in report.findings}
+    assert [status[(4, c)] for c in ("0.6590", "0.2424", "0.0986")] == ["ok"] * 3
+    assert [status[(5, c)] for c in ("0.5060", "0.3122", "0.1818")] == ["wrong"] * 3
+    assert all(status.get((6, c), "unverified") == "unverified" for c in ("0", "0.7", "0.2"))
+
+
+def test_a_notebook_cell_header_and_its_comments_are_not_arithmetic() -> None:
+    """A cell copied with its ``In [35]:`` header is still the program below it, and a comment
+    such as ``# should be mean≈0, std≈1`` is a comment, not a claim about a row."""
+    doc = (
+        "```python\n"
+        "In [35]:\n"
+        "# 8. Verify: each row should have mean≈0, std≈1\n"
+        "x = torch.tensor([1.0, 2.0, 4.0])\n"
+        "y = x * 2  # tensor([2., 4., 8.])\n"
+        "```\n"
+    )
+    report = verify_text(doc)
+    assert not report.wrong
+    assert {f.claimed for f in report.findings if str(f.status) == "ok"} >= {"2.", "4.", "8."}
+
+
+def test_a_result_printed_rounded_and_used_at_once_keeps_its_truth() -> None:
+    """``Row 1: [0.71, 0, 0.71]`` (1/√2 rounded), then ``e^{0.71} ≈ 2.034``: right by the printed
+    0.71, off in truth (e^{1/√2} = 2.0281): rounding-carried, and so is 2.034 written again."""
+    assert mpmath.nstr(mpmath.exp(mpmath.mpf("0.71")), 4) == "2.034"
+    assert mpmath.nstr(mpmath.exp(1 / mpmath.sqrt(2)), 4) == "2.028"
+    doc = (
+        "$$X = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}, \\quad "
+        "S = \\frac{X X^T}{\\sqrt{2}} = \\begin{bmatrix} 0.71 & 0 \\\\ 0 & 0.71 \\end{bmatrix}$$\n\n"
+        "- $e^{0.71} \\approx 2.034$\n"
+        "- $2.034 + 1 \\approx 3.034$\n"
+    )
+    report = verify_text(doc)
+    kinds = {(f.line, f.claimed): str(f.kind) for f in report.wrong}
+    assert kinds.get((3, "2.034")) == "rounding-carried"
+    assert kinds.get((4, "2.034")) == "rounding-carried"

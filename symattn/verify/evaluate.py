@@ -152,7 +152,9 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
         self.bound_line: dict[str, int] = {}  # the line each name was last bound on
         self.last_halfwidth: Any = None  # of the last printed element of the chain being read
         self.row_results: dict[tuple[str, ...], Val] = {}  # printed rows by their texts
-        self.recent_wrong: dict[str, tuple[int, Val]] = {}  # wrong printed numbers: formula index, value
+        # scalar results printed wrong, and results printed rounded (0.71 for 1/√2), that the next
+        # formula may use at once: formula index, value
+        self.recent: dict[str, tuple[int, Val]] = {}
         self.expressions: dict[Any, tuple[dict[str, Any], Binding]] = {}  # claimed values of expressions
         self.formula_index = 0
         self.last_dot: tuple[Val, Val] | None = None  # the last dot product of two row vectors
@@ -649,13 +651,17 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                 solved = self._solved_operand(node, earlier, mark)  # prose.py
                 if solved is not None:
                     return solved
-            result = Val(printed, b, ref.deps | self._source(node, ok, printed, b))
+            result = Val(printed, b, ref.deps | self._source(node, ok, printed, b), truth=ref.truth)
             if distinctive:
                 self.results[node.text] = result  # type: ignore[union-attr]
             if (parse_claim(node.text).places or 0) >= 2:  # type: ignore[union-attr]
                 self._remember_printed(node.text, result)  # type: ignore[union-attr]
             if not ok and cell is None:  # a wrong scalar result, which the next formula may use at once
-                self.recent_wrong[node.text] = (self.formula_index, result)  # type: ignore[union-attr]
+                self.recent[node.text] = (self.formula_index, result)  # type: ignore[union-attr]
+            elif ok and not distinctive and result.deps and equal(printed, b) is False:
+                # a result printed rounded (0.71 for 1/√2): the next formula that uses the same
+                # literal uses this result, so what it computes is judged against the truth too
+                self.recent[node.text] = (self.formula_index, result)  # type: ignore[union-attr]
             if cell is None:
                 self.last_scalar = (self.formula_index, result)
             return result

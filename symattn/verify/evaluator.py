@@ -101,11 +101,13 @@ class Evaluator:
             value = parse_claim(node.text).value
             if record:
                 earlier = self.results.get(node.text) if _distinctive(node.text) else None
-                recent = self.recent_wrong.get(node.text)
+                recent = self.recent.get(node.text)
                 if earlier is None and recent is not None and self.formula_index - recent[0] <= 2:
-                    earlier = recent[1]  # "1/√d_k = 0.25", then "0.25 × QKᵀ" at once: the same wrong number
+                    # "1/√d_k = 0.25", then "0.25 × QKᵀ" at once: the same wrong number; "[0.71, 0,
+                    # 0.71]" (1/√2 rounded), then "e^{0.71}": the same rounded result
+                    earlier = recent[1]
                 if earlier is not None:  # 14.3835 again: the result printed before, with its truth
-                    self._restated(node, earlier.deps, earlier.b)
+                    self._restated(node, earlier.deps, earlier.b, truth=earlier.truth)
                     return Val(earlier.a, earlier.b, earlier.deps, arith=earlier.arith)
                 self.operands.append(node)
                 if parse_claim(node.text).places:

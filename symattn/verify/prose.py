@@ -301,12 +301,28 @@ class Prose:
         self._restated(num, earlier.deps, earlier.b)
         return Val(parse_claim(num.text).value, earlier.b, earlier.deps)
 
-    def _restated(self, num: Num, deps: frozenset[tuple[int, bool]], true: Any) -> None:
+    def _restated(
+        self, num: Num, deps: frozenset[tuple[int, bool]], true: Any, *, truth: bool = True
+    ) -> None:
         """A number written again as it was printed before: ok, or carried from the
-        earliest wrong number that printed value depends on."""
+        earliest wrong number that printed value depends on (rounding-carried when it depends
+        only on correctly rounded numbers and is off in truth, as the number it restates)."""
         wrong = [line for line, is_wrong in deps if is_wrong]
-        if not wrong or _fits(num.text, true):  # a right cell of a row with a wrong one stays right
+        if _fits(num.text, true):  # a right cell of a row with a wrong one stays right
             self._add(num, status="ok", kind="ok", reason="restates an earlier result")
+            return
+        if not wrong:
+            if not deps or not truth:  # (world (b) of a result computed from untied rounded numbers)
+                self._add(num, status="ok", kind="ok", reason="restates an earlier result")
+                return
+            self._add(
+                num,
+                status="wrong",
+                kind="rounding-carried",
+                carried_from=min(line for line, _ in deps),
+                exact=exact_text(true),
+                reason="restates an earlier result, right by the document's rounded numbers, off in truth",
+            )
             return
         self._add(
             num,

@@ -149,6 +149,10 @@ UNVERIFIED_KIND_TEXT: dict[str, str] = {
 REASONS_ZH: tuple[tuple[str, str], ...] = (
     (r"suppressed by the symattn: ignore comment on line (\d+)", "按第 {0} 行的 symattn: ignore 注释忽略"),
     (r"restates an earlier result", "重述前面算出的结果"),
+    (
+        r"restates an earlier result, right by the document's rounded numbers, off in truth",
+        "重述前面算出的结果：按文中舍入后的数字成立，与真实值不符",
+    ),
     (r"restates an entry", "重述向量中的一个元素"),
     (r"the sum of the numerators", "分子之和"),
     (r"given as an input", "作为输入给出"),
