@@ -140,7 +140,7 @@ ATTENTION: tuple[StageDef, ...] = (
         ("Q", "K"),
         prose="section_scores",
         compute=_scores,
-        read_as=("scores", "attn_scores", "attention_scores"),
+        read_as=("scores", "attn_scores", "attention_scores", "logits", "attn_logits", "attention_logits"),
         aliases=("scores", "attn_scores", "attention_scores", "S", "logits"),
     ),
     StageDef(
