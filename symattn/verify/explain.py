@@ -1418,6 +1418,11 @@ def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str
     open_places = {(c.line, c.column) for b in open_blocks for c in b.cells() if _open(by_place, c)}
     open_places -= {(c.line, c.column) for b in stated for c in b.cells()}  # givens, whatever they fit
     texts = {(c.line, c.column): c.text for b in blocks for c in b.cells()}
+    # a finding's cell is its place in the printed block, as the readers give it (the node's
+    # cell is in the reason): a row printed alone is [1, j] whichever row of the node it is
+    printed_cell = {
+        (c.line, c.column): (i + 1, j + 1) for b in blocks for i, row in enumerate(b.rows) for j, c in enumerate(row)
+    }
     out = dict(by_place)
     overruled = _overruled(by_place, chosen, blocks)
     for place, verdict in chosen.items():
@@ -1427,7 +1432,7 @@ def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str
             line=place[0],
             column=place[1],
             subject=verdict.stage,
-            cell=verdict.cell,
+            cell=printed_cell.get(place, verdict.cell),
             claimed=texts[place],
             value=verdict.value,
             exact=verdict.exact,
