@@ -1332,6 +1332,22 @@ def _kind(by_place: dict[tuple[int, int], Finding], lit: Lit) -> Any:
     return None if finding is None else finding.kind
 
 
+def _printed_cells(
+    blocks: list[Block],
+) -> tuple[dict[tuple[int, int], str], dict[tuple[int, int], tuple[int, int]]]:
+    """Each literal's text, and its place in its printed block: a finding's cell, as the readers
+    give it (the node's own cell is in the reason), so a row printed alone is [1, j] whichever
+    row of the node it is."""
+    texts = {(c.line, c.column): c.text for b in blocks for c in b.cells()}
+    places = {
+        (c.line, c.column): (i + 1, j + 1)
+        for b in blocks
+        for i, row in enumerate(b.rows)
+        for j, c in enumerate(row)
+    }
+    return texts, places
+
+
 def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str, Any]]:
     """The findings with every printed block the readers left unjudged explained, and a
     summary of the explanation (hypotheses tried, the one kept, each block's node).
@@ -1417,12 +1433,7 @@ def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str
         ctx.prec = saved
     open_places = {(c.line, c.column) for b in open_blocks for c in b.cells() if _open(by_place, c)}
     open_places -= {(c.line, c.column) for b in stated for c in b.cells()}  # givens, whatever they fit
-    texts = {(c.line, c.column): c.text for b in blocks for c in b.cells()}
-    # a finding's cell is its place in the printed block, as the readers give it (the node's
-    # cell is in the reason): a row printed alone is [1, j] whichever row of the node it is
-    printed_cell = {
-        (c.line, c.column): (i + 1, j + 1) for b in blocks for i, row in enumerate(b.rows) for j, c in enumerate(row)
-    }
+    texts, printed_cell = _printed_cells(blocks)
     out = dict(by_place)
     overruled = _overruled(by_place, chosen, blocks)
     for place, verdict in chosen.items():
