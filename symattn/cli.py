@@ -101,9 +101,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verify.add_argument(
         "--format",
-        choices=("text", "json", "md", "github", "sarif", "rdjsonl", "short"),
+        choices=("text", "json", "md", "github", "sarif", "rdjsonl", "short", "html"),
         default="text",
-        help="report format (default: text)",
+        help="report format (default: text; html: the document with its numbers marked, one file)",
     )
     verify.add_argument(
         "-j", "--jobs", type=_jobs, metavar="N", help="files verified side by side (default: the CPUs)"

@@ -14,6 +14,9 @@ those of every file followed by a combined summary (``json`` gains a
   a suggestion that carries the corrected number (columns in UTF-8 bytes);
 - ``short``: ``path:line:col: kind: claimed X, true Y``, one line per wrong number.
 
+``html`` is the document itself, rendered, with every judged number marked in place
+(:mod:`symattn.verify.html_report`); it takes one document.
+
 Only wrong numbers are listed by the CI formats; a file that could not be
 read is an error of its own in each.
 """
@@ -31,7 +34,7 @@ from symattn.verify.report import SCHEMA
 
 __all__ = ["FORMATS", "combined_summary", "message", "render"]
 
-FORMATS = ("text", "json", "md", "github", "sarif", "rdjsonl", "short")
+FORMATS = ("text", "json", "md", "github", "sarif", "rdjsonl", "short", "html")
 _RULES = {
     "wrong": ("WrongNumber", "A printed number that is not the true value.", "error"),
     "rounding": ("TruncatedNumber", "The true value truncated instead of rounded.", "error"),
@@ -84,6 +87,7 @@ def render(results: Sequence[FileResult], fmt: str, lang: str = "en") -> str:
         "sarif": _sarif,
         "rdjsonl": _rdjsonl,
         "short": _short,
+        "html": _html,
     }[fmt]
     return renderer(results, lang)
 
@@ -187,6 +191,23 @@ def _short(results: Sequence[FileResult], lang: str) -> str:
                 f"{result.path}:{f.line}:{f.column}: {f.kind}: claimed {f.claimed}, true {f.value or 'unknown'}{tail}"
             )
     return "".join(line + "\n" for line in lines)
+
+
+def _html(results: Sequence[FileResult], lang: str) -> str:
+    from symattn.errors import InputError
+    from symattn.verify.html_report import html_report
+
+    one = _single(results)
+    if one is None or one.report is None or one.text is None:
+        raise InputError("--format html reports one document: name one file")
+    return html_report(
+        one.text,
+        one.path,
+        list(one.report.findings),
+        tex=one.path.lower().endswith(".tex"),
+        lang=lang,
+        fixes=_corrections(one),
+    )
 
 
 def _corrections(result: FileResult) -> dict[tuple[int, int], str]:
