@@ -20,7 +20,7 @@ import pytest
 from symattn.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
-SEED = Path("/work/shared/seed/000_353ac04a18db8a6f.txt")
+SEED = ROOT.parent / "shared" / "seed" / "000_353ac04a18db8a6f.txt"
 DERIVATIONS = sorted((ROOT / "derivations").glob("*.md"))
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 needs_chromium = pytest.mark.skipif(
@@ -29,6 +29,8 @@ needs_chromium = pytest.mark.skipif(
 
 
 def _report(tmp_path: Path, doc: Path, *args: str) -> Path:
+    if not doc.exists():
+        pytest.skip(f"{doc} is not present in this checkout")
     out = tmp_path / (doc.stem + ".html")
     code = main(["verify", str(doc), "--format", "html", "-o", str(out), *args])
     assert code in (0, 1)
