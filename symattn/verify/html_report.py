@@ -80,6 +80,7 @@ main{flex:1;max-width:52em;padding:1em 2em;overflow-wrap:anywhere}
 aside{width:22em;height:100vh;position:sticky;top:0;overflow:auto;border-left:1px solid #ddd;
 padding:1em;font-size:14px;background:#fafafa}
 pre{background:#f4f4f4;padding:.6em;overflow:auto}
+pre.sa-tex{white-space:pre-wrap}
 mark.sa{background:none;color:inherit;border-radius:2px;cursor:help}
 .sa-wrong{background:#ffd7d7 !important;outline:2px solid #c00;border-radius:2px}
 .sa-carried{background:#ffefc2 !important;outline:1px dashed #b07000;border-radius:2px}
