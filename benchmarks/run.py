@@ -310,7 +310,7 @@ def route_costs(n: int = 512, d: int = 64, runs: int = 7) -> dict[str, float]:
     """CPU costs (seconds) of the two ways the fixed-point weights Z enter python-flint, on ``unit``.
 
     * ``float_route``: one whole certified run (exact_products and attention_balls) with
-      the output numerators from exact float64 BLAS products (symattn.numeric._float_outputs,
+      the output numerators from exact float64 BLAS products (symattn.numeric._fixed_outputs,
       the default), then the weights' arb_mat from two float64 pieces a weight.
     * ``chunk_route``: the same run forced to the fallback: two fmpz_mats of 60-bit chunks,
       joined in C, and W·V as fmpz_mat products (_limb_chunks and _chunk_balls).
@@ -335,14 +335,14 @@ def route_costs(n: int = 512, d: int = 64, runs: int = 7) -> dict[str, float]:
     finally:
         flint.ctx.prec = old
     inputs = fmpq_inputs(make_case("unit", n, d, d))
-    float_outputs = numeric._float_outputs
+    fixed_outputs = numeric._fixed_outputs
 
     def chunk_route():  # the fallback, forced by declining the float route for this one run
-        numeric._float_outputs = lambda *args, **kwargs: None
+        numeric._fixed_outputs = lambda *args, **kwargs: None
         try:
             certified_attention(*inputs)[0].arb_mat()  # built during the run already
         finally:
-            numeric._float_outputs = float_outputs
+            numeric._fixed_outputs = fixed_outputs
 
     def float_route():  # the default, then the weights' arb_mat
         certified_attention(*inputs)[0].arb_mat()

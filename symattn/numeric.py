@@ -603,28 +603,15 @@ class _Radii(NamedTuple):
     V_small: object  # V_numer as an int64 numpy array, or None when an entry may reach 2^62
 
 
-def _float_outputs(np, W, radii: _Radii, *, n_r: int, n_k: int, limbs: int, prec: int):
+def _fixed_outputs(np, W, radii: _Radii, *, n_r: int, n_k: int, limbs: int, prec: int) -> FixedOutputs | None:
     """The outputs from the fixed-point weights Z, through float64: the numerators
     N = sum_j Z_ij V_jk exactly from float64 BLAS products of limb pieces (_blas_numerators),
-    entering python-flint as float pieces (each piece times its power of two, 2^(52t - P),
-    is a float64 exactly; their sum in arb encloses N·2^-P).  The weights' arb_mat, when
-    asked for, comes from float pieces too (FixedWeights.arb_mat, _float_weights).
+    kept as a :class:`FixedOutputs` with their radii.  Their arb_mat, built when asked, enters
+    python-flint as float pieces (each piece times its power of two, 2^(52t - P), is a float64
+    exactly; their sum in arb encloses N·2^-P), as the weights' does (FixedWeights.arb_mat).
 
-    Returns the outputs' arb_mat, or None when V's numerators are too wide or the keys
-    too many for exact BLAS products, or P too large for float64 pieces.
-    """
-    P = LIMB * limbs
-    if radii.V_small is None or P > FLOAT_MAX_P:
-        return None
-    numerators = _blas_numerators(np, W, radii.V_small, n_r=n_r, n_k=n_k)
-    if numerators is None:
-        return None
-    return _numerator_balls(np, numerators, radii, n_r=n_r, limbs=limbs, prec=prec)
-
-
-def _fixed_outputs(np, W, radii: _Radii, *, n_r: int, n_k: int, limbs: int, prec: int) -> FixedOutputs | None:
-    """The outputs of _float_outputs as a :class:`FixedOutputs` (their exact numerators and
-    radii; the arb_mat is built when asked), or None where _float_outputs does not apply."""
+    None when V's numerators are too wide or the keys too many for exact BLAS products, or P
+    too large for float64 pieces (then the fmpz_mat chunk route runs)."""
     P = LIMB * limbs
     if radii.V_small is None or P > FLOAT_MAX_P:
         return None
