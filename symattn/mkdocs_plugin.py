@@ -15,7 +15,11 @@ cannot be verified is a warning too.  Pages are not changed.
 Options: ``enabled`` (default true) turns the check off, e.g.
 ``enabled: !ENV [SYMATTN_VERIFY, true]``; ``jobs`` (default: the CPUs) is
 ``symattn verify -j``; ``exclude`` (globs, relative to ``docs_dir``) leaves pages out;
-``read`` is ``symattn verify --read``.  The project's settings (``[tool.symattn]`` in
+``read`` is ``symattn verify --read``; ``marks`` (default false), for a preview build, marks
+each wrong number in the built page: in prose a ``<mark class="symattn-wrong">`` (or
+``symattn-carried``) whose title gives the true value and the kind, in math the literal
+coloured with ``{\\color{…}…}``, which MathJax and KaTeX both render; numbers in code are
+left as they are.  The project's settings (``[tool.symattn]`` in
 ``pyproject.toml`` or ``.symattn.toml``, found from ``mkdocs.yml``'s directory up; see
 :mod:`symattn.settings`) apply where these are not given, and ``<!-- symattn: ignore -->``
 comments in a page are honoured as by ``symattn verify``.
@@ -24,6 +28,8 @@ comments in a page are honoured as by ``symattn verify``.
 from __future__ import annotations
 
 import fnmatch
+import html
+import re
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +55,7 @@ class SymattnConfig(Config):
     jobs = config_options.Optional(config_options.Type(int))
     exclude = config_options.ListOfItems(config_options.Type(str), default=[])
     read = config_options.Optional(config_options.Type(str))
+    marks = config_options.Type(bool, default=False)
 
 
 class SymattnPlugin(BasePlugin[SymattnConfig]):
@@ -95,4 +102,59 @@ class SymattnPlugin(BasePlugin[SymattnConfig]):
             return markdown
         for finding in result.report.wrong:
             log.warning(f"{name}:{finding.line}:{finding.column}: {message(finding)}")
+        if self.config.marks and result.text is not None:
+            return _marked(markdown, result.text, list(result.report.wrong))
         return markdown
+
+
+#: Regions of a page's Markdown: fenced code, inline code, display and inline math.
+_REGIONS = re.compile(
+    r"(?P<fence>^[ \t]*(`{3,}|~{3,}).*?^[ \t]*\2[ \t]*$)|(?P<code>`+[^`\n]*`+)"
+    r"|(?P<math>\$\$.*?\$\$|\\\[.*?\\\]|\\\(.*?\\\)|(?<![\\$])\$[^$\n]+\$)",
+    re.S | re.M,
+)
+
+
+def _marked(markdown: str, source: str, wrong: list) -> str:
+    """``markdown`` (the page's text after MkDocs took its front matter off) with each wrong
+    number marked where it stands: ``<mark>`` in prose, ``{\\color{…}…}`` in math, nothing
+    in code.  Findings are placed by their line and column in ``source`` (the file)."""
+    start = source.find(markdown)
+    if start < 0 or not wrong:
+        return markdown
+    line_starts = [0]
+    for k, char in enumerate(source):
+        if char == "\n":
+            line_starts.append(k + 1)
+    kinds = {m.start(): (m.end(), m.lastgroup) for m in _REGIONS.finditer(markdown)}
+    regions = sorted((a, b, kind) for a, (b, kind) in kinds.items())
+
+    def region(at: int) -> str:
+        for a, b, kind in regions:
+            if a <= at < b:
+                return kind or ""
+            if a > at:
+                break
+        return "prose"
+
+    edits = []
+    for finding in wrong:
+        if not 1 <= finding.line <= len(line_starts):
+            continue
+        at = line_starts[finding.line - 1] + finding.column - 1 - start
+        if at < 0 or markdown[at : at + len(finding.claimed)] != finding.claimed:
+            continue
+        carried = finding.kind in ("carried", "rounding-carried")
+        where = region(at)
+        if where == "math":
+            colour = "#b07000" if carried else "#d00000"
+            edits.append((at, len(finding.claimed), f"{{\\color{{{colour}}}{finding.claimed}}}"))
+        elif where == "prose":
+            title = html.escape(message(finding), quote=True)
+            css = "symattn-carried" if carried else "symattn-wrong"
+            edits.append(
+                (at, len(finding.claimed), f'<mark class="{css}" title="{title}">{finding.claimed}</mark>')
+            )
+    for at, length, text in sorted(edits, reverse=True):
+        markdown = markdown[:at] + text + markdown[at + length :]
+    return markdown

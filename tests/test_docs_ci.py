@@ -505,3 +505,24 @@ def test_verify_paths_inside_a_daemonic_pool_worker(tmp_path):
     right.write_text(RIGHT, encoding="utf-8")
     with multiprocessing.get_context("spawn").Pool(1) as pool:  # its workers are daemonic
         assert pool.apply(_verify_in_daemon, ([str(wrong), str(right)],)) == [1, 0]
+
+
+def test_mkdocs_marks_the_wrong_numbers_in_a_preview_build(tmp_path):
+    """``marks: true``: each wrong number is marked in the built page, in prose as a <mark>
+    with the finding as its title, in math coloured (MathJax and KaTeX read \\color); numbers
+    that hold and numbers in code are left as written."""
+    site = tmp_path / "site"
+    (site / "docs").mkdir(parents=True)
+    (site / "mkdocs.yml").write_text(
+        "site_name: notes\nplugins:\n  - symattn:\n      marks: true\n", encoding="utf-8"
+    )
+    page = "---\ntitle: Post\n---\n\n" + WRONG + "\nIn words: 2 + 1 = 5, and `2 + 1 = 5` in code.\n"
+    (site / "docs" / "index.md").write_text(page, encoding="utf-8")
+    command = [str(BIN / "mkdocs"), "build", "--site-dir", str(tmp_path / "out")]
+    built = subprocess.run(command, cwd=site, check=False, capture_output=True, text=True, timeout=300)
+    assert built.returncode == 0, built.stderr
+    html = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    assert "{\\color{#d00000}4}" in html  # 2 + 1 = 4 in math: a slip
+    assert re.search(r'<mark class="symattn-wrong" title="claimed 5, true 3[^"]*">5</mark>', html)
+    assert "<code>2 + 1 = 5</code>" in html  # code is left alone
+    assert "a + 1 = " in html and "{\\color{#d00000}2}" not in html  # the numbers that hold are not marked
