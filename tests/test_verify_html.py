@@ -37,7 +37,9 @@ def _report(tmp_path: Path, doc: Path, *args: str) -> Path:
     return out
 
 
-def _browse(page: Path, tmp_path: Path, *, screenshot: Path | None = None) -> tuple[str, str, str]:
+def _browse(
+    page: Path, tmp_path: Path, *, screenshot: Path | None = None, fragment: str = ""
+) -> tuple[str, str, str]:
     """(the DOM after the page's scripts ran, Chromium's log, its network log)."""
     assert CHROMIUM is not None, "Chromium is needed here (.ci/run installs it)"
     netlog = tmp_path / f"{page.stem}.netlog.json"
@@ -58,7 +60,7 @@ def _browse(page: Path, tmp_path: Path, *, screenshot: Path | None = None) -> tu
         f"--user-data-dir={tmp_path / 'profile'}",
     ]
     dom = subprocess.run(
-        [*common, f"--log-net-log={netlog}", "--dump-dom", page.as_uri()],
+        [*common, f"--log-net-log={netlog}", "--dump-dom", page.as_uri() + fragment],
         capture_output=True,
         text=True,
         timeout=120,
@@ -151,6 +153,18 @@ def test_the_seed_report_in_a_real_browser(tmp_path: Path) -> None:
     assert _console_errors(log) == []
     assert _requests(netlog) == []
     assert (artifacts / "seed-report.png").stat().st_size > 10_000
+    # a link to a number focuses it and shows its finding: the true value, the exact form in
+    # KaTeX, the kind, the fix; a carried one links to the line it is carried from
+    places = {(f["line"], f["column"]): k for k, f in enumerate(data["findings"])}
+    for (line, column), expected in (
+        ((41, 61), "symattn fix would write: <code>0.2</code>"),
+        ((47, 76), 'href="#line-41"'),
+    ):
+        dom, _log, _net = _browse(page, tmp_path, fragment=f"#f{places[(line, column)]}")
+        tip = re.search(r'<div id="sa-tip"[^>]*display: block[^>]*>(.*?)</div>\s*<script', dom, re.S)
+        assert tip is not None, (line, column)
+        assert "true value: 0.2483" in tip.group(1) and 'class="katex"' in tip.group(1)
+        assert expected in tip.group(1)
 
 
 @needs_chromium

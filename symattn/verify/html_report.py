@@ -29,6 +29,7 @@ from functools import cache
 from html import escape
 from importlib import resources
 
+from symattn.errors import SymattnError
 from symattn.verify.finding import Finding
 from symattn.verify.text import kind_text, reason_text
 
@@ -120,7 +121,8 @@ function show(el){
   var f=F[+el.getAttribute('data-f')]; if(!f) return;
   var h='<b>'+f.claimed+'</b> · '+f.kind_text;
   if(f.value) h+='<br>'+W.true+': '+f.value;
-  if(f.exact) h+='<br>'+W.exact+': <code>'+f.exact+'</code>';
+  if(f.exact_tex) h+='<br>'+W.exact+': '+katex.renderToString(f.exact_tex,{throwOnError:false});
+  else if(f.exact) h+='<br>'+W.exact+': <code>'+f.exact+'</code>';
   if(f.carried_from) h+='<br><a href="#line-'+f.carried_from+'">'+f.carried_text+'</a>';
   if(f.fix) h+='<br>'+W.fix+': <code>'+f.fix+'</code>';
   if(f.reason) h+='<br><i>'+f.reason+'</i>';
@@ -131,6 +133,11 @@ function show(el){
 document.addEventListener('mouseover',function(e){var el=e.target.closest('[data-f]');if(el)show(el);});
 document.addEventListener('focusin',function(e){var el=e.target.closest('[data-f]');if(el)show(el);});
 document.addEventListener('mouseout',function(e){if(e.target.closest('[data-f]'))tip.style.display='none';});
+function follow(){  // a link to a number (#f12, the panel's) focuses it and shows its finding
+  var m=/^#f(\d+)$/.exec(location.hash); var el=m&&document.getElementById('f'+m[1]);
+  if(el){el.focus(); show(el);}
+}
+window.addEventListener('hashchange',follow); follow();
 ['ok','unverified'].forEach(function(k){
   var box=document.getElementById('sa-show-'+k);
   box.addEventListener('change',function(){document.body.classList.toggle('show-'+k,box.checked);});
@@ -157,6 +164,22 @@ def _katex_css() -> str:
     return re.sub(
         r'src:url\(fonts/([\w-]+)\.woff2\) format\("woff2"\)(?:,url\([^)]*\) format\("[^"]*"\))*', inline, css
     )
+
+
+def _exact_tex(finding: Finding) -> str:
+    """The exact value of a wrong number as LaTeX for KaTeX: its SymPy text read back with
+    symattn's own entry grammar (never evaluated as code), then ``sympy.latex``; "" when it
+    does not read."""
+    if not finding.exact or len(finding.exact) > 240:
+        return ""
+    try:
+        import sympy
+
+        from symattn.exact import to_exact
+
+        return sympy.latex(to_exact(finding.exact))
+    except (SymattnError, ValueError, TypeError, RecursionError):  # the tooltip shows the text form
+        return ""
 
 
 def _css_class(finding: Finding) -> str:
@@ -271,6 +294,7 @@ def html_report(
                 "kind_text": escape(kind_text(f.kind, lang, f.carried_from, f.fits)),
                 "value": escape(f.value or ""),
                 "exact": escape(f.exact or ""),
+                "exact_tex": _exact_tex(f) if f.status == "wrong" else "",
                 "carried_from": f.carried_from,
                 "carried_text": escape(words["carried_from"].format(line=f.carried_from))
                 if f.carried_from
@@ -278,6 +302,7 @@ def html_report(
                 "fix": escape(fixes.get((f.line, f.column), "")),
                 "reason": escape(reason_text(f.reason, lang, f.kind)) if f.status != "ok" else "",
                 "line": f.line,
+                "column": f.column,
             }
             for f in findings
         ],
