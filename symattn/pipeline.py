@@ -384,10 +384,12 @@ class Attention:
             if self.mask is not None:
                 keep = [[self.mask[i, j] == 0 for j in range(self.mask.cols)] for i in range(self.mask.rows)]
             scores, V = self._flint_products
+            # small: both at once (one enclosure, read twice); large: only the one asked for
+            want = ("weights", "output") if scores.nrows() * scores.ncols() <= _BOTH_AT_ONCE else (name,)
             found = numeric.attention_decimals(
-                scores, self.factor, keep, V, places, want=(name,), progress=scores.nrows() >= 256
+                scores, self.factor, keep, V, places, want=want, progress=scores.nrows() >= 256
             )
-            cache[(name, places)] = found[name]
+            cache.update({(stage, places): rows for stage, rows in found.items()})
         return cache[(name, places)]
 
     # --- importance (symattn.importance) ------------------------------------------
@@ -519,6 +521,12 @@ class Exact:
     """
 
     matrix: ImmutableMatrix
+
+
+#: Up to this many weights, ``decimals`` decides the weights and the output together (they share
+#: one enclosure); beyond it, only the stage asked for (the n² weights' strings cost more than
+#: computing the enclosure again).
+_BOTH_AT_ONCE = 4096
 
 
 def _input(value: Any, name: str) -> ImmutableMatrix | flint.fmpq_mat:
