@@ -122,12 +122,8 @@ def _marked(markdown: str, source: str, wrong: list) -> str:
     start = source.find(markdown)
     if start < 0 or not wrong:
         return markdown
-    line_starts = [0]
-    for k, char in enumerate(source):
-        if char == "\n":
-            line_starts.append(k + 1)
-    kinds = {m.start(): (m.end(), m.lastgroup) for m in _REGIONS.finditer(markdown)}
-    regions = sorted((a, b, kind) for a, (b, kind) in kinds.items())
+    line_starts = [0, *(m.end() for m in re.finditer("\n", source))]
+    regions = [(m.start(), m.end(), m.lastgroup) for m in _REGIONS.finditer(markdown)]  # in order
 
     def region(at: int) -> str:
         for a, b, kind in regions:

@@ -1013,14 +1013,7 @@ def _fixed_decimals(np, W, radius: Sequence[int], *, n_r: int, n_k: int, places:
     digits = _decimal_digits(np, q, places + 1)
     if digits is None:
         return None  # an integer part of two digits or more: not a weight
-    # the text, one row per character (contiguous writes), then read entry by entry: "d.ddd…d\n"
-    line = np.empty((places + 3, count), dtype=np.uint8)
-    line[0] = digits[places]
-    line[1] = ord(".")
-    for position in range(places):  # the lowest digit last
-        line[places + 1 - position] = digits[position]
-    line[-1] = ord("\n")
-    flat: list[str | None] = line.T.tobytes().decode("ascii").split("\n")
+    flat = _decimal_text(np, digits, np.zeros(count, dtype=bool), places=places, whole=1)  # "d.ddd…d"
     for index in np.flatnonzero(~decided).tolist():
         flat[index] = None
     return [flat[i * n_k : (i + 1) * n_k] for i in range(n_r)]

@@ -31,6 +31,7 @@ from importlib import resources
 
 from symattn.errors import SymattnError
 from symattn.verify.finding import Finding
+from symattn.verify.report import Report
 from symattn.verify.text import kind_text, reason_text
 
 __all__ = ["html_report"]
@@ -326,32 +327,24 @@ def html_report(
 
 
 def _panel(findings: list[Finding], words: dict[str, str], lang: str) -> str:
-    """The findings grouped by root cause, each linked to its place, and the toggles."""
+    """The findings grouped by root cause (as the text report groups them), each linked to its
+    place, and the toggles."""
     index = {id(f): k for k, f in enumerate(findings)}
-    wrong = [f for f in findings if f.status == "wrong"]
-    carried: dict[int, list[Finding]] = {}
-    roots = []
-    for f in wrong:
-        (carried.setdefault(f.carried_from, []) if f.carried_from is not None else roots).append(f)
-    items = []
 
     def link(f: Finding) -> str:
         kind = re.split(r" \(|（", kind_text(f.kind, lang, f.carried_from, f.fits))[0]
         text = f"{f.line}:{f.column} {escape(f.claimed)} → {escape(f.value or '?')}: {escape(kind)}"
         return f'<a href="#f{index[id(f)]}">{text}</a>'
 
-    shown: set[int] = set()
-    for root in roots:
-        under = carried.get(root.line, []) if root.line not in shown else []
-        shown.add(root.line)
+    items = []
+    for root, line, under in Report("", tuple(findings)).by_cause():
+        head = (
+            link(root)
+            if root is not None
+            else f'<a href="#line-{line}">{escape(words["root"].format(line=line))}</a>'
+        )
         sub = "".join(f"<li>{link(f)}</li>" for f in under)
-        items.append(f"<li>{link(root)}" + (f"<ul>{sub}</ul>" if sub else "") + "</li>")
-    for line, under in sorted(carried.items()):
-        if line not in shown:
-            sub = "".join(f"<li>{link(f)}</li>" for f in under)
-            items.append(
-                f'<li><a href="#line-{line}">{escape(words["root"].format(line=line))}</a><ul>{sub}</ul></li>'
-            )
+        items.append(f"<li>{head}" + (f"<ul>{sub}</ul>" if sub else "") + "</li>")
     listing = f"<ol>{''.join(items)}</ol>" if items else f"<p>{escape(words['none'])}</p>"
     toggles = "".join(
         f'<label><input type="checkbox" id="sa-show-{k}"> {escape(words["show_" + k])}</label><br>'

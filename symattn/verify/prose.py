@@ -308,13 +308,12 @@ class Prose:
         earliest wrong number that printed value depends on (rounding-carried when it depends
         only on correctly rounded numbers and is off in truth, as the number it restates)."""
         wrong = [line for line, is_wrong in deps if is_wrong]
-        if _fits(num.text, true):  # a right cell of a row with a wrong one stays right
+        # a right cell of a row with a wrong one stays right; with no wrong number and no rounded
+        # one behind it, or a world (b) of untied rounded numbers, it restates what was said
+        if _fits(num.text, true) or (not wrong and (not deps or not truth)):
             self._add(num, status="ok", kind="ok", reason="restates an earlier result")
             return
         if not wrong:
-            if not deps or not truth:  # (world (b) of a result computed from untied rounded numbers)
-                self._add(num, status="ok", kind="ok", reason="restates an earlier result")
-                return
             self._add(
                 num,
                 status="wrong",

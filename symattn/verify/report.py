@@ -149,7 +149,7 @@ class Report:
             ),
         ]
 
-    def _by_cause(self) -> list[tuple[Finding | None, int | None, list[Finding]]]:
+    def by_cause(self) -> list[tuple[Finding | None, int | None, list[Finding]]]:
         """The wrong findings grouped by root cause: each fresh error (or, for numbers
         carried from a line with no fresh error in this report, that line) with the
         numbers carried from its line."""
@@ -196,7 +196,7 @@ class Report:
         lines = [label("title", lang, document=self.document), ""]
         if self.wrong:
             lines.append(label("wrong_heading", lang))
-            groups = self._by_cause()
+            groups = self.by_cause()
             n_carried = sum(len(under) for _, _, under in groups)
             lines.append(label("causes", lang, roots=len(self.wrong) - n_carried, carried=n_carried))
             for root, line, under in groups:
@@ -229,7 +229,7 @@ class Report:
         """A Markdown report (a table of wrong numbers)."""
         lines = [f"# {label('title', lang, document=self.document)}", ""]
         if self.wrong:
-            groups = self._by_cause()
+            groups = self.by_cause()
             n_carried = sum(len(under) for _, _, under in groups)
             lines += [f"## {label('wrong_heading', lang)}", ""]
             lines += [label("causes", lang, roots=len(self.wrong) - n_carried, carried=n_carried), ""]

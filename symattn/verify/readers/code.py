@@ -824,9 +824,9 @@ def _commented_printout(program: _Program, statement: ast.stmt, following: int) 
         and len(statement.targets) == 1
         and isinstance(statement.targets[0], ast.Name)
     ):
-        shown: str | None = statement.targets[0].id
+        node: ast.expr = statement.targets[0]  # the name, now bound to its definition
     elif isinstance(statement, ast.Expr) and not isinstance(statement.value, ast.Constant):
-        shown = None
+        node = statement.value
     else:
         return None
     text = program.piece.text
@@ -842,16 +842,32 @@ def _commented_printout(program: _Program, statement: ast.stmt, following: int) 
     if any("." in n or "e" in n for n in numbers) and any(n.lstrip("+-").isdigit() for n in numbers):
         return None  # "# [[0, 0.5, 0.5], …]": typed by hand, its integers rounded as loosely as its decimals
     printout = _printout(program.piece, start, stop)
-    if printout is None:
+    shown = _shown(program, node, program.piece.source_offset(program.bounds(statement)[0]))
+    if printout is None or shown is None:
         return None
+    return _claim(shown, printout)  # as print(name) would show it
+
+
+def _shown(program: _Program, node: ast.expr, at: int) -> Span | None:
+    """What a printout of ``node`` claims: the expression, and for a name its definition too
+    (``print(out)`` shows ``out = weights @ V``, with the weights as printed; a definition that
+    cannot be read leaves the name alone); None when the expression cannot be read."""
     out = Builder()
     try:
-        if shown is not None:  # name = its definition = the printout, as print(name) shows it
-            out.put(_name_text(shown) + " = ", program.piece.source_offset(program.bounds(statement)[0]))
-        program.write(statement.value, out)  # type: ignore[attr-defined]
+        program.write(node, out)
     except (_Unknown, RecursionError):
-        return _claim(shown, printout) if shown is not None else None
-    return _claim(out.build(True, "code"), printout)
+        return None
+    owner, definition = (
+        program.assigned.get(node.id, (None, None)) if isinstance(node, ast.Name) else (None, None)
+    )
+    if definition is not None:
+        try:
+            owner.write(definition, Builder())  # type: ignore[union-attr]  (a probe: readable?)
+            out.put(" = ", at)
+            owner.write(definition, out)  # type: ignore[union-attr]
+        except (_Unknown, RecursionError):
+            pass  # pe = sinusoidal_pe(...): printed by its name alone
+    return out.build(True, "code")
 
 
 def _forget(program: _Program, names: list[str], at: int) -> list[Span]:
@@ -934,26 +950,10 @@ def _statement(  # noqa: PLR0915 - one branch per kind of statement
         for arg in printed or []:
             if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                 continue  # a label: print("weights:", weights)
-            shown = _unrounded(arg)  # print(np.round(pe, 6)) shows pe
-            out = Builder()
-            try:
-                program.write(shown, out)
-                owner, definition = (
-                    program.assigned.get(shown.id, (None, None))
-                    if isinstance(shown, ast.Name)
-                    else (None, None)
-                )
-                if definition is not None:  # print(out) shows out = weights @ V, with the weights as printed
-                    probe = Builder()
-                    try:
-                        owner.write(definition, probe)  # type: ignore[union-attr]
-                        out.put(" = ", at)
-                        owner.write(definition, out)  # type: ignore[union-attr]
-                    except (_Unknown, RecursionError):
-                        pass  # pe = sinusoidal_pe(...): printed by its name alone
-            except (_Unknown, RecursionError):
-                out = Builder().put(r"\text{?}", at)  # printed, but not readable: its printout is not tied
-            context.pending.append(out.build(True, "code"))
+            shown = _shown(program, _unrounded(arg), at)  # print(np.round(pe, 6)) shows pe
+            if shown is None:  # printed, but not readable: its printout is not tied
+                shown = Builder().put(r"\text{?}", at).build(True, "code")
+            context.pending.append(shown)
         return []
     if isinstance(statement, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef, ast.Pass)):
         return []
