@@ -26,15 +26,27 @@ kind of step, the renderer's function for it).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
+
+from symattn import kits
 
 __all__ = [
     "ATTENTION",
+    "ATTENTION_GRAPH",
     "BLOCK",
+    "GRAPHS",
     "MULTIHEAD",
+    "OPS",
+    "VOCABULARY_GRAPH",
+    "Graph",
+    "GraphNode",
+    "Op",
+    "Parameter",
     "StageDef",
     "attention_claim_keys",
     "block_claim_keys",
@@ -346,3 +358,231 @@ def block_claim_keys(names: Sequence[str], head_prefixes: Iterable[str] = ()) ->
     for prefix in head_prefixes:
         keys.extend(f"{prefix}.{d.name}" for d in ATTENTION if d.claimable)
     return tuple(dict.fromkeys(keys))
+
+
+# --- the operations verify identifies printed steps with ----------------------------------------
+#
+# Each is written once over a number kit (:mod:`symattn.kits`): floats to screen candidates,
+# exact rationals and arb balls to judge them.  verify's chain of printed steps
+# (:mod:`symattn.verify.chain`) tries each with each of its conventions.
+
+Matrix = kits.Matrix
+
+
+@dataclass(frozen=True)
+class Op:
+    """One declared operation: its name, arity, function (of a number kit and matrices, with
+    its convention as keywords), the conventions it may take, the shape it gives (None: it
+    does not apply), and whether its printed value is exact arithmetic of its arguments (a miss
+    is a slip).  The names documents give its result are in :data:`symattn.verify.words.OP_WORDS`."""
+
+    name: str
+    arity: int
+    compute: Callable[..., Matrix]
+    shape: Callable[[list[tuple[int, int]]], tuple[int, int] | None]
+    conventions: tuple[dict[str, Any], ...] = ({},)
+    arithmetic: bool = True
+    unary: bool = False  # an activation or norm: also tried on a binary result (two steps)
+    stated: str = ""  # a convention a document may state in words, tried at each value it states
+    params: int = 0  # its last arguments are parameters: given blocks (γ, β), the first a result
+
+
+def _same(shapes: list[tuple[int, int]]) -> tuple[int, int]:
+    return shapes[0]
+
+
+def _shape_matmul(s: list[tuple[int, int]]) -> tuple[int, int] | None:
+    return (s[0][0], s[1][1]) if s[0][1] == s[1][0] else None
+
+
+def _shape_matmul_t(s: list[tuple[int, int]]) -> tuple[int, int] | None:
+    return (s[0][0], s[1][0]) if s[0][1] == s[1][1] and s[0] != (1, 1) else None
+
+
+def _shape_plus(s: list[tuple[int, int]]) -> tuple[int, int] | None:
+    (n, m), (p, q) = s
+    return (n, m) if q == m and p in (n, 1) else None
+
+
+def _shape_linear(s: list[tuple[int, int]]) -> tuple[int, int] | None:
+    (n, d), (p, m), (b, q) = s
+    return (n, m) if d == p and b == 1 and q == m else None
+
+
+def _shape_affine(s: list[tuple[int, int]]) -> tuple[int, int] | None:
+    (n, d), g, b = s
+    return (n, d) if d >= 2 and g == b == (1, d) else None
+
+
+def _wide(s: list[tuple[int, int]]) -> tuple[int, int] | None:
+    return s[0] if s[0][1] >= 2 else None
+
+
+def _stat_shape(s: list[tuple[int, int]]) -> tuple[int, int] | None:
+    return (s[0][0], 1) if s[0][1] >= 2 else None
+
+
+_NORM_FORMS = ("pop", "sample", "std+eps")
+#: The ε a norm may add, besides one the text states.
+EPSILONS = (Fraction(0), Fraction(1, 10**5), Fraction(1, 10**6), Fraction(1, 10**12))
+
+#: The operations a printed step may be, each declared once with its conventions.
+OPS: tuple[Op, ...] = (
+    Op("A·B", 2, kits.matmul, _shape_matmul),
+    Op("A·Bᵀ", 2, kits.matmul_t, _shape_matmul_t),
+    Op("A+B", 2, kits.plus, _shape_plus),
+    Op("A·W+b", 3, kits.linear, _shape_linear),
+    Op("γ⊙x+β", 3, kits.affine, _shape_affine, params=2),
+    Op(
+        "ReLU",
+        1,
+        kits.relu,
+        _same,
+        arithmetic=False,
+        unary=True,
+    ),
+    Op(
+        "GELU",
+        1,
+        kits.gelu,
+        _same,
+        ({"form": "erf"}, {"form": "tanh"}),
+        arithmetic=False,
+        unary=True,
+    ),
+    Op("SiLU", 1, kits.silu, _same, arithmetic=False, unary=True),
+    Op(
+        "softmax",
+        1,
+        kits.softmax,
+        _wide,
+        ({"causal": False}, {"causal": True}),
+        arithmetic=False,
+        unary=True,
+        stated="temperature",
+    ),
+    Op(
+        "LayerNorm",
+        1,
+        kits.layernorm,
+        _wide,
+        tuple({"eps": e, "form": f} for f in _NORM_FORMS for e in EPSILONS),
+        arithmetic=False,
+        unary=True,
+    ),
+    Op(
+        "RMSNorm",
+        1,
+        kits.rmsnorm,
+        _wide,
+        tuple({"eps": e} for e in EPSILONS),
+        arithmetic=False,
+        unary=True,
+    ),
+    Op("x − mean", 1, kits.centred, _wide),
+    Op("mean", 1, kits.means, _stat_shape),
+    Op(
+        "variance",
+        1,
+        kits.variances,
+        _stat_shape,
+        ({"sample": False}, {"sample": True}),
+    ),
+    Op(
+        "std",
+        1,
+        kits.stds,
+        _stat_shape,
+        ({"sample": False}, {"sample": True}),
+        arithmetic=False,
+    ),
+)
+
+
+# --- the graphs verify explains a document with ----------------------------------------------------
+#
+# verify's explanation (:mod:`symattn.verify.explain`) builds each graph from the blocks a document
+# gives, under each value of its parameters (its conventions), and identifies every other printed
+# block with one of its nodes by value.  A node is one function over a number kit; the names
+# documents give nodes, roles and parameters are in :mod:`symattn.verify.words`.
+
+
+@dataclass(frozen=True)
+class GraphNode:
+    """One node: its name, the roles, nodes or parameters it is computed from, its function
+    over a number kit (``compute(kit, *parents)``), and whether its printed value is exact
+    arithmetic of its parents (a miss there is a slip)."""
+
+    name: str
+    parents: tuple[str, ...]
+    compute: Callable[..., Matrix]
+    arithmetic: bool = True
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A convention of a graph: the values tried (``values(inputs)``: label and value, the
+    first the default), whether a value the document states in words is tried too, and how a
+    verdict names it (``{label}``; nothing for the ``quiet`` label)."""
+
+    name: str
+    values: Callable[[dict[str, Matrix]], tuple[tuple[str, Any], ...]]
+    stated: bool = False
+    shown: str = "{name} = {label}"
+    quiet: str = ""
+
+
+@dataclass(frozen=True)
+class Graph:
+    """A computation a document may describe: the roles its given blocks fill, its nodes in
+    order, and its parameters."""
+
+    name: str
+    roles: tuple[str, ...]
+    nodes: tuple[GraphNode, ...]
+    parameters: tuple[Parameter, ...]
+
+    def node(self, name: str) -> GraphNode:
+        return next(n for n in self.nodes if n.name == name)
+
+
+def _inverse_root(n: int) -> Any:
+    root = math.isqrt(n)
+    return Fraction(1, root) if root * root == n else 1 / kits.ball(Fraction(n)).sqrt()
+
+
+def _scales(inputs: dict[str, Matrix]) -> tuple[tuple[str, Any], ...]:
+    """The scales a document may apply to QKᵀ: 1/√d_k (the paper's), none, 1/d_k."""
+    d_k = len((inputs.get("W_K") or inputs["K"])[0])
+    return (("1/sqrt(d_k)", _inverse_root(d_k)), ("1", Fraction(1)), ("1/d_k", Fraction(d_k) ** -1))
+
+
+#: One attention head: X and its three weights (or Q, K and V given as they are), and the scale c.
+ATTENTION_GRAPH = Graph(
+    "attention",
+    ("X", "W_Q", "W_K", "W_V"),
+    (
+        GraphNode("Q", ("X", "W_Q"), kits.matmul),
+        GraphNode("K", ("X", "W_K"), kits.matmul),
+        GraphNode("V", ("X", "W_V"), kits.matmul),
+        GraphNode("S", ("Q", "K"), kits.matmul_t),
+        GraphNode("T", ("S", "c"), kits.scale),
+        GraphNode("A", ("T",), kits.softmax, arithmetic=False),
+        GraphNode("O", ("A", "V"), kits.matmul),
+    ),
+    (Parameter("c", _scales, shown="scale {label}"),),
+)
+
+#: A softmax over a vocabulary: logits z (a given row) at a temperature the document states.
+VOCABULARY_GRAPH = Graph(
+    "vocabulary",
+    ("z",),
+    (
+        GraphNode("z/T", ("z", "temperature"), kits.divide),
+        GraphNode("softmax(z/T)", ("z/T",), kits.softmax, arithmetic=False),
+    ),
+    (Parameter("temperature", lambda _inputs: (("1", Fraction(1)),), stated=True, shown="T = {label}"),),
+)
+
+#: The graphs, in the order they are tried.
+GRAPHS: tuple[Graph, ...] = (ATTENTION_GRAPH, VOCABULARY_GRAPH)

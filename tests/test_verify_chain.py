@@ -189,7 +189,9 @@ def test_the_candidates_are_counted_and_capped():
 
 @pytest.mark.parametrize("op", OPS, ids=[op.name for op in OPS])
 def test_each_operation_is_declared_once_with_its_conventions_and_words(op):
-    assert op.arity in (1, 2, 3) and op.conventions and op.words
+    from symattn.verify.words import OP_WORDS
+
+    assert op.arity in (1, 2, 3) and op.conventions and OP_WORDS[op.name]
 
 
 SCORES = [["0.5530", "0.6123", "0.3896"], ["0.0271", "0.2272", "0.1394"], ["0.4198", "0.2406", "0.1581"]]

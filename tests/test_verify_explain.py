@@ -111,7 +111,8 @@ def test_an_output_computed_from_a_wrong_block_is_carried_from_it():
 
 
 def test_the_hypotheses_are_counted_and_bounded_before_they_are_built():
-    from symattn.verify.explain import MAX_ROLE_BLOCKS, SCALES, _hypotheses
+    from symattn.registry import ATTENTION_GRAPH
+    from symattn.verify.explain import MAX_ROLE_BLOCKS, _hypotheses
 
     # 150 given 2x2 blocks (a document of many examples): every 3 of them could be weights
     text = "\n\n".join(
@@ -122,7 +123,10 @@ def test_the_hypotheses_are_counted_and_bounded_before_they_are_built():
     hypotheses, tried = _hypotheses(blocks)
     assert len(hypotheses) <= MAX_HYPOTHESES <= 64
     # X and weights, X alone; Q, K, V among the first four, or three in a row; Q = K and V among the first four
-    assert tried <= (MAX_ROLE_BLOCKS * (6 * 5 * 4 + 1) + 4 * 3 * 2 + MAX_ROLE_BLOCKS + 4 * 3) * len(SCALES)
+    conventions = 1
+    for parameter in ATTENTION_GRAPH.parameters:
+        conventions *= len(parameter.values({"X": [[1, 0]], "W_K": [[1], [0]]}))
+    assert tried <= (MAX_ROLE_BLOCKS * (6 * 5 * 4 + 1) + 4 * 3 * 2 + MAX_ROLE_BLOCKS + 4 * 3) * conventions
 
 
 def test_explain_says_what_each_block_is_in_text_and_json(tmp_path, capsys):

@@ -26,6 +26,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from symattn.kits import EXACT, MASKED, Floats, Matrix
+from symattn.registry import OPS, Op
+from symattn.verify.words import OP_WORDS
+
 __all__ = ["MAX_CANDIDATES", "OPS", "Op", "chain"]
 
 #: Most candidate nodes computed for one document (counted, then cut).
@@ -34,416 +38,6 @@ MAX_CANDIDATES = 6000
 MAX_POOL = 10
 #: Other conventions' truths kept for a block (each tried before a cell after it is called wrong).
 MAX_ALTERNATIVES = 4
-#: The ε a norm may add, besides one the text states.
-EPSILONS = (Fraction(0), Fraction(1, 10**5), Fraction(1, 10**6), Fraction(1, 10**12))
-
-Matrix = list[list[Any]]
-
-
-# --- numbers: one declaration, two kinds (floats to screen, exact and balls to judge) -------------
-
-
-class _Floats:
-    """Floats, to screen candidates: plain operators, constants as floats."""
-
-    exact = False
-    exp = staticmethod(math.exp)
-    sqrt = staticmethod(math.sqrt)
-    erf = staticmethod(math.erf)
-    tanh = staticmethod(math.tanh)
-    pi = math.pi
-
-    @staticmethod
-    def c(x: Fraction) -> float:
-        return x.numerator / x.denominator
-
-    @staticmethod
-    def add(a: float, b: float) -> float:
-        return a + b
-
-    @staticmethod
-    def mul(a: float, b: float) -> float:
-        return a * b
-
-    @staticmethod
-    def div(a: float, b: float) -> float:
-        return a / b
-
-    @staticmethod
-    def positive(x: float) -> bool:
-        return x > 0
-
-
-class _Masked:
-    """A masked score (``-inf``): its exponential is 0; a sum or a positive scale keeps it."""
-
-    def __repr__(self) -> str:
-        return "-inf"
-
-
-MASKED = _Masked()
-
-
-def _ball(x: Any) -> Any:
-    from flint import arb, fmpq
-
-    return arb(fmpq(x.numerator, x.denominator)) if isinstance(x, Fraction) else x
-
-
-def _mix(a: Any, b: Any) -> tuple[Any, Any]:
-    """Fractions with balls: both as balls (a ball never meets a Fraction in an operation)."""
-    if isinstance(a, Fraction) != isinstance(b, Fraction):
-        return _ball(a), _ball(b)
-    return a, b
-
-
-class _Exact:
-    """Exact rationals where the arithmetic keeps them, arb balls where a root or an
-    exponential enters."""
-
-    exact = True
-
-    @staticmethod
-    def c(x: Fraction) -> Fraction:
-        return x
-
-    @staticmethod
-    def add(a: Any, b: Any) -> Any:
-        if a is MASKED or b is MASKED:
-            return MASKED
-        a, b = _mix(a, b)
-        return a + b
-
-    @staticmethod
-    def mul(a: Any, b: Any) -> Any:
-        if a is MASKED or b is MASKED:
-            other = b if a is MASKED else a
-            if other is MASKED or not _Exact.positive(other):
-                raise ValueError("a masked score times a number that is not positive")
-            return MASKED
-        a, b = _mix(a, b)
-        return a * b
-
-    @staticmethod
-    def div(a: Any, b: Any) -> Any:
-        if b is MASKED or (a is MASKED and not _Exact.positive(b)):
-            raise ValueError("a division with a masked score")
-        if a is MASKED:
-            return MASKED
-        a, b = _mix(a, b)
-        return a / b
-
-    @staticmethod
-    def positive(x: Any) -> bool:
-        return x is not MASKED and (x.mid() if hasattr(x, "mid") else x) > 0
-
-    @staticmethod
-    def exp(x: Any) -> Any:
-        if x is MASKED:
-            return Fraction(0)
-        return Fraction(1) if isinstance(x, Fraction) and x == 0 else _ball(x).exp()
-
-    @staticmethod
-    def sqrt(x: Any) -> Any:
-        if x is MASKED:
-            raise ValueError("the root of a masked score")
-        if isinstance(x, Fraction) and x >= 0:
-            n, d = math.isqrt(x.numerator), math.isqrt(x.denominator)
-            if n * n == x.numerator and d * d == x.denominator:
-                return Fraction(n, d)
-        return _ball(x).sqrt()
-
-    @staticmethod
-    def erf(x: Any) -> Any:
-        if x is MASKED:
-            raise ValueError("erf of a masked score")
-        return _ball(x).erf()
-
-    @staticmethod
-    def tanh(x: Any) -> Any:
-        if x is MASKED:
-            raise ValueError("tanh of a masked score")
-        return _ball(x).tanh()
-
-    @property
-    def pi(self) -> Any:
-        from flint import arb
-
-        return arb.pi()
-
-
-def _total(k: Any, values: list[Any]) -> Any:
-    out = values[0]
-    for v in values[1:]:
-        out = k.add(out, v)
-    return out
-
-
-# --- the operations, each declared once ------------------------------------------------------------
-
-
-def _matmul(k: Any, a: Matrix, b: Matrix) -> Matrix:
-    return [
-        [_total(k, [k.mul(a[i][t], b[t][j]) for t in range(len(b))]) for j in range(len(b[0]))]
-        for i in range(len(a))
-    ]
-
-
-def _matmul_t(k: Any, a: Matrix, b: Matrix) -> Matrix:
-    return [[_total(k, [k.mul(x, y) for x, y in zip(ra, rb, strict=True)]) for rb in b] for ra in a]
-
-
-def _plus(k: Any, a: Matrix, b: Matrix) -> Matrix:
-    rows = b if len(b) == len(a) else b * len(a)  # a bias row is added to every row
-    return [[k.add(x, y) for x, y in zip(ra, rb, strict=True)] for ra, rb in zip(a, rows, strict=True)]
-
-
-def _linear(k: Any, a: Matrix, w: Matrix, bias: Matrix) -> Matrix:
-    return _plus(k, _matmul(k, a, w), bias)
-
-
-def _affine(k: Any, a: Matrix, gain: Matrix, bias: Matrix) -> Matrix:
-    """``γ ⊙ x + β`` row by row: the affine step of a norm."""
-    return [[k.add(k.mul(x, g), b) for x, g, b in zip(row, gain[0], bias[0], strict=True)] for row in a]
-
-
-def _mean(k: Any, row: list[Any]) -> Any:
-    return k.div(_total(k, row), k.c(Fraction(len(row))))
-
-
-def _variance(k: Any, row: list[Any], sample: bool) -> Any:
-    minus_mu = k.mul(_mean(k, row), k.c(Fraction(-1)))
-    squares = [k.mul(k.add(x, minus_mu), k.add(x, minus_mu)) for x in row]
-    return k.div(_total(k, squares), k.c(Fraction(len(row) - 1 if sample else len(row))))
-
-
-def _means(k: Any, a: Matrix) -> Matrix:
-    return [[_mean(k, row)] for row in a]
-
-
-def _variances(k: Any, a: Matrix, *, sample: bool) -> Matrix:
-    return [[_variance(k, row, sample)] for row in a]
-
-
-def _stds(k: Any, a: Matrix, *, sample: bool) -> Matrix:
-    return [[k.sqrt(_variance(k, row, sample))] for row in a]
-
-
-def _centred(k: Any, a: Matrix) -> Matrix:
-    out = []
-    for row in a:
-        minus_mu = k.mul(_mean(k, row), k.c(Fraction(-1)))
-        out.append([k.add(x, minus_mu) for x in row])
-    return out
-
-
-def _layernorm(k: Any, a: Matrix, *, eps: Fraction, form: str) -> Matrix:
-    """``(x − μ)/√(σ² + ε)`` with the population variance (``pop``) or the sample one
-    (``sample``), or ``(x − μ)/(s + ε)`` with the sample standard deviation (``std+eps``,
-    the form of ``x.std()`` in hand-written PyTorch)."""
-    out = []
-    for row in a:
-        minus_mu = k.mul(_mean(k, row), k.c(Fraction(-1)))
-        if form == "std+eps":
-            scale = k.add(k.sqrt(_variance(k, row, True)), k.c(eps))
-        else:
-            scale = k.sqrt(k.add(_variance(k, row, form == "sample"), k.c(eps)))
-        out.append([k.div(k.add(x, minus_mu), scale) for x in row])
-    return out
-
-
-def _rmsnorm(k: Any, a: Matrix, *, eps: Fraction) -> Matrix:
-    out = []
-    for row in a:
-        mean_square = k.div(_total(k, [k.mul(x, x) for x in row]), k.c(Fraction(len(row))))
-        rms = k.sqrt(k.add(mean_square, k.c(eps)))
-        out.append([k.div(x, rms) for x in row])
-    return out
-
-
-def _relu(k: Any, a: Matrix) -> Matrix:
-    zero = k.c(Fraction(0))
-    return [[x if k.positive(x) else zero for x in row] for row in a]
-
-
-def _gelu(k: Any, a: Matrix, *, form: str) -> Matrix:
-    half, one = k.c(Fraction(1, 2)), k.c(Fraction(1))
-    if form == "erf":
-        root2 = k.sqrt(k.c(Fraction(2)))
-
-        def inner(x: Any) -> Any:
-            return k.erf(k.div(x, root2))
-    else:
-        factor, cubic = k.sqrt(k.div(k.c(Fraction(2)), k.pi)), k.c(Fraction(44715, 10**6))
-
-        def inner(x: Any) -> Any:
-            return k.tanh(k.mul(factor, k.add(x, k.mul(cubic, k.mul(k.mul(x, x), x)))))
-
-    return [[k.mul(k.mul(half, x), k.add(one, inner(x))) for x in row] for row in a]
-
-
-def _silu(k: Any, a: Matrix) -> Matrix:
-    one, minus = k.c(Fraction(1)), k.c(Fraction(-1))
-    return [[k.div(x, k.add(one, k.exp(k.mul(x, minus)))) for x in row] for row in a]
-
-
-def _softmax(k: Any, a: Matrix, *, causal: bool = False, temperature: Fraction = Fraction(1)) -> Matrix:
-    """Row-wise, of ``a / temperature``; ``causal``: each row over its own position and the
-    ones before it (the others get 0), as a causal mask of ``-inf`` gives."""
-    out = []
-    zero = k.c(Fraction(0))
-    if temperature != 1:
-        t = k.c(temperature)
-        a = [[k.div(x, t) for x in row] for row in a]
-    if causal and len(a) != len(a[0]):
-        raise ValueError("a causal mask needs a square matrix of scores")
-    for i, row in enumerate(a):
-        if causal:
-            exps = [k.exp(x) if j <= i else zero for j, x in enumerate(row)]
-            out.append([k.div(e, _total(k, exps[: i + 1])) if j <= i else zero for j, e in enumerate(exps)])
-            continue
-        exps = [k.exp(x) for x in row]
-        total = _total(k, exps)
-        out.append([k.div(e, total) for e in exps])
-    return out
-
-
-def _same(shapes: list[tuple[int, int]]) -> tuple[int, int]:
-    return shapes[0]
-
-
-@dataclass(frozen=True)
-class Op:
-    """One declared operation: its name, arity, function (of a number kit and matrices, with
-    its convention as keywords), the conventions it may take, the shape it gives (None: it
-    does not apply), whether its printed value is exact arithmetic of its arguments (a miss
-    is a slip), and the names documents give its result (priors, never switches)."""
-
-    name: str
-    arity: int
-    compute: Callable[..., Matrix]
-    shape: Callable[[list[tuple[int, int]]], tuple[int, int] | None]
-    conventions: tuple[dict[str, Any], ...] = ({},)
-    arithmetic: bool = True
-    words: tuple[str, ...] = ()
-    unary: bool = False  # an activation or norm: also tried on a binary result (two steps)
-    stated: str = ""  # a convention a document may state in words, tried at each value it states
-    params: int = 0  # its last arguments are parameters: given blocks (γ, β), the first a result
-
-
-def _shape_matmul(s: list[tuple[int, int]]) -> tuple[int, int] | None:
-    return (s[0][0], s[1][1]) if s[0][1] == s[1][0] else None
-
-
-def _shape_matmul_t(s: list[tuple[int, int]]) -> tuple[int, int] | None:
-    return (s[0][0], s[1][0]) if s[0][1] == s[1][1] and s[0] != (1, 1) else None
-
-
-def _shape_plus(s: list[tuple[int, int]]) -> tuple[int, int] | None:
-    (n, m), (p, q) = s
-    return (n, m) if q == m and p in (n, 1) else None
-
-
-def _shape_linear(s: list[tuple[int, int]]) -> tuple[int, int] | None:
-    (n, d), (p, m), (b, q) = s
-    return (n, m) if d == p and b == 1 and q == m else None
-
-
-def _shape_affine(s: list[tuple[int, int]]) -> tuple[int, int] | None:
-    (n, d), g, b = s
-    return (n, d) if d >= 2 and g == b == (1, d) else None
-
-
-def _wide(s: list[tuple[int, int]]) -> tuple[int, int] | None:
-    return s[0] if s[0][1] >= 2 else None
-
-
-def _stat_shape(s: list[tuple[int, int]]) -> tuple[int, int] | None:
-    return (s[0][0], 1) if s[0][1] >= 2 else None
-
-
-_NORM_FORMS = ("pop", "sample", "std+eps")
-
-#: The operations a printed step may be, each declared once with its conventions and words.
-OPS: tuple[Op, ...] = (
-    Op("A·B", 2, _matmul, _shape_matmul, words=("hidden", "projection", "linear", "h")),
-    Op("A·Bᵀ", 2, _matmul_t, _shape_matmul_t, words=("scores", "score")),
-    Op("A+B", 2, _plus, _shape_plus, words=("residual", "sum", "add", "残差")),
-    Op("A·W+b", 3, _linear, _shape_linear, words=("hidden", "linear", "ffn", "h", "output")),
-    Op(
-        "γ⊙x+β", 3, _affine, _shape_affine, words=("gamma", "beta", "affine", "y", "output", "缩放"), params=2
-    ),
-    Op(
-        "ReLU",
-        1,
-        _relu,
-        _same,
-        arithmetic=False,
-        words=("relu", "activated", "激活"),
-        unary=True,
-    ),
-    Op(
-        "GELU",
-        1,
-        _gelu,
-        _same,
-        ({"form": "erf"}, {"form": "tanh"}),
-        arithmetic=False,
-        words=("gelu", "activated", "激活"),
-        unary=True,
-    ),
-    Op("SiLU", 1, _silu, _same, arithmetic=False, words=("silu", "swish"), unary=True),
-    Op(
-        "softmax",
-        1,
-        _softmax,
-        _wide,
-        ({"causal": False}, {"causal": True}),
-        arithmetic=False,
-        words=("softmax", "probs", "weights", "probabilities", "概率"),
-        unary=True,
-        stated="temperature",
-    ),
-    Op(
-        "LayerNorm",
-        1,
-        _layernorm,
-        _wide,
-        tuple({"eps": e, "form": f} for f in _NORM_FORMS for e in EPSILONS),
-        arithmetic=False,
-        words=("layernorm", "ln", "norm", "normalized", "normed", "归一化"),
-        unary=True,
-    ),
-    Op(
-        "RMSNorm",
-        1,
-        _rmsnorm,
-        _wide,
-        tuple({"eps": e} for e in EPSILONS),
-        arithmetic=False,
-        words=("rmsnorm", "rms", "norm", "normalized"),
-        unary=True,
-    ),
-    Op("x − mean", 1, _centred, _wide, words=("centered", "centred", "diff")),
-    Op("mean", 1, _means, _stat_shape, words=("mean", "mu", "均值")),
-    Op(
-        "variance",
-        1,
-        _variances,
-        _stat_shape,
-        ({"sample": False}, {"sample": True}),
-        words=("var", "variance", "方差"),
-    ),
-    Op(
-        "std",
-        1,
-        _stds,
-        _stat_shape,
-        ({"sample": False}, {"sample": True}),
-        arithmetic=False,
-        words=("std", "sigma", "标准差"),
-    ),
-)
 
 
 def _describe(op: Op, convention: dict[str, Any]) -> str:
@@ -656,8 +250,8 @@ class _Chain:
         if key not in self.cache:
             self.tried += 1
             try:
-                floats = _apply(op, convention, _Floats, [_floats_of(a, False) for a in args])
-                floats_a = _apply(op, convention, _Floats, [_floats_of(a, True) for a in args])
+                floats = _apply(op, convention, Floats, [_floats_of(a, False) for a in args])
+                floats_a = _apply(op, convention, Floats, [_floats_of(a, True) for a in args])
             except (ValueError, ZeroDivisionError, OverflowError):
                 floats = floats_a = []
             self.cache[key] = Candidate(op, convention, args, floats, floats_a, label) if floats else None
@@ -920,7 +514,7 @@ def _exact(arg: Any, printed: bool | str, swap: dict[int, Matrix] | None = None)
         if swap and id(arg) in swap and printed is False:
             return swap[id(arg)]
         return arg.rounded if printed == "rounded" else arg.printed if printed else arg.truth
-    return _apply(arg.op, arg.convention, _Exact(), [_exact(a, printed, swap) for a in arg.args])
+    return _apply(arg.op, arg.convention, EXACT, [_exact(a, printed, swap) for a in arg.args])
 
 
 def _alternatives(best: _Found, rivals: list[_Found]) -> list[Matrix]:
@@ -996,7 +590,7 @@ def _hull(arg: Any) -> Matrix | None:
     if all(h is None for h in hulls):
         return None
     values = [h if h is not None else _exact(a, False) for h, a in zip(hulls, arg.args, strict=True)]
-    return _apply(arg.op, arg.convention, _Exact(), values)
+    return _apply(arg.op, arg.convention, EXACT, values)
 
 
 def _deps(arg: Any) -> tuple[frozenset[int], bool]:
@@ -1096,7 +690,11 @@ def _consider(block: Any, cand: Candidate, shape: tuple[int, int], args: tuple[A
         if len(a.floats) == len(cand.floats) and len(a.floats[0]) == len(cand.floats[0])
     ]
     name = block.name.lower()
-    prior = 2 if name and any(w == name or (len(w) > 2 and w in name) for w in cand.op.words) else 0
+    prior = (
+        2
+        if name and any(w == name or (len(w) > 2 and w in name) for w in OP_WORDS.get(cand.op.name, ()))
+        else 0
+    )
     out = []
     for how, row in _views(block, shape):
         values = _view(cand.floats, how, row)

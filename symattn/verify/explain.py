@@ -2,9 +2,9 @@
 
 The readers recognise how numbers are written; this module asks of each printed block
 what it is.  It takes the document's inputs (the blocks the readers found given), builds
-the stage graph of the computation they start (:data:`STAGES`, one declaration per stage),
+the stage graph of the computation they start (:data:`symattn.registry.GRAPHS`, one declaration per node),
 and identifies every other printed block with a node of that graph: a stage, one of its
-rows, or its transpose, under each convention the document could be using (:data:`SCALES`,
+rows, or its transpose, under each convention the document could be using (the graph's parameters,
 the role of each input).  Evidence is counted in printed digits: a matched 0.4683 is four
 digits of evidence, a matched 0 or 1 none.  The hypothesis that explains the most digits
 is kept; names near a block (``keys =``, ``W_Q``) are priors that break ties, never switches.
@@ -26,15 +26,16 @@ import dataclasses
 import functools
 import itertools
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from symattn import kits
+from symattn.registry import ATTENTION_GRAPH, GRAPHS, VOCABULARY_GRAPH, Graph, GraphNode
 from symattn.rounding import round_half_away
 from symattn.verify.chain import chain
 from symattn.verify.finding import Finding, Kind, Status
-from symattn.verify.words import not_computed
+from symattn.verify.words import NODE_WORDS, ROLE_WORDS, not_computed, stated_values
 
 __all__ = ["MAX_HYPOTHESES", "Block", "explain", "printed_blocks"]
 
@@ -535,80 +536,21 @@ def _weight(lit: Lit) -> int:
 Matrix = list[list[Any]]
 
 
-def _matmul(a: Matrix, b: Matrix) -> Matrix:
-    return [
-        [sum((a[i][k] * b[k][j] for k in range(len(b))), Fraction(0)) for j in range(len(b[0]))]
-        for i in range(len(a))
-    ]
+_transpose = kits.transpose
+#: The attention graph and the vocabulary's, declared once in the registry (nodes, parameters).
+ATTENTION = ATTENTION_GRAPH
+VOCABULARY = VOCABULARY_GRAPH
 
 
-def _transpose(a: Matrix) -> Matrix:
-    return [list(col) for col in zip(*a, strict=True)]
+def _node(name: str) -> GraphNode:
+    return next(n for g in GRAPHS for n in g.nodes if n.name == name)
 
 
-def _scale(a: Matrix, c: Any) -> Matrix:
-    if isinstance(c, Fraction):
-        return [[x * c for x in row] for row in a]
-    return [[_arb(x) * c for x in row] for row in a]
-
-
-def _softmax(a: Matrix) -> Matrix:
-    out = []
-    for row in a:
-        exps = [_arb(x).exp() for x in row]
-        total = sum(exps[1:], exps[0])
-        out.append([e / total for e in exps])
-    return out
-
-
-def _product(a: Matrix, b: Matrix) -> Matrix:
-    if all(isinstance(x, Fraction) for r in a for x in r) and all(
-        isinstance(x, Fraction) for r in b for x in r
-    ):
-        return _matmul(a, b)
-    return [
-        [
-            sum((_arb(a[i][k]) * _arb(b[k][j]) for k in range(1, len(b))), _arb(a[i][0]) * _arb(b[0][j]))
-            for j in range(len(b[0]))
-        ]
-        for i in range(len(a))
-    ]
-
-
-@dataclass(frozen=True)
-class Stage:
-    """One stage of the graph: its name, the roles it reads, its function, the names
-    documents give it (priors), and whether a printed value of it is exact arithmetic
-    of its parents (a miss there is an arithmetic slip)."""
-
-    name: str
-    parents: tuple[str, ...]
-    compute: Callable[..., Matrix]
-    words: tuple[str, ...]
-    arithmetic: bool = True
-
-
-#: The attention stages, each declared once (the convention ``c`` is a parameter of T).
-STAGES: tuple[Stage, ...] = (
-    Stage("Q", ("X", "W_Q"), _product, ("q", "query", "queries", "querys")),
-    Stage("K", ("X", "W_K"), _product, ("k", "key", "keys")),
-    Stage("V", ("X", "W_V"), _product, ("v", "value", "values")),
-    Stage("S", ("Q", "K"), lambda q, k: _product(q, _transpose(k)), ("score", "scores", "qk", "logits")),
-    Stage("T", ("S", "c"), _scale, ("scaled",)),
-    Stage(
-        "A",
-        ("T",),
-        _softmax,
-        ("a", "weight", "weights", "attn", "attention", "softmax", "prob", "probs", "alpha"),
-        False,
-    ),
-    Stage(
-        "O",
-        ("A", "V"),
-        _product,
-        ("o", "output", "outputs", "out", "z", "context", "result"),
-    ),
-)
+def _compute(graph: Graph, values: dict[str, Any], skip: Any = ()) -> None:
+    """Each node of ``graph`` not in ``skip`` computed into ``values`` (exact, or balls)."""
+    for node in graph.nodes:
+        if node.name not in skip:
+            values[node.name] = node.compute(kits.EXACT, *(values[p] for p in node.parents))
 
 
 def _is_exact(m: Matrix) -> bool:
@@ -618,48 +560,60 @@ def _is_exact(m: Matrix) -> bool:
 @dataclass
 class Hypothesis:
     """The roles of the document's given blocks and a convention: X and the three weights,
-    or Q, K and V given as they are; and the scale c."""
+    or Q, K and V given as they are; and a value of each of the graph's parameters."""
 
     inputs: dict[str, Matrix]
     roots: tuple[Block, ...]
-    scale: Any
-    scale_name: str
+    conventions: dict[str, tuple[str, Any]]  # parameter: (label, value)
+    rank: int = 0  # how many parameters are off their default (tried after those that are not)
     truth: dict[str, Matrix] = field(default_factory=dict)
 
     def compute(self) -> None:
         values: dict[str, Any] = dict(self.inputs)
-        values["c"] = self.scale
-        for stage in STAGES:
-            if stage.name not in self.inputs:
-                values[stage.name] = stage.compute(*(values[p] for p in stage.parents))
-        self.truth = {s.name: values[s.name] for s in STAGES}
+        values.update((name, value) for name, (_label, value) in self.conventions.items())
+        _compute(ATTENTION, values, self.inputs)
+        self.truth = {n.name: values[n.name] for n in ATTENTION.nodes}
+
+    def describe(self) -> str:
+        return _describe(ATTENTION, self.conventions)
 
 
-#: The scales a document may apply to QKᵀ: 1/√d_k (the paper's), none, 1/d_k.
-SCALES = ("1/sqrt(d_k)", "1", "1/d_k")
+def _describe(graph: Graph, conventions: dict[str, tuple[str, Any]]) -> str:
+    """The conventions as a verdict names them (``scale 1/sqrt(d_k)``, ``T = 0.5``)."""
+    shown = []
+    for parameter in graph.parameters:
+        label = conventions[parameter.name][0]
+        if label != parameter.quiet:
+            shown.append(parameter.shown.format(name=parameter.name, label=label))
+    return ", ".join(shown)
 
 
-def _scale_value(name: str, d_k: int) -> Any:
-    if name == "1":
-        return Fraction(1)
-    if name == "1/d_k":
-        return Fraction(1, d_k)
-    root = int(d_k**0.5 + 0.5)
-    if root * root == d_k:
-        return Fraction(1, root)
-    from flint import arb
-
-    return 1 / arb(d_k).sqrt()
+def _conventions(graph: Graph, inputs: dict[str, Matrix], stated: dict[str, list[Fraction]]) -> list[Any]:
+    """Every combination of the graph's parameter values (each parameter's own, then the ones
+    the text states), with how many are off their default."""
+    options = []
+    for parameter in graph.parameters:
+        values = list(parameter.values(inputs))
+        known = [v for _l, v in values if isinstance(v, Fraction)]  # a ball has no hash, nor equality
+        values += [(_plain_number(v), v) for v in stated.get(parameter.name, ()) if v not in known]
+        options.append([(parameter.name, value, rank > 0) for rank, value in enumerate(values)])
+    out = []
+    for combination in itertools.product(*options):
+        out.append(({name: value for name, value, _off in combination}, sum(off for *_x, off in combination)))
+    return out
 
 
 def _values(block: Block) -> Matrix:
     return [[c.value for c in row] for row in block.rows]
 
 
-def _hypotheses(inputs: list[Block]) -> tuple[list[Hypothesis], int]:
+def _hypotheses(
+    inputs: list[Block], stated: dict[str, list[Fraction]] | None = None
+) -> tuple[list[Hypothesis], int]:
     """Every assignment of the given blocks to roles (X and the three weights, each used as
-    printed or transposed; or Q, K and V themselves), with each scale; the count tried, and
-    the list cut at :data:`MAX_HYPOTHESES`."""
+    printed or transposed; or Q, K and V themselves), with each value of the graph's
+    parameters (``stated``: values the text gives them); the count tried, and the list cut at
+    :data:`MAX_HYPOTHESES`, the defaults of every parameter first."""
     roles: list[tuple[dict[str, Matrix], tuple[Block, ...]]] = []
     for index, x in enumerate(inputs[:MAX_ROLE_BLOCKS]):
         d = x.shape[1]
@@ -686,12 +640,12 @@ def _hypotheses(inputs: list[Block]) -> tuple[list[Hypothesis], int]:
         if key in seen:  # the same matrices in the same roles: one hypothesis, whichever block gave them
             continue
         seen.add(key)
-        d_k = len((values.get("W_K") or values["K"])[0])
-        for scale in SCALES:
+        for conventions, rank in _conventions(ATTENTION, values, stated or {}):
             tried += 1
-            out.append(Hypothesis(values, roots, _scale_value(scale, d_k), scale))
-    # the given blocks' own names order the roles tried first; the count is cut, and said
-    out.sort(key=lambda h: -_role_prior(h))
+            out.append(Hypothesis(values, roots, conventions, rank))
+    # default conventions first, then the given blocks' own names order the roles; the count is
+    # cut, and said
+    out.sort(key=lambda h: (h.rank > 0, -_role_prior(h), h.rank))
     return out[:MAX_HYPOTHESES], tried
 
 
@@ -722,7 +676,7 @@ def _candidates(
     evidence of anything), whole, one row, or transposed."""
     r, c = block.shape
     out = []
-    for stage in STAGES:
+    for stage in ATTENTION.nodes:
         if stage.name in roots:
             continue
         m = truth[stage.name]
@@ -830,7 +784,7 @@ def _prior(block: Block, stage: str) -> int:
     name = _plain(block.name)
     if not name:
         return 0
-    words = next(s.words for s in STAGES if s.name == stage)
+    words = NODE_WORDS[stage]
     return 2 if any(name == w or (len(w) > 2 and w in name) for w in words) else 0
 
 
@@ -865,16 +819,6 @@ _DECLARED = 6
 #: The evidence and the share of its digits a node must explain before a block the readers
 #: read as given is taken as that node's printout (the chain asks the same).
 GIVEN_EVIDENCE, GIVEN_SHARE = 2 * MIN_EVIDENCE, Fraction(4, 5)
-#: The roles' own names, as documents write them (priors for the roles of given blocks).
-_ROLE_WORDS = {
-    "X": ("x", "input", "inputs", "embedding", "embeddings", "emb", "e", "h"),
-    "W_Q": ("wq", "wquery", "queryweight", "queryweights"),
-    "W_K": ("wk", "wkey", "keyweight", "keyweights"),
-    "W_V": ("wv", "wvalue", "valueweight", "valueweights"),
-    "Q": ("q", "query", "queries", "querys"),
-    "K": ("k", "key", "keys"),
-    "V": ("v", "value", "values"),
-}
 
 
 def _plain(name: str) -> str:
@@ -884,7 +828,7 @@ def _plain(name: str) -> str:
 def _role_prior(hyp: Hypothesis) -> int:
     """Two digits of evidence for each given block whose name is its role's."""
     return sum(
-        2 for role, root in zip(hyp.inputs, hyp.roots, strict=False) if _plain(root.name) in _ROLE_WORDS[role]
+        2 for role, root in zip(hyp.inputs, hyp.roots, strict=False) if _plain(root.name) in ROLE_WORDS[role]
     )
 
 
@@ -892,7 +836,7 @@ def _names(hyp: Hypothesis) -> dict[str, set[str]]:
     """The names a statement may use for each role and stage: a computed stage's symbol, and a
     given block's own name (a role the hypothesis gave a block is named as the document named
     that block, so a formula declares a stage only from blocks it really names)."""
-    names = {role: {role} for role in (*_ROLE_WORDS, *(s.name for s in STAGES))}
+    names = {role: {role} for role in (*ROLE_WORDS, *(n.name for n in ATTENTION.nodes))}
     for role, root in zip(hyp.inputs, hyp.roots, strict=False):
         names[role] = {_canonical(root.name)} if root.name else set()
     return names
@@ -902,12 +846,12 @@ def _declared(block: Block, hyp: Hypothesis) -> frozenset[str]:
     """The stages whose every parent the block's statement names (``Q = XW_Q =``: Q, from X and
     W_Q; ``QK^T / √2 =``: the scaled scores, from Q and K)."""
     names = _names(hyp)
-    own = {stage.name: names[stage.name] for stage in STAGES}
+    own = {stage.name: names[stage.name] for stage in ATTENTION.nodes}
 
     def mentioned(parent: str) -> bool:
         if names.get(parent, set()) & block.statement:
             return True
-        stage = next((s for s in STAGES if s.name == parent), None)  # S is "QK^T": its parents
+        stage = next((s for s in ATTENTION.nodes if s.name == parent), None)  # S is "QK^T": its parents
         return (
             stage is not None
             and stage.name not in hyp.inputs
@@ -916,9 +860,9 @@ def _declared(block: Block, hyp: Hypothesis) -> frozenset[str]:
 
     return frozenset(
         stage.name
-        for stage in STAGES
+        for stage in ATTENTION.nodes
         if stage.name not in hyp.inputs
-        and (block.head in own[stage.name] or _plain(block.head) in stage.words)
+        and (block.head in own[stage.name] or _plain(block.head) in NODE_WORDS[stage.name])
         and all(mentioned(p) for p in stage.parents if p != "c")
     )
 
@@ -979,15 +923,15 @@ def _world_a(
     the lines of the printed blocks it depends on that differ from the truth, and whether one
     of them is wrong (not only rounded)."""
     values: dict[str, Any] = dict(hyp.inputs)
-    values["c"] = hyp.scale
+    values.update((name, value) for name, (_label, value) in hyp.conventions.items())
     deps: dict[str, set[int]] = {k: set() for k in values}
     wrong: dict[str, bool] = {k: False for k in values}
     out = {}
-    for stage in STAGES:
+    for stage in ATTENTION.nodes:
         if stage.name in hyp.inputs:
             out[stage.name] = (hyp.inputs[stage.name], set(), False)
             continue
-        value = stage.compute(*(values[p] for p in stage.parents))
+        value = stage.compute(kits.EXACT, *(values[p] for p in stage.parents))
         d = set().union(*(deps[p] for p in stage.parents))
         w = any(wrong[p] for p in stage.parents)
         out[stage.name] = (value, d, w)
@@ -1023,7 +967,7 @@ def _cell_verdict(
     if isinstance(true, Fraction):
         exact = f"{true.numerator}/{true.denominator}" if true.denominator != 1 else str(true.numerator)
     if arithmetic is None:
-        arithmetic = next(s for s in (*STAGES, *VOCABULARY) if s.name == stage_name).arithmetic
+        arithmetic = _node(stage_name).arithmetic
     if ok:
         return Verdict("ok", "ok", value, exact, None, stage_name, cell)
     if _within_float32(lit, true):
@@ -1183,22 +1127,14 @@ def _open(by_place: dict[tuple[int, int], Finding], lit: Lit) -> bool:
 # --- a second graph: a softmax over a vocabulary at a temperature -------------------------------------
 
 
-def _over_t(z: Matrix, t: Fraction) -> Matrix:
-    return [[x / t for x in row] for row in z]
+#: Most values of one parameter the text states that are tried.
+MAX_STATED = 7
 
 
-#: The vocabulary's stages, each declared once: logits z (given) and a temperature T (a parameter).
-VOCABULARY: tuple[Stage, ...] = (
-    Stage("z/T", ("z", "T"), _over_t, ("scaled", "logits")),
-    Stage("softmax(z/T)", ("z/T",), _softmax, ("p", "prob", "probs", "probability", "softmax"), False),
-)
-#: A temperature the text sets (``T = 0.5``, ``T=2``, ``temperature 0.7``, ``温度 2``, ``logits / 0.5``).
-_TEMPERATURE = re.compile(
-    r"(?:\bT|\\tau|\u03c4|temperature|\u6e29\u5ea6)\s*(?:=|@|:|\u4e3a|of)?\s*(\d{1,3}(?:\.\d{1,4})?)(?![\d.])"
-    r"|logits?\s*/\s*(\d{1,3}(?:\.\d{1,4})?)(?![\d.])"
-)
-#: Most temperatures tried for one document.
-MAX_TEMPERATURES = 8
+def _stated(text: str) -> dict[str, list[Fraction]]:
+    """The values the text states for each parameter of the graphs that may be stated."""
+    names = {p.name for g in GRAPHS for p in g.parameters if p.stated}
+    return {name: stated_values(text, name, MAX_STATED) for name in sorted(names)}
 
 
 def _plain_number(value: Fraction) -> str:
@@ -1210,21 +1146,13 @@ def _plain_number(value: Fraction) -> str:
     )
 
 
-def _temperatures(text: str) -> list[Fraction]:
-    found = [Fraction(1)]
-    for match in _TEMPERATURE.finditer(text):
-        value = Fraction(match.group(1) or match.group(2))
-        if value > 0 and value not in found:
-            found.append(value)
-        if len(found) >= MAX_TEMPERATURES:
-            break
-    return found
-
-
-def _vocabulary(text: str, blocks: list[Block], given: list[Block], trace: list[dict[str, Any]]) -> dict:
-    """Verdicts on the printed rows that are a softmax of given logits at one of the document's
-    temperatures (each row its own T: a table of T = 0.5, 1, 2), identified by their digits."""
-    temperatures = _temperatures(text)
+def _vocabulary(
+    stated: dict[str, list[Fraction]], blocks: list[Block], given: list[Block], trace: list[dict[str, Any]]
+) -> dict:
+    """Verdicts on the printed rows that are a node of the vocabulary's graph on given logits, at
+    one of its parameters' values (each row its own T: a table of T = 0.5, 1, 2), identified by
+    their digits."""
+    root = VOCABULARY.roles[0]
     logits = [b for b in given if b.shape[0] == 1 and b.shape[1] >= 2]
     verdicts: dict[tuple[int, int], Verdict] = {}
     for block in blocks:
@@ -1234,19 +1162,21 @@ def _vocabulary(text: str, blocks: list[Block], given: list[Block], trace: list[
         for z in logits:
             if z.shape != block.shape or z.line > block.line:
                 continue
-            values: dict[str, Any] = {"z": _values(z)}
-            for t in temperatures:
-                values["T"] = t
-                for stage in VOCABULARY:
-                    values[stage.name] = stage.compute(*(values[p] for p in stage.parents))
-                    if values[stage.name] == values["z"]:
+            for conventions, _rank in _conventions(VOCABULARY, {root: _values(z)}, stated):
+                values: dict[str, Any] = {root: _values(z)}
+                values.update((name, value) for name, (_label, value) in conventions.items())
+                _compute(VOCABULARY, values)
+                for node in VOCABULARY.nodes:
+                    if values[node.name] == values[root]:
                         continue  # z/T at T = 1 is the given logits: a restatement is no evidence
-                    matched, decided = _score(block, values[stage.name])
+                    matched, decided = _score(block, values[node.name])
                     if decided:
-                        tried.append((matched, Fraction(matched, decided), stage.name, t, values[stage.name]))
+                        tried.append(
+                            (matched, Fraction(matched, decided), node.name, conventions, values[node.name])
+                        )
         if not tried:
             continue
-        evidence, share, name, t, target = max(tried, key=lambda x: (x[0], x[1]))
+        evidence, share, name, conventions, target = max(tried, key=lambda x: (x[0], x[1]))
         if (
             evidence < MIN_EVIDENCE
             or share < MIN_SHARE
@@ -1263,7 +1193,7 @@ def _vocabulary(text: str, blocks: list[Block], given: list[Block], trace: list[
                 "line": block.line,
                 "shape": list(block.shape),
                 "name": block.name,
-                "node": f"{name} at T = {_plain_number(t)}",
+                "node": f"{name} at {_describe(VOCABULARY, conventions)}",
                 "evidence": evidence,
                 "why": "by its digits",
             }
@@ -1282,7 +1212,9 @@ def _vocabulary(text: str, blocks: list[Block], given: list[Block], trace: list[
                 continue
             if verdict.status == "wrong" and any(_rounds_to(lit, r[4][0][j]) is not False for r in rivals):
                 continue  # another temperature or logit row explains it nearly as well
-            verdicts[(lit.line, lit.column)] = dataclasses.replace(verdict, scale=f"T = {_plain_number(t)}")
+            verdicts[(lit.line, lit.column)] = dataclasses.replace(
+                verdict, scale=_describe(VOCABULARY, conventions)
+            )
     return verdicts
 
 
@@ -1291,12 +1223,14 @@ def _attention(
     given: list[Block],
     summary: dict[str, Any],
     identified: dict[int, Matrix],
+    *,
+    stated: dict[str, list[Fraction]],
     slips: frozenset[tuple[int, int]] = frozenset(),
 ) -> dict[tuple[int, int], Verdict]:
     """The attention graph's verdicts under the hypothesis that explains the most digits, each
     wrong one kept only where every hypothesis nearly as good calls it wrong (``summary`` gets
     the hypotheses tried, the one kept and each block's node)."""
-    hypotheses, tried = _hypotheses(given)
+    hypotheses, tried = _hypotheses(given, stated)
     summary["hypotheses"] = tried
     scored = []
     for hyp in hypotheses:
@@ -1312,7 +1246,8 @@ def _attention(
     kept_evidence, kept, hyp = next(s for s in scored if s[0] == best)
     _judge_document(hyp, blocks, given, summary["blocks"], identified, slips=slips)
     summary["kept"] = {
-        "scale": hyp.scale_name,
+        "scale": hyp.conventions["c"][0],
+        "conventions": {name: label for name, (label, _v) in hyp.conventions.items()},
         "evidence": kept_evidence,
         "roles": {name: root.line for name, root in zip(hyp.inputs, hyp.roots, strict=False)},
         "near": len(near) - 1,
@@ -1323,7 +1258,7 @@ def _attention(
             other.get(place) is None or other[place].status != "wrong" for _e, other, _h in near
         ):
             continue  # another hypothesis explains the document nearly as well and does not call it wrong
-        chosen[place] = dataclasses.replace(verdict, scale=f"scale {hyp.scale_name}")
+        chosen[place] = dataclasses.replace(verdict, scale=hyp.describe())
     return chosen
 
 
@@ -1346,6 +1281,40 @@ def _printed_cells(
         for j, c in enumerate(row)
     }
     return texts, places
+
+
+def _graphs(
+    text: str,
+    blocks: list[Block],
+    given: list[Block],
+    summary: dict[str, Any],
+    slips: frozenset[tuple[int, int]],
+) -> dict[tuple[int, int], Verdict]:
+    """The verdicts of the three graphs: attention from the given blocks, the vocabulary's
+    softmax, and the chain of printed steps (each keeps a verdict the one before reached)."""
+    from flint import ctx
+
+    saved = ctx.prec
+    ctx.prec = _PREC
+    try:
+        identified: dict[int, Matrix] = {}
+        stated = _stated(text)
+        chosen = _attention(blocks, given, summary, identified, stated=stated, slips=slips)
+        for place, verdict in _vocabulary(stated, blocks, given, summary["blocks"]).items():
+            chosen.setdefault(place, verdict)
+        steps, summary["candidates"] = chain(
+            blocks,
+            given,
+            identified,
+            summary["blocks"],
+            judge=_cell_verdict,
+            stated={name: tuple([Fraction(1), *values]) for name, values in stated.items()},
+        )
+        for place, verdict in steps.items():
+            chosen.setdefault(place, verdict)
+    finally:
+        ctx.prec = saved
+    return chosen
 
 
 def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str, Any]]:
@@ -1409,28 +1378,8 @@ def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str
     }
     if not given or not open_blocks:
         return findings, summary
-    from flint import ctx
-
-    saved = ctx.prec
-    ctx.prec = _PREC
-    try:
-        identified: dict[int, Matrix] = {}
-        slips = frozenset(place for place, f in by_place.items() if f.status == Status.WRONG)
-        chosen = _attention(blocks, given, summary, identified, slips)
-        for place, verdict in _vocabulary(text, blocks, given, summary["blocks"]).items():
-            chosen.setdefault(place, verdict)
-        steps, summary["candidates"] = chain(
-            blocks,
-            given,
-            identified,
-            summary["blocks"],
-            judge=_cell_verdict,
-            stated={"temperature": tuple(_temperatures(text))},
-        )
-        for place, verdict in steps.items():
-            chosen.setdefault(place, verdict)
-    finally:
-        ctx.prec = saved
+    slips = frozenset(place for place, f in by_place.items() if f.status == Status.WRONG)
+    chosen = _graphs(text, blocks, given, summary, slips)
     open_places = {(c.line, c.column) for b in open_blocks for c in b.cells() if _open(by_place, c)}
     open_places -= {(c.line, c.column) for b in stated for c in b.cells()}  # givens, whatever they fit
     texts, printed_cell = _printed_cells(blocks)
@@ -1549,6 +1498,7 @@ def _overruled(
             and verdict.status == "ok"
             and verdict.grounded
             and _other_value(finding.value, verdict.value)
+            and _rounding_apart(finding.value, verdict.value)
         ):
             out[place] = finding.value or "?"
     return out
@@ -1566,3 +1516,18 @@ def _other_value(read: str | None, explained: str | None) -> bool:
         return False
     places = max(len(t.partition(".")[2]) for t in (read, explained))
     return abs(a - b) * 10**places > 2
+
+
+def _rounding_apart(read: str | None, explained: str | None) -> bool:
+    """Whether the two true values are as far apart as a reading of rounded printouts puts
+    them (2% of the value, or ten units of their last place): a reading that computed the
+    number from other inputs (another head's weights) is not one of rounding, and its
+    verdict stands."""
+    if read is None or explained is None:
+        return True
+    try:
+        a, b = Fraction(read), Fraction(explained)
+    except ValueError:
+        return False
+    places = max(len(t.partition(".")[2]) for t in (read, explained))
+    return abs(a - b) <= abs(b) / 50 + Fraction(10, 10**places)

@@ -4,9 +4,19 @@ one place a new phrase goes."""
 
 from __future__ import annotations
 
+import functools
 import re
+from fractions import Fraction
 
-__all__ = ["NOT_COMPUTED", "not_computed"]
+__all__ = [
+    "NODE_WORDS",
+    "NOT_COMPUTED",
+    "OP_WORDS",
+    "PARAMETER_WORDS",
+    "ROLE_WORDS",
+    "not_computed",
+    "stated_values",
+]
 
 #: A statement that the numbers after it were not computed by the formula (made up, assumed,
 #: given for illustration): they are givens of the example, not claims about its results.
@@ -48,3 +58,79 @@ def _prose(text: str) -> bool:
     (``**K（键）:**``) is not one."""
     plain = re.sub(r"\$[^$]*\$|`[^`]*`|\\[A-Za-z]+", " ", text)
     return len(re.findall(r"[A-Za-z]{2,}", plain)) >= 8 or len(re.findall(r"[\u4e00-\u9fff]", plain)) >= 20
+
+
+#: The names documents give the result of each declared operation (:data:`symattn.registry.OPS`):
+#: priors, never switches.
+OP_WORDS: dict[str, tuple[str, ...]] = {
+    "A·B": ("hidden", "projection", "linear", "h"),
+    "A·Bᵀ": ("scores", "score"),
+    "A+B": ("residual", "sum", "add", "残差"),
+    "A·W+b": ("hidden", "linear", "ffn", "h", "output"),
+    "γ⊙x+β": ("gamma", "beta", "affine", "y", "output", "缩放"),
+    "ReLU": ("relu", "activated", "激活"),
+    "GELU": ("gelu", "activated", "激活"),
+    "SiLU": ("silu", "swish"),
+    "softmax": ("softmax", "probs", "weights", "probabilities", "概率"),
+    "LayerNorm": ("layernorm", "ln", "norm", "normalized", "normed", "归一化"),
+    "RMSNorm": ("rmsnorm", "rms", "norm", "normalized"),
+    "x − mean": ("centered", "centred", "diff"),
+    "mean": ("mean", "mu", "均值"),
+    "variance": ("var", "variance", "方差"),
+    "std": ("std", "sigma", "标准差"),
+}
+
+
+#: The names documents give each node of the explanation's graphs
+#: (:data:`symattn.registry.GRAPHS`): priors that break ties between nodes, never switches.
+NODE_WORDS: dict[str, tuple[str, ...]] = {
+    "Q": ("q", "query", "queries", "querys"),
+    "K": ("k", "key", "keys"),
+    "V": ("v", "value", "values"),
+    "S": ("score", "scores", "qk", "logits"),
+    "T": ("scaled",),
+    "A": ("a", "weight", "weights", "attn", "attention", "softmax", "prob", "probs", "alpha"),
+    "O": ("o", "output", "outputs", "out", "z", "context", "result"),
+    "z/T": ("scaled", "logits"),
+    "softmax(z/T)": ("p", "prob", "probs", "probability", "softmax"),
+}
+
+#: The names documents give the roles of given blocks (priors for which block is which).
+ROLE_WORDS: dict[str, tuple[str, ...]] = {
+    "X": ("x", "input", "inputs", "embedding", "embeddings", "emb", "e", "h"),
+    "W_Q": ("wq", "wquery", "queryweight", "queryweights"),
+    "W_K": ("wk", "wkey", "keyweight", "keyweights"),
+    "W_V": ("wv", "wvalue", "valueweight", "valueweights"),
+    "Q": ("q", "query", "queries", "querys"),
+    "K": ("k", "key", "keys"),
+    "V": ("v", "value", "values"),
+}
+
+#: How a document states a parameter's value: a word, then ``=``, ``:``, ``@``, ``of`` or ``为``,
+#: then the number (``T = 0.5``, ``temperature 0.7``, ``温度为 2``, ``logits / 0.5``).
+PARAMETER_WORDS: dict[str, tuple[str, ...]] = {
+    "temperature": ("T", "\\tau", "\u03c4", "temperature", "\u6e29\u5ea6", "logits /", "logit /"),
+}
+
+_VALUE = r"\s*(?:=|@|:|\u4e3a|of)?\s*(\d{1,3}(?:\.\d{1,4})?)(?![\d.])"
+
+
+@functools.cache
+def _parameter_pattern(name: str) -> re.Pattern[str]:
+    words = sorted(PARAMETER_WORDS[name], key=len, reverse=True)
+    spelled = "|".join(r"\s*".join(map(re.escape, w.split())) for w in words)
+    return re.compile(rf"(?<![A-Za-z0-9_\\])(?:{spelled}){_VALUE}")
+
+
+def stated_values(text: str, name: str, most: int) -> list[Fraction]:
+    """The positive values the text states for parameter ``name``, in order, at most ``most``."""
+    found: list[Fraction] = []
+    if name not in PARAMETER_WORDS:
+        return found
+    for match in _parameter_pattern(name).finditer(text):
+        value = Fraction(match.group(1))
+        if value > 0 and value not in found:
+            found.append(value)
+        if len(found) >= most:
+            break
+    return found
