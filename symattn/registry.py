@@ -522,14 +522,17 @@ class GraphNode:
 @dataclass(frozen=True)
 class Parameter:
     """A convention of a graph: the values tried (``values(inputs)``: label and value, the
-    first the default), whether a value the document states in words is tried too, and how a
-    verdict names it (``{label}``; nothing for the ``quiet`` label)."""
+    first the default), whether a value the document states in words is tried too, how a
+    verdict names it (``{label}``; nothing for the ``quiet`` label), and whether its other
+    values are tried lazily: only for the best role assignments, and only where the default
+    leaves a printed block unexplained."""
 
     name: str
     values: Callable[[dict[str, Matrix]], tuple[tuple[str, Any], ...]]
     stated: bool = False
     shown: str = "{name} = {label}"
     quiet: str = ""
+    lazy: bool = False  # its other values are tried only where the default leaves blocks unexplained
 
 
 @dataclass(frozen=True)

@@ -588,15 +588,20 @@ def _describe(graph: Graph, conventions: dict[str, tuple[str, Any]]) -> str:
     return ", ".join(shown)
 
 
-def _conventions(graph: Graph, inputs: dict[str, Matrix], stated: dict[str, list[Fraction]]) -> list[Any]:
+def _conventions(
+    graph: Graph, inputs: dict[str, Matrix], stated: dict[str, list[Fraction]], *, lazy: bool = False
+) -> list[Any]:
     """Every combination of the graph's parameter values (each parameter's own, then the ones
-    the text states), with how many are off their default."""
+    the text states), with how many are off their default; a lazy parameter at its default
+    only, or (``lazy``) at its other values only."""
     options = []
     for parameter in graph.parameters:
         values = list(parameter.values(inputs))
         known = [v for _l, v in values if isinstance(v, Fraction)]  # a ball has no hash, nor equality
         values += [(_plain_number(v), v) for v in stated.get(parameter.name, ()) if v not in known]
-        options.append([(parameter.name, value, rank > 0) for rank, value in enumerate(values)])
+        if parameter.lazy:
+            values = values[1:] if lazy else values[:1]
+        options.append([(parameter.name, value, rank > 0 or lazy) for rank, value in enumerate(values)])
     out = []
     for combination in itertools.product(*options):
         out.append(({name: value for name, value, _off in combination}, sum(off for *_x, off in combination)))
@@ -847,6 +852,10 @@ def _declared(block: Block, hyp: Hypothesis) -> frozenset[str]:
     W_Q; ``QK^T / √2 =``: the scaled scores, from Q and K)."""
     names = _names(hyp)
     own = {stage.name: names[stage.name] for stage in ATTENTION.nodes}
+    # a formula need not name a parameter, nor a node that is zero under the hypothesis (no bias)
+    unnamed = {p.name for p in ATTENTION.parameters} | {
+        n for n, m in hyp.truth.items() if all(isinstance(x, Fraction) and x == 0 for row in m for x in row)
+    }
 
     def mentioned(parent: str) -> bool:
         if names.get(parent, set()) & block.statement:
@@ -855,7 +864,9 @@ def _declared(block: Block, hyp: Hypothesis) -> frozenset[str]:
         return (
             stage is not None
             and stage.name not in hyp.inputs
-            and all(own.get(p, names.get(p, set())) & block.statement for p in stage.parents if p != "c")
+            and all(
+                own.get(p, names.get(p, set())) & block.statement for p in stage.parents if p not in unnamed
+            )
         )
 
     return frozenset(
@@ -863,7 +874,7 @@ def _declared(block: Block, hyp: Hypothesis) -> frozenset[str]:
         for stage in ATTENTION.nodes
         if stage.name not in hyp.inputs
         and (block.head in own[stage.name] or _plain(block.head) in NODE_WORDS[stage.name])
-        and all(mentioned(p) for p in stage.parents if p != "c")
+        and all(mentioned(p) for p in stage.parents if p not in unnamed)
     )
 
 
@@ -1231,14 +1242,25 @@ def _attention(
     wrong one kept only where every hypothesis nearly as good calls it wrong (``summary`` gets
     the hypotheses tried, the one kept and each block's node)."""
     hypotheses, tried = _hypotheses(given, stated)
+    scored: list[tuple[int, dict[tuple[int, int], Verdict], Hypothesis]] = []
+
+    def score(hyps: list[Hypothesis], above: list[int] | None = None) -> None:
+        for index, hyp in enumerate(hyps):
+            try:
+                hyp.compute()
+            except (ValueError, ZeroDivisionError, IndexError, TypeError):
+                continue
+            evidence, verdicts = _judge_document(hyp, blocks, given, slips=slips)
+            if above is None or evidence > above[index]:
+                scored.append((evidence, verdicts, hyp))
+
+    score(hypotheses)
+    lazy = _lazy_variants(scored, blocks, given, stated, slips)
+    tried += len(lazy)
+    # a lazy parameter off its default must explain more than its default: a slope that only
+    # ties it (1/256 changes the last digits) is no rival
+    score([variant for variant, _default in lazy], [default for _variant, default in lazy])
     summary["hypotheses"] = tried
-    scored = []
-    for hyp in hypotheses:
-        try:
-            hyp.compute()
-        except (ValueError, ZeroDivisionError, IndexError, TypeError):
-            continue
-        scored.append((*_judge_document(hyp, blocks, given, slips=slips), hyp))
     best = max((s[0] for s in scored), default=0)
     if best < MIN_EVIDENCE:
         return {}
@@ -1260,6 +1282,61 @@ def _attention(
             continue  # another hypothesis explains the document nearly as well and does not call it wrong
         chosen[place] = dataclasses.replace(verdict, scale=hyp.describe())
     return chosen
+
+
+#: Role assignments whose lazy parameter values are tried (the best ones by their defaults).
+LAZY_ROLES = 1
+
+
+def _reached(graph: Graph, parameters: set[str]) -> set[str]:
+    """The nodes of ``graph`` computed from any of ``parameters``, directly or through others."""
+    reached: set[str] = set()
+    for node in graph.nodes:
+        if any(p in parameters or p in reached for p in node.parents):
+            reached.add(node.name)
+    return reached
+
+
+def _lazy_variants(
+    scored: list[Any],
+    blocks: list[Block],
+    given: list[Block],
+    stated: dict[str, list[Fraction]],
+    slips: frozenset[tuple[int, int]],
+) -> list[tuple[Hypothesis, int]]:
+    """The hypotheses with a lazy parameter off its default (an ALiBi slope), each with the
+    evidence of its default, for the best role assignments by their defaults, each with its
+    best eager conventions, and only where the best default leaves a printed block that the
+    parameter reaches unexplained."""
+    if not scored or not any(p.lazy for p in ATTENTION.parameters):
+        return []
+    ranked = sorted(scored, key=lambda s: -s[0])
+    trace: list[dict[str, Any]] = []
+    best = ranked[0][2]
+    _judge_document(best, blocks, given, trace, slips=slips)
+    reached = _reached(ATTENTION, {p.name for p in ATTENTION.parameters if p.lazy})
+    shapes = {(len(best.truth[n]), len(best.truth[n][0])) for n in reached}
+    shapes |= {(c, r) for r, c in shapes} | {(1, c) for _r, c in shapes}
+    if not any(
+        note["node"] is None
+        and note["why"].startswith(("no node", "closest"))
+        and tuple(note["shape"]) in shapes
+        for note in trace
+    ):
+        return []  # every block the slope could change is explained without it
+    out: list[tuple[Hypothesis, int]] = []
+    seen: list[tuple[Block, ...]] = []
+    for evidence, _verdicts, hyp in ranked:
+        if any(hyp.roots == roots for roots in seen):
+            continue
+        seen.append(hyp.roots)
+        eager = {p.name for p in ATTENTION.parameters if not p.lazy}
+        for conventions, rank in _conventions(ATTENTION, hyp.inputs, stated, lazy=True):
+            if all(conventions[name][0] == hyp.conventions[name][0] for name in eager):
+                out.append((Hypothesis(hyp.inputs, hyp.roots, conventions, rank), evidence))
+        if len(seen) == LAZY_ROLES:
+            break
+    return out
 
 
 def _kind(by_place: dict[tuple[int, int], Finding], lit: Lit) -> Any:
