@@ -23,6 +23,7 @@ __all__ = [
     "Exact",
     "Floats",
     "affine",
+    "alibi",
     "ball",
     "centred",
     "divide",
@@ -331,3 +332,10 @@ def divide(k: Any, a: Matrix, c: Any) -> Matrix:
 
 #: The kit the judgements use.
 EXACT = Exact()
+
+
+def alibi(k: Any, scores: Matrix, slope: Any) -> Matrix:
+    """The ALiBi bias of a matrix of scores: ``-m·|i - j|`` for slope ``m`` (query i, key j)."""
+    return [
+        [k.mul(k.c(Fraction(-abs(i - j))), slope) for j in range(len(row))] for i, row in enumerate(scores)
+    ]

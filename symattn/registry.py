@@ -560,7 +560,18 @@ def _scales(inputs: dict[str, Matrix]) -> tuple[tuple[str, Any], ...]:
     return (("1/sqrt(d_k)", _inverse_root(d_k)), ("1", Fraction(1)), ("1/d_k", Fraction(d_k) ** -1))
 
 
-#: One attention head: X and its three weights (or Q, K and V given as they are), and the scale c.
+def _slopes(_inputs: dict[str, Matrix]) -> tuple[tuple[str, Any], ...]:
+    """No bias, then the ALiBi slopes of an 8-head model, 2^{-8h/8} = 1/2, 1/4, …, 1/256."""
+    return (("none", Fraction(0)), *((f"1/{2**h}", Fraction(1, 2**h)) for h in range(1, 9)))
+
+
+def _scaled(k: Any, scores: Matrix, c: Any, bias: Matrix) -> Matrix:
+    """The scores scaled by c, plus a position bias (ALiBi's; zero without one)."""
+    return kits.plus(k, kits.scale(k, scores, c), bias)
+
+
+#: One attention head: X and its three weights (or Q, K and V given as they are), the scale c and
+#: the ALiBi slope m (none by default).
 ATTENTION_GRAPH = Graph(
     "attention",
     ("X", "W_Q", "W_K", "W_V"),
@@ -569,11 +580,15 @@ ATTENTION_GRAPH = Graph(
         GraphNode("K", ("X", "W_K"), kits.matmul),
         GraphNode("V", ("X", "W_V"), kits.matmul),
         GraphNode("S", ("Q", "K"), kits.matmul_t),
-        GraphNode("T", ("S", "c"), kits.scale),
+        GraphNode("B", ("S", "m"), kits.alibi),
+        GraphNode("T", ("S", "c", "B"), _scaled),
         GraphNode("A", ("T",), kits.softmax, arithmetic=False),
         GraphNode("O", ("A", "V"), kits.matmul),
     ),
-    (Parameter("c", _scales, shown="scale {label}"),),
+    (
+        Parameter("c", _scales, shown="scale {label}"),
+        Parameter("m", _slopes, stated=True, shown="ALiBi m = {label}", quiet="none", lazy=True),
+    ),
 )
 
 #: A softmax over a vocabulary: logits z (a given row) at a temperature the document states.

@@ -5,6 +5,7 @@ True values come from fractions and mpmath here, never from symattn.
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 import mpmath
@@ -259,3 +260,82 @@ def test_notes_written_after_lines_of_code_leave_the_program_readable():
     assert true == [Fraction("0.49"), Fraction("-0.03"), Fraction("0.96")]
     wrong = {f.column: f for f in verify_text(doc).wrong if f.line == 12}
     assert wrong[19].value.startswith("-0.03") and wrong[25].value.startswith("0.96")
+
+
+# --- a stage added by one declaration: the ALiBi bias (registry.ATTENTION_GRAPH) --------------------
+
+
+def _alibi_truth(m):
+    """Q = K = V = X (no weights), scores QKᵀ/√2 − m·|i − j|, their softmax and AV, in mpmath."""
+    x = [[1, 0], [0, 1], [1, 1]]
+    scores = [[sum(x[i][t] * x[j][t] for t in range(2)) for j in range(3)] for i in range(3)]
+    biased = [
+        [mpmath.mpf(scores[i][j]) / mpmath.sqrt(2) - m * abs(i - j) for j in range(3)] for i in range(3)
+    ]
+    weights = []
+    for row in biased:
+        exps = [mpmath.e**s for s in row]
+        weights.append([e / sum(exps) for e in exps])
+    out = [[sum(weights[i][j] * x[j][c] for j in range(3)) for c in range(2)] for i in range(3)]
+    return biased, weights, out
+
+
+def _places4(v):
+    return str(Decimal(mpmath.nstr(v, 30)).quantize(Decimal("0.0001"), ROUND_HALF_UP))
+
+
+def _alibi_document(m_text, biased, weights, out):
+    def show(rows):
+        return "\\\\ ".join(" & ".join(_places4(v) for v in r) for r in rows)
+
+    return (
+        "# ALiBi instead of positions\n\n"
+        "Three tokens with two features, no projections: $Q = K = V = X$.\n\n"
+        "$$X = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\\\ 1 & 1 \\end{bmatrix}$$\n\n"
+        f"The head's slope is $m = {m_text}$. Each score is scaled by $1/\\sqrt{{2}}$ and the bias "
+        "$-m|i-j|$ is added before the softmax:\n\n"
+        f"$$\\begin{{bmatrix}} {show(biased)} \\end{{bmatrix}}$$\n\n"
+        "After the row softmax:\n\n"
+        f"$$\\begin{{bmatrix}} {show(weights)} \\end{{bmatrix}}$$\n\n"
+        "and the outputs:\n\n"
+        f"$$\\begin{{bmatrix}} {show(out)} \\end{{bmatrix}}$$\n"
+    )
+
+
+def test_a_slope_the_registry_declares_explains_an_alibi_example():
+    biased, weights, out = _alibi_truth(mpmath.mpf(1) / 2)
+    right = _alibi_document("0.5", biased, weights, out)
+    report = verify_text(right)
+    assert not report.wrong
+    ok = {(f.line, f.column) for f in report.findings if f.status.value == "ok"}
+    scores_line = next(i for i, line in enumerate(right.split("\n"), 1) if "0.7071 &" in line)
+    judged_scores = {place for place in ok if place[0] == scores_line}
+    assert len(judged_scores) == 9  # the biased scores: only the ALiBi node explains them
+    # a biased score copied wrong is found, as the slip it is
+    wrong = _places4(biased[0][2])
+    bad = right.replace(wrong, "-0.2828", 1)
+    report = verify_text(bad)
+    slips = [f for f in report.wrong if f.line == scores_line]
+    assert [f.claimed for f in slips] == ["-0.2828"] and slips[0].kind.value != "carried"
+
+
+def test_the_explanation_names_the_slope_it_kept(tmp_path, capsys):
+    import json
+
+    from symattn.cli import main
+
+    biased, weights, out = _alibi_truth(mpmath.mpf(1) / 4)
+    doc = tmp_path / "alibi.md"
+    doc.write_text(_alibi_document("1/4", biased, weights, out), encoding="utf-8")
+    main(["verify", str(doc), "--explain", "--format", "json"])
+    explanation = json.loads(capsys.readouterr().out)["documents"][0]["explanation"]
+    assert explanation["kept"]["conventions"] == {"c": "1/sqrt(d_k)", "m": "1/4"}
+
+
+def test_without_a_bias_the_same_numbers_are_not_called_right_or_wrong_by_a_slope():
+    # the unbiased example: the default (no bias) explains it, and no slope makes a number wrong
+    biased, weights, out = _alibi_truth(mpmath.mpf(0))
+    report = verify_text(
+        _alibi_document("0", biased, weights, out).replace("The head's slope is $m = 0$. ", "")
+    )
+    assert not report.wrong

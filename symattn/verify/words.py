@@ -88,7 +88,8 @@ NODE_WORDS: dict[str, tuple[str, ...]] = {
     "K": ("k", "key", "keys"),
     "V": ("v", "value", "values"),
     "S": ("score", "scores", "qk", "logits"),
-    "T": ("scaled",),
+    "B": ("bias", "alibi", "penalty", "\u504f\u7f6e"),
+    "T": ("scaled", "biased"),
     "A": ("a", "weight", "weights", "attn", "attention", "softmax", "prob", "probs", "alpha"),
     "O": ("o", "output", "outputs", "out", "z", "context", "result"),
     "z/T": ("scaled", "logits"),
@@ -110,6 +111,7 @@ ROLE_WORDS: dict[str, tuple[str, ...]] = {
 #: then the number (``T = 0.5``, ``temperature 0.7``, ``温度为 2``, ``logits / 0.5``).
 PARAMETER_WORDS: dict[str, tuple[str, ...]] = {
     "temperature": ("T", "\\tau", "\u03c4", "temperature", "\u6e29\u5ea6", "logits /", "logit /"),
+    "m": ("m", "slope", "\u659c\u7387"),
 }
 
 _VALUE = r"\s*(?:=|@|:|\u4e3a|of)?\s*(\d{1,3}(?:\.\d{1,4})?)(?![\d.])"
