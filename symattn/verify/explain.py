@@ -1270,6 +1270,7 @@ def _attention(
     summary["kept"] = {
         "scale": hyp.conventions["c"][0],
         "conventions": {name: label for name, (label, _v) in hyp.conventions.items()},
+        "described": hyp.describe(),
         "evidence": kept_evidence,
         "roles": {name: root.line for name, root in zip(hyp.inputs, hyp.roots, strict=False)},
         "near": len(near) - 1,

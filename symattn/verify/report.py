@@ -106,7 +106,8 @@ class Report:
         else:
             roles = ", ".join(f"{role} = the block at line {line}" for role, line in kept["roles"].items())
             lines.append(
-                f"  kept: {roles}; scale {kept['scale']}; {kept['evidence']} digits explained; "
+                f"  kept: {roles}; {kept.get('described') or 'scale ' + kept['scale']}; "
+                f"{kept['evidence']} digits explained; "
                 f"{data['hypotheses']} hypotheses tried, {kept['near']} nearly as good"
             )
         for block in data.get("blocks", []):
