@@ -300,6 +300,12 @@ def _locate(text: str, starts: list[int], finding: Finding) -> tuple[int, int] |
     offset = starts[finding.line - 1] + finding.column - 1
     if text.startswith(finding.claimed, offset):
         return offset, offset + len(finding.claimed)
+    unit = finding.claimed[-1:]
+    if unit in "KMB" and text.startswith(finding.claimed[:-1], offset):  # 2.36$M: the M after the math
+        end = offset + len(finding.claimed) - 1
+        closers = _CLOSERS.match(text, end)
+        if closers and text.startswith(unit, closers.end()):
+            return offset, end
     pattern = r"\s*".join(re.escape(part) for part in finding.claimed.split())
     if finding.claimed.startswith("-"):
         pattern = "[-\u2212]" + pattern[2:]

@@ -508,6 +508,8 @@ _GREEK = {
     "alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta", "lambda", "mu",
     "nu", "xi", "rho", "sigma", "tau", "phi", "varphi", "chi", "psi", "omega", "Sigma", "Phi", "Omega",
 }  # fmt: skip
+#: The Greek letters the grammar reads as names (``\theta``, ``\Sigma``).
+GREEK_NAMES = frozenset(_GREEK)
 _TRANSPOSE = {"T", r"\top", r"\intercal", r"\mathsf{T}", r"\mathrm{T}", "\u22a4", "t"}
 #: Scalar functions left to latex2sympy2_extended (unambiguous, no matrices).
 SCALAR_FUNCTIONS = {r"\ln", r"\sin", r"\cos", r"\tan"}

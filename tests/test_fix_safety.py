@@ -71,9 +71,14 @@ def test_a_unit_after_the_math_is_not_cut_off():
     text = "With $d = 768$, the four projections hold $4d^2 \\approx 2.36$M parameters.\n"
     assert round(Fraction(WEIGHTS, 10**6), 2) == Fraction(236, 100)
     result = fix_text(text)
+    assert not result.changed  # 2.36 million is right: verify reads the M after the math
+    # a wrong number with its unit outside the math is found, and left for its author
+    wrong = text.replace("2.36", "2.46")
+    assert [f.claimed for f in verify_text(wrong).wrong] == ["2.46M"]
+    result = fix_text(wrong)
     assert not result.changed
     assert any(
-        "2.36 left unchanged (a unit, multiplier or percent sign follows it)" in n for n in result.notes
+        "2.46M left unchanged (a unit, multiplier or percent sign follows it)" in n for n in result.notes
     )
 
 
@@ -160,13 +165,13 @@ def test_what_is_left_unchanged_heads_the_diff(tmp_path, capsys):
 
     doc = tmp_path / "units.md"
     text = (
-        "With $d = 768$, the four projections hold $4d^2 \\approx 2.36$M parameters.\n\n$$b = 1 + 1 = 3$$\n"
+        "With $d = 768$, the four projections hold $4d^2 \\approx 2.46$M parameters.\n\n$$b = 1 + 1 = 3$$\n"
     )
     doc.write_text(text, encoding="utf-8")
     assert main(["fix", str(doc)]) == 1
     out = capsys.readouterr().out
     header = out.partition(f"--- {doc}\n")[0]
-    assert header == f"# {doc}:1:57: 2.36 left unchanged (a unit, multiplier or percent sign follows it)\n"
+    assert header == f"# {doc}:1:57: 2.46M left unchanged (a unit, multiplier or percent sign follows it)\n"
     patched = subprocess.run(
         ["patch", "-s", "-o", "-", str(doc)], input=out, capture_output=True, text=True, check=False
     )

@@ -446,9 +446,13 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                         self.operands, value, ref, after_name=ref_is_name, element=element
                     )
                     if verdict and self.step_rounded:  # σ² = ((0.66179609)^2 + …)/4: σ² written rounded
-                        value = Val(value.a, ref.b, ref.deps | value.deps, arith=False, rows=ref.rows)
+                        value = Val(
+                            value.a, ref.b, ref.deps | value.deps, arith=False, rows=ref.rows, truth=ref.truth
+                        )
                     elif verdict and self.step_put_in is not None:  # the truth goes on along the chain
-                        value = Val(value.a, ref.b, self.step_put_in, arith=False, rows=ref.rows)
+                        value = Val(
+                            value.a, ref.b, self.step_put_in, arith=False, rows=ref.rows, truth=ref.truth
+                        )
                     restated = (
                         self._restated_statistic(index, chain, value, ref) if verdict is False else None
                     )
@@ -545,7 +549,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
         it is the same quantity written out, so it keeps the side before's truth and lines."""
         if equal(value.a, ref.a) is not True or equal(value.b, ref.b) is not False:
             return value
-        return Val(value.a, ref.b, ref.deps | value.deps, arith=False, rows=ref.rows)
+        return Val(value.a, ref.b, ref.deps | value.deps, arith=False, rows=ref.rows, truth=ref.truth)
 
     def _element(self, element: Node, ref: Val | None, defines: bool) -> tuple[Val | None, bool]:
         """Evaluate or judge one chain element; returns (value, is_claim)."""
@@ -730,13 +734,16 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
             self.blocks.append(block)
         rows_out = None if transposed else tuple(frozenset(own[i] | row_deps(ref, i)) for i in range(rows))
         deps = frozenset(ref.deps).union(*own)
-        result = Val(ImmutableMatrix(out_a), b, deps, rows=rows_out)
+        result = Val(ImmutableMatrix(out_a), b, deps, rows=rows_out, truth=ref.truth)
         for i, row in enumerate(node.rows):  # each printed row, for a later block that restates it
             texts = _row_texts(row)
             if all(texts) and len(texts) > 1:
                 p = (slice(None), i) if transposed else (i, slice(None))
                 self.row_results[texts] = Val(  # its own cells' sources, and what the whole came from
-                    ImmutableMatrix(out_a).__getitem__(p), b.__getitem__(p), frozenset(own[i] | ref.deps)
+                    ImmutableMatrix(out_a).__getitem__(p),
+                    b.__getitem__(p),
+                    frozenset(own[i] | ref.deps),
+                    truth=ref.truth,
                 )
         return result
 

@@ -108,10 +108,15 @@ class Evaluator:
                     earlier = recent[1]
                 if earlier is not None:  # 14.3835 again: the result printed before, with its truth
                     self._restated(node, earlier.deps, earlier.b, truth=earlier.truth)
-                    return Val(earlier.a, earlier.b, earlier.deps, arith=earlier.arith)
+                    if not earlier.truth:  # its world (b) held a rounded printed number: so does this one's
+                        self.untied_rounded = True
+                    return Val(earlier.a, earlier.b, earlier.deps, arith=earlier.arith, truth=earlier.truth)
                 self.operands.append(node)
-                if parse_claim(node.text).places:
-                    self.untied_rounded = True  # world (b) now uses a rounded printed number
+                places = parse_claim(node.text).places or 0
+                if places >= 3 or (places and node.text in self.printed):
+                    # world (b) now uses a number that may be a rounded result: one of three places
+                    # or more (0.285, 2.1213), or a result printed before; an input (0.5, 2.0) is exact
+                    self.untied_rounded = True
             return Val(value, value)
         if isinstance(node, Inf):
             return Val(sympy.oo, sympy.oo)

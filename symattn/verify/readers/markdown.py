@@ -245,7 +245,7 @@ class _Walker:
                     child.content, start, end, ("$$", "$", "\\(") if not display else ("$$",)
                 )
                 if found is not None and self.config.latex:
-                    self.spans.append(Span(found.text, display, found.segments, "latex"))
+                    self.spans.append(_with_unit(found, display, self.source, self.cursor.pos))
                 maths.append(child.content)
             elif kind == "code_inline":
                 found = self.cursor.find(child.content, start, end, ("`",))
@@ -375,6 +375,22 @@ class _Walker:
 
 
 _RELATION_TEXT = re.compile(r"=|\\approx")
+
+
+#: A magnitude written right after a formula's closing delimiter: ``$$\approx 0.59$$M``.
+_UNIT_AFTER = re.compile(r"\${1,2}([KMB])(?![A-Za-z0-9_])")
+
+
+def _with_unit(found: Span, display: bool, source: str, end: int) -> Span:
+    """The inline formula, with the magnitude written right after it (``$…0.59$M``: 0.59
+    million) as part of its last number, as the grammar reads ``0.59M``."""
+    unit = _UNIT_AFTER.match(source, end)
+    text = found.text.rstrip()
+    if unit is None or not text[-1:].isdigit():
+        return Span(found.text, display, found.segments, "latex")
+    return Span(
+        text + unit.group(1) + "\\!", display, (*found.segments, (len(text), unit.start(1), False)), "latex"
+    )
 
 
 def _joined_cells(spans: list[Span], source: str) -> list[Span]:

@@ -20,7 +20,9 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import re
+import unicodedata
 
+from symattn.latexparse import GREEK_NAMES
 from symattn.verify.readers.span import Builder, Span
 from symattn.verify.stated import CHINESE_DIGITS, ORDINALS
 
@@ -49,17 +51,25 @@ _GREEK_WORDS = {
     "mu": r"\mu", "sigma": r"\sigma", "eps": r"\epsilon", "epsilon": r"\epsilon", "gamma": r"\gamma",
     "beta": r"\beta",
 }  # fmt: skip
+
+
+def _greek_letters() -> dict[str, str]:
+    """Every Greek letter the grammar reads as a name, as its LaTeX command (θ → ``\\theta``),
+    by its Unicode name: a letter is never dropped from a formula (``θ_0 = 1`` is not ``0 = 1``)."""
+    out = {}
+    for code in range(0x391, 0x3CA):
+        match = re.fullmatch(r"GREEK (SMALL|CAPITAL) LETTER (\w+)", unicodedata.name(chr(code), ""))
+        if match:
+            word = match.group(2).lower().replace("lamda", "lambda")
+            word = word.capitalize() if match.group(1) == "CAPITAL" else word
+            if word in GREEK_NAMES:
+                out[chr(code)] = "\\" + word
+    return out
+
+
 #: Greek letters written as themselves; Φ and φ (the normal CDF and density of GELU notes) are
 #: names too, so ``2 * Φ(2)`` is read whole (not as ``(2)``), and not evaluated.
-_GREEK_CHARS = {
-    "μ": r"\mu",
-    "σ": r"\sigma",
-    "ε": r"\epsilon",
-    "γ": r"\gamma",
-    "β": r"\beta",
-    "Φ": r"\Phi",
-    "φ": r"\phi",
-}
+_GREEK_CHARS = _greek_letters()
 _KEEP_WORDS = {"softmax", "exp", "sqrt", "concat", "attention", "output", "head", "multihead"} | (
     FUNCTIONS.keys() | _GREEK_WORDS.keys()
 )
@@ -87,8 +97,10 @@ _NOT_NAMES = {
     "be",
 }
 _IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+#: A subscript written after a letter: ``_255``, ``_{i}``, ``_i``.
+_SUBSCRIPT = re.compile(r"_\{?([A-Za-z0-9]+)\}?")
 _NUMBER = re.compile(r"(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d+(?![A-Za-z0-9]))?%?")
-_MATH_CHARS = set("0123456789.+-*/^=()[],;_% \t×·⋅−≈→√ᵀ²³@<>|!'÷μσεγβΦφ") | {"\u2009", "\u00a0"}
+_MATH_CHARS = set("0123456789.+-*/^=()[],;_% \t×·⋅−≈→√ᵀ²³@<>|!'÷") | {"\u2009", "\u00a0"} | set(_GREEK_CHARS)
 _POSITION_ARG = re.compile(r"\(\s*(?:pos|position|p|t|m)\s*=\s*(\d{1,4})\s*\)")
 _KWARG = re.compile(r",\s*[A-Za-z_]\w*\s*=(?!=)\s*[-\w.]+\s*(?=[,)])")
 _LEADING_RELATION = re.compile(r"\s*(?:=|≈|→|:=)\s*")
@@ -204,7 +216,15 @@ class _Writer:
             elif char in _UNICODE_OPS:
                 self.put(_UNICODE_OPS[char], i)
             elif char in _GREEK_CHARS:
-                self.put(_GREEK_CHARS[char] + " ", i)
+                self.put(_GREEK_CHARS[char], i)
+                script = _SUBSCRIPT.match(text, i + 1)
+                if script and script.end() <= end:  # θ_255: one subscript, not θ_2 times 55
+                    self.put("_{", i + 1)
+                    self.copy(script.start(1), script.end(1))
+                    self.put("}", script.end() - 1)
+                    i = script.end()
+                    continue
+                self.put(" ", i)
             elif char in "\u2009\u00a0\t":
                 self.put(" ", i)
             elif char == "(" and (position := _POSITION_ARG.match(text, i)) and position.end() <= end:
@@ -443,9 +463,15 @@ def _runs(text: str, *, code: bool = False) -> list[tuple[int, int]]:
 
 
 #: Two statements on one line, side by side: ``x1 = [-0.3, 0.2]     x2 = [-0.6, 0.5]``
-#: (a closing bracket or a number, two spaces or more, then a name and "=").
+#: (a closing bracket or a number, two spaces or more, then a name and "="); or values laid
+#: out in columns under the expressions above them: ``≈0.84   ≈0.54`` is two values, not
+#: 0.84 ≈ 0.54 (a number, two spaces or more, then "=" or "≈" written against a number that
+#: stands alone in its column); and calls laid out in columns (``sin(1)  cos(1)``) are two
+#: expressions, not a product.
 _SIDE_BY_SIDE = re.compile(
     r"(?<=[\]\d])[ \t]{2,}(?=[A-Za-z_\u0370-\u03ff][\w\u0370-\u03ff]{0,15}[ \t]*=(?!=))"
+    r"|(?<=\d)[ \t]{2,}(?=[=\u2248][-\u2212]?[\d.]+(?:[ \t]{2,}|[ \t]*(?:\n|$)))"
+    r"|(?<=\))[ \t]{2,}(?=[A-Za-z_]\w*\()"
 )
 
 
