@@ -339,3 +339,29 @@ def test_without_a_bias_the_same_numbers_are_not_called_right_or_wrong_by_a_slop
         _alibi_document("0", biased, weights, out).replace("The head's slope is $m = 0$. ", "")
     )
     assert not report.wrong
+
+
+def test_matrices_drawn_between_bars_are_read_and_a_formula_names_its_stage():
+    # Q, K, V drawn in plain text between bars; "Q × K^T =" is a formula (no name): its parents
+    # say it is the scores, so a block of them wrong in most cells is judged, not dropped
+    q = [[Fraction(1), Fraction(1, 2)], [Fraction(0), Fraction(1)]]
+    k = [[Fraction(1), Fraction(0)], [Fraction(1, 2), Fraction(1)]]
+    true = [[sum(q[i][t] * k[j][t] for t in range(2)) for j in range(2)] for i in range(2)]
+    assert true == [[1, Fraction(1)], [0, 1]]
+    doc = (
+        "```\n"
+        "Q = | 1.0  0.5 |\n"
+        "    | 0.0  1.0 |\n"
+        "\n"
+        "K = | 1.0  0.0 |\n"
+        "    | 0.5  1.0 |\n"
+        "\n"
+        "V = | 2.0  1.0 |\n"
+        "    | 1.0  3.0 |\n"
+        "\n"
+        "Q × K^T = | 1.00  1.25 |\n"
+        "          | 0.00  1.00 |\n"
+        "```\n"
+    )
+    report = verify_text(doc)
+    assert [(f.line, f.claimed) for f in report.wrong] == [(11, "1.25")]

@@ -69,6 +69,14 @@ _OPERATOR_AFTER = re.compile(r"(?:[-+*/@\u00d7\u00b7\u2212\u2299]|\\(?:cdot|time
 _OPERATOR_BEFORE = re.compile(r"(?:[-+*/@\u00d7\u00b7\u2212\u2299]|\\(?:cdot|times|odot|circ)|\\end\{\w+\})$")
 
 
+#: An operation on the left of "=": the statement is a formula, not a name (``Q × K^T =``).
+_FORMULA_LEFT = re.compile(r"[A-Za-z0-9_}]\s*(?:[\u00d7\u00b7*@]|\\times\b|\\cdot\b)\s*[A-Za-z\\]")
+#: The head of a statement whose left side is a formula (no name is one).
+_FORMULA_HEAD = "(formula)"
+#: A row of a matrix drawn between bars in plain text: ``| 0.97  0.67  0.25 |`` (numbers only).
+_BAR_ROW = re.compile(r"\|((?:[ \t]+[-\u2212]?(?:\d+\.\d*|\.\d+|\d+))+)[ \t]+\|")
+
+
 #: A definition written in code before a list: ``x = [``, ``W1 = np.array([``, ``>>> v = torch.tensor([``.
 _TYPED = re.compile(
     r"\s*(?:>>>\s*)?[A-Za-z_][\w.]*\s*=\s*(?:(?:np|numpy|torch|tf|jnp)\.\w+\(\s*|(?:tensor|array)\(\s*)?"
@@ -222,7 +230,7 @@ class _Scanner:
         """The names written before ``offset`` in the same statement (back to a blank line, a
         display's opening, the block before, a ``\\quad`` or the end of a sentence): code's
         identifiers, and in math each capital with its subscript (``XW_Q`` is X and W_Q)."""
-        window = self.text[max(0, offset - 300) : offset]
+        window = self.text[max(0, offset - 300) : offset].replace("...", "\u2026")  # an ellipsis ends nothing
         own_line = window[window.rfind("\n") + 1 :]
         if "=" in own_line and not own_line.lstrip().startswith("="):  # it starts on the block's line
             window = own_line
@@ -235,7 +243,10 @@ class _Scanner:
         math = re.sub(r"\\(?:begin|end)\{\w+\}|\\[A-Za-z]+", " ", window)
         names = {_canonical(m.group()) for m in _IDENTIFIER.finditer(window)}
         names |= {_canonical(m.group()) for m in _CAPITAL.finditer(math)}
-        assigned = [m.group() for m in _IDENTIFIER.finditer(math.split("=")[0])]
+        left = math.split("=")[0]
+        assigned = [m.group() for m in _IDENTIFIER.finditer(left)]
+        if len(assigned) >= 2 and _FORMULA_LEFT.search(left.rsplit("\n", 1)[-1]):
+            return frozenset(names), _FORMULA_HEAD  # "Q × K^T =": a formula, named by its parents
         return frozenset(names), _canonical(assigned[-1]) if assigned else ""
 
     def lists(self) -> list[Block]:
@@ -371,6 +382,46 @@ class _Scanner:
         line, column = self.position(line_start + start + text.index(number))
         return _literal(number, line, column)
 
+    def bars(self) -> list[Block]:
+        """Matrices drawn in plain text between bars, one row per line, the bars of each row
+        at the same column (``K = | 0.8  0.3  0.1 |`` and ``    | 0.2  0.9  0.4 |`` under it)."""
+        blocks: list[Block] = []
+        lines = self.text.split("\n")
+        index = 0
+        while index < len(lines) and len(blocks) < MAX_BLOCKS:
+            rows: list[list[Lit]] = []
+            column = -1
+            start = index
+            while index < len(lines):
+                match = _BAR_ROW.search(lines[index])
+                if match is None or (rows and match.start() != column):
+                    break
+                cells = [
+                    _literal(m.group(), index + 1, match.start(1) + m.start() + 1)
+                    for m in _NUMBER.finditer(match.group(1))
+                ]
+                if len(cells) < 2 or any(c is None for c in cells) or (rows and len(cells) != len(rows[0])):
+                    break
+                rows.append([c for c in cells if c is not None])
+                column = match.start()
+                index += 1
+            if not rows:
+                index = start + 1
+                continue
+            offset = self.starts[start] + column
+            if 2 <= sum(len(r) for r in rows) <= MAX_CELLS:
+                blocks.append(
+                    Block(
+                        rows,
+                        rows[0][0].line,
+                        self.name_before(offset),
+                        *self.statement_before(offset),
+                        operand=self.operand(offset, self.starts[index - 1] + len(lines[index - 1])),
+                        typed=_typed(self.text, self.starts[start], offset),
+                    )
+                )
+        return blocks
+
     def latex(self) -> list[Block]:
         blocks: list[Block] = []
         pattern = re.compile(r"\\begin\{([bpvBV]?matrix|array)\}(\{[^}]*\})?(.*?)\\end\{\1\}", re.DOTALL)
@@ -428,7 +479,7 @@ def printed_blocks(text: str) -> list[Block]:
     [(2, 3)]
     """
     scanner = _Scanner(text)
-    blocks = scanner.lists() + scanner.latex() + scanner.table_columns()
+    blocks = scanner.lists() + scanner.latex() + scanner.bars() + scanner.table_columns()
     seen: set[tuple[int, int]] = set()
     out: list[Block] = []
     for block in sorted(blocks, key=lambda b: (b.rows[0][0].line, b.rows[0][0].column)):
@@ -873,7 +924,11 @@ def _declared(block: Block, hyp: Hypothesis) -> frozenset[str]:
         stage.name
         for stage in ATTENTION.nodes
         if stage.name not in hyp.inputs
-        and (block.head in own[stage.name] or _plain(block.head) in NODE_WORDS[stage.name])
+        and (
+            block.head in own[stage.name]
+            or _plain(block.head) in NODE_WORDS[stage.name]
+            or block.head == _FORMULA_HEAD  # a formula, not a name: its parents say what it is
+        )
         and all(mentioned(p) for p in stage.parents if p not in unnamed)
     )
 
@@ -1431,7 +1486,9 @@ def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str
     given = [
         b
         for b in blocks
-        if all(_kind(by_place, c) == Kind.INPUT for c in b.cells()) or any(b is s for s in stated)
+        if all(_kind(by_place, c) == Kind.INPUT for c in b.cells())
+        or any(b is s for s in stated)
+        or (b.typed and all(by_place.get((c.line, c.column)) is None for c in b.cells()))  # a definition
     ]
     if not given:  # nothing read as given: the plain blocks before the first one with 3 places or more
         rich = next(
