@@ -138,7 +138,7 @@ def test_a_prose_number_that_repeats_a_wrong_printout_is_carried_whatever_the_ma
 _KNOWN_ALARMS = {"en_cross_attention_le_chat_chapter.md"}
 
 
-@pytest.mark.parametrize("round_name", ["r1", "r3", "r4", "r7"])
+@pytest.mark.parametrize("round_name", ["r1", "r3", "r4", "r5", "r7"])
 def test_rounds_raise_no_false_alarm(round_name: str) -> None:
     """Every wrong finding on these first-contact rounds is at a place their expectations
     (written without symattn) list as wrong."""
@@ -533,3 +533,19 @@ def test_a_sum_of_rounded_products_keeps_the_truth_of_where_it_came_from() -> No
     )
     report = verify_text(doc)
     assert [f.claimed for f in report.wrong] == []
+
+
+def test_an_index_after_a_word_is_not_a_matrix() -> None:
+    # score[1][1] = 0.01 names a cell; [1][1] is no product of two matrices equal to 1
+    doc = "**Attention scores (position 1):**\n\n- score[1][0] = 0.0\n- score[1][1] = 0.01\n"
+    assert verify_text(doc).wrong == ()
+
+
+def test_a_bare_one_after_a_result_of_one_is_not_that_result() -> None:
+    # r5's notes: "σ² = … = 1" (not exactly the formula the document defined σ² by), then the 1 of
+    # √(1 + ε) in the normalised row: a one, not σ² again, so [-1, 1] is not carried from it
+    doc = HERE / "first_contact" / "r5" / "zh_transformer_formula_to_code_notes.md"
+    lines = doc.read_text(encoding="utf-8").splitlines()
+    row = next(i for i, line in enumerate(lines, 1) if "\\sqrt{1+\\epsilon}} \\approx [-1, 1]" in line)
+    report = verify_text(doc.read_text(encoding="utf-8"))
+    assert [f.claimed for f in report.wrong if f.line == row] == []

@@ -102,7 +102,12 @@ class Evaluator:
             if record:
                 earlier = self.results.get(node.text) if _distinctive(node.text) else None
                 recent = self.recent.get(node.text)
-                if earlier is None and recent is not None and self.formula_index - recent[0] <= 2:
+                if (
+                    earlier is None
+                    and recent is not None
+                    and self.formula_index - recent[0] <= 2
+                    and ("." in node.text or len(node.text.lstrip("-")) >= 2)  # a bare 1 is no evidence
+                ):
                     # "1/√d_k = 0.25", then "0.25 × QKᵀ" at once: the same wrong number; "[0.71, 0,
                     # 0.71]" (1/√2 rounded), then "e^{0.71}": the same rounded result
                     earlier = recent[1]
