@@ -132,20 +132,12 @@ def test_a_prose_number_that_repeats_a_wrong_printout_is_carried_whatever_the_ma
         assert found == [(48, "0.9515", "carried", 41)]
 
 
-#: The first-contact documents where verify still raises a false alarm (docs/verify-first-contact.md
-#: says why): a weighted sum of weights printed as a definition (``weights = [0.285, …]``, which are
-#: rounded results of a softmax the readers do not see).
-_KNOWN_ALARMS = {"en_cross_attention_le_chat_chapter.md"}
-
-
 @pytest.mark.parametrize("round_name", ["r1", "r3", "r4", "r5", "r7"])
 def test_rounds_raise_no_false_alarm(round_name: str) -> None:
     """Every wrong finding on these first-contact rounds is at a place their expectations
     (written without symattn) list as wrong."""
     for round_dir in (HERE / "first_contact" / round_name,):
         for expect in sorted(round_dir.glob("*.expect.json")):
-            if json.loads(expect.read_text(encoding="utf-8"))["doc"] in _KNOWN_ALARMS:
-                continue
             data = json.loads(expect.read_text(encoding="utf-8"))
             doc = round_dir / data["doc"]
             wrong_places = {(n["line"], n["column"]) for n in data["numbers"] if n["status"] == "wrong"}
