@@ -365,3 +365,9 @@ def test_matrices_drawn_between_bars_are_read_and_a_formula_names_its_stage():
     )
     report = verify_text(doc)
     assert [(f.line, f.claimed) for f in report.wrong] == [(11, "1.25")]
+
+
+def test_a_block_named_with_approx_is_named():
+    # "α ≈ [...]" names the block α (a prior for the weights), as "α = [...]" does
+    blocks = printed_blocks("$$\\alpha \\approx \\begin{bmatrix} 0.06 & 0.94 \\end{bmatrix}$$\n")
+    assert [b.name for b in blocks] == ["\\alpha"]

@@ -100,7 +100,7 @@ def _cells(line: str) -> list[tuple[int, str]]:
     return [(a + 1, line[a + 1 : b]) for a, b in itertools.pairwise(pipes)]
 
 
-_NAME_BEFORE = re.compile(r"([A-Za-z\\][\w\\{}^']*)\s*(?:=|:)\s*(?:#\s*)?$")
+_NAME_BEFORE = re.compile(r"([A-Za-z\\][\w\\{}^']*)\s*(?:=|:|\u2248|\\approx)\s*(?:#\s*)?$")
 
 
 # --- printed blocks ------------------------------------------------------------------------------
