@@ -31,7 +31,9 @@ from fractions import Fraction
 from typing import Any
 
 from symattn import kits
-from symattn.registry import ATTENTION_GRAPH, GRAPHS, VOCABULARY_GRAPH, Graph, GraphNode
+from symattn.registry import ATTENTION_GRAPH as ATTENTION
+from symattn.registry import GRAPHS, Graph, GraphNode
+from symattn.registry import VOCABULARY_GRAPH as VOCABULARY
 from symattn.rounding import round_half_away
 from symattn.verify.chain import chain
 from symattn.verify.finding import Finding, Kind, Status
@@ -588,9 +590,6 @@ Matrix = list[list[Any]]
 
 
 _transpose = kits.transpose
-#: The attention graph and the vocabulary's, declared once in the registry (nodes, parameters).
-ATTENTION = ATTENTION_GRAPH
-VOCABULARY = VOCABULARY_GRAPH
 
 
 def _node(name: str) -> GraphNode:
@@ -618,12 +617,19 @@ class Hypothesis:
     conventions: dict[str, tuple[str, Any]]  # parameter: (label, value)
     rank: int = 0  # how many parameters are off their default (tried after those that are not)
     truth: dict[str, Matrix] = field(default_factory=dict)
+    #: what a formula need not name: the parameters, and the nodes that are zero (no bias)
+    unnamed: frozenset[str] = frozenset()
 
     def compute(self) -> None:
         values: dict[str, Any] = dict(self.inputs)
         values.update((name, value) for name, (_label, value) in self.conventions.items())
         _compute(ATTENTION, values, self.inputs)
         self.truth = {n.name: values[n.name] for n in ATTENTION.nodes}
+        self.unnamed = frozenset(self.conventions) | {
+            n
+            for n, m in self.truth.items()
+            if all(isinstance(x, Fraction) and x == 0 for row in m for x in row)
+        }
 
     def describe(self) -> str:
         return _describe(ATTENTION, self.conventions)
@@ -903,10 +909,7 @@ def _declared(block: Block, hyp: Hypothesis) -> frozenset[str]:
     W_Q; ``QK^T / √2 =``: the scaled scores, from Q and K)."""
     names = _names(hyp)
     own = {stage.name: names[stage.name] for stage in ATTENTION.nodes}
-    # a formula need not name a parameter, nor a node that is zero under the hypothesis (no bias)
-    unnamed = {p.name for p in ATTENTION.parameters} | {
-        n for n, m in hyp.truth.items() if all(isinstance(x, Fraction) and x == 0 for row in m for x in row)
-    }
+    unnamed = hyp.unnamed
 
     def mentioned(parent: str) -> bool:
         if names.get(parent, set()) & block.statement:
@@ -1297,7 +1300,8 @@ def _attention(
     wrong one kept only where every hypothesis nearly as good calls it wrong (``summary`` gets
     the hypotheses tried, the one kept and each block's node)."""
     hypotheses, tried = _hypotheses(given, stated)
-    scored: list[tuple[int, dict[tuple[int, int], Verdict], Hypothesis]] = []
+    # each hypothesis judged once: its evidence, verdicts, trace and identified blocks
+    scored: list[tuple[int, dict[tuple[int, int], Verdict], Hypothesis, list[Any], dict[int, Matrix]]] = []
 
     def score(hyps: list[Hypothesis], above: list[int] | None = None) -> None:
         for index, hyp in enumerate(hyps):
@@ -1305,12 +1309,14 @@ def _attention(
                 hyp.compute()
             except (ValueError, ZeroDivisionError, IndexError, TypeError):
                 continue
-            evidence, verdicts = _judge_document(hyp, blocks, given, slips=slips)
+            trace: list[dict[str, Any]] = []
+            found: dict[int, Matrix] = {}
+            evidence, verdicts = _judge_document(hyp, blocks, given, trace, found, slips=slips)
             if above is None or evidence > above[index]:
-                scored.append((evidence, verdicts, hyp))
+                scored.append((evidence, verdicts, hyp, trace, found))
 
     score(hypotheses)
-    lazy = _lazy_variants(scored, blocks, given, stated, slips)
+    lazy = _lazy_variants(scored, stated)
     tried += len(lazy)
     # a lazy parameter off its default must explain more than its default: a slope that only
     # ties it (1/256 changes the last digits) is no rival
@@ -1320,8 +1326,9 @@ def _attention(
     if best < MIN_EVIDENCE:
         return {}
     near = [s for s in scored if s[0] >= best * NEAR_BEST]
-    kept_evidence, kept, hyp = next(s for s in scored if s[0] == best)
-    _judge_document(hyp, blocks, given, summary["blocks"], identified, slips=slips)
+    kept_evidence, kept, hyp, trace, found = next(s for s in scored if s[0] == best)
+    summary["blocks"].extend(trace)
+    identified.update(found)
     summary["kept"] = {
         "scale": hyp.conventions["c"][0],
         "conventions": {name: label for name, (label, _v) in hyp.conventions.items()},
@@ -1333,7 +1340,7 @@ def _attention(
     chosen = {}
     for place, verdict in kept.items():
         if verdict.status == "wrong" and any(
-            other.get(place) is None or other[place].status != "wrong" for _e, other, _h in near
+            other.get(place) is None or other[place].status != "wrong" for _e, other, *_rest in near
         ):
             continue  # another hypothesis explains the document nearly as well and does not call it wrong
         chosen[place] = dataclasses.replace(verdict, scale=hyp.describe())
@@ -1353,13 +1360,7 @@ def _reached(graph: Graph, parameters: set[str]) -> set[str]:
     return reached
 
 
-def _lazy_variants(
-    scored: list[Any],
-    blocks: list[Block],
-    given: list[Block],
-    stated: dict[str, list[Fraction]],
-    slips: frozenset[tuple[int, int]],
-) -> list[tuple[Hypothesis, int]]:
+def _lazy_variants(scored: list[Any], stated: dict[str, list[Fraction]]) -> list[tuple[Hypothesis, int]]:
     """The hypotheses with a lazy parameter off its default (an ALiBi slope), each with the
     evidence of its default, for the best role assignments by their defaults, each with its
     best eager conventions, and only where the best default leaves a printed block that the
@@ -1367,9 +1368,7 @@ def _lazy_variants(
     if not scored or not any(p.lazy for p in ATTENTION.parameters):
         return []
     ranked = sorted(scored, key=lambda s: -s[0])
-    trace: list[dict[str, Any]] = []
-    best = ranked[0][2]
-    _judge_document(best, blocks, given, trace, slips=slips)
+    best, trace = ranked[0][2], ranked[0][3]
     reached = _reached(ATTENTION, {p.name for p in ATTENTION.parameters if p.lazy})
     shapes = {(len(best.truth[n]), len(best.truth[n][0])) for n in reached}
     shapes |= {(c, r) for r, c in shapes} | {(1, c) for _r, c in shapes}
@@ -1382,11 +1381,11 @@ def _lazy_variants(
         return []  # every block the slope could change is explained without it
     out: list[tuple[Hypothesis, int]] = []
     seen: list[tuple[Block, ...]] = []
-    for evidence, _verdicts, hyp in ranked:
+    eager = {p.name for p in ATTENTION.parameters if not p.lazy}
+    for evidence, _verdicts, hyp, *_rest in ranked:
         if any(hyp.roots == roots for roots in seen):
             continue
         seen.append(hyp.roots)
-        eager = {p.name for p in ATTENTION.parameters if not p.lazy}
         for conventions, rank in _conventions(ATTENTION, hyp.inputs, stated, lazy=True):
             if all(conventions[name][0] == hyp.conventions[name][0] for name in eager):
                 out.append((Hypothesis(hyp.inputs, hyp.roots, conventions, rank), evidence))

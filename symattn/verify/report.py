@@ -106,7 +106,7 @@ class Report:
         else:
             roles = ", ".join(f"{role} = the block at line {line}" for role, line in kept["roles"].items())
             lines.append(
-                f"  kept: {roles}; {kept.get('described') or 'scale ' + kept['scale']}; "
+                f"  kept: {roles}; {kept['described']}; "
                 f"{kept['evidence']} digits explained; "
                 f"{data['hypotheses']} hypotheses tried, {kept['near']} nearly as good"
             )

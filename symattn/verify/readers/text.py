@@ -103,9 +103,8 @@ _NUMBER = re.compile(r"(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d+(?![A-Za-z0-9]))?%?
 _MATH_CHARS = set("0123456789.+-*/^=()[],;_% \t×·⋅−≈→√ᵀ²³@<>|!'÷") | {"\u2009", "\u00a0"} | set(_GREEK_CHARS)
 _POSITION_ARG = re.compile(r"\(\s*(?:pos|position|p|t|m)\s*=\s*(\d{1,4})\s*\)")
 _KWARG = re.compile(r",\s*[A-Za-z_]\w*\s*=(?!=)\s*[-\w.]+\s*(?=[,)])")
-#: An index written right after a word (``score[1][1]``), and a character a word ends with.
+#: An index written right after a word (``score[1][1]``).
 _INDEX = re.compile(r"(?:\[\s*\d+\s*\])+")
-_WORD_END = re.compile(r"[A-Za-z0-9_]")
 _LEADING_RELATION = re.compile(r"\s*(?:=|≈|→|:=)\s*")
 #: A number with a scale suffix (``4.91M``, ``197K``, ``1.2B``): a decimal point or three digits.
 _SUFFIXED = re.compile(r"(?:\d+\.\d+|\d{3,})[KMB](?![A-Za-z0-9_])")
@@ -815,9 +814,9 @@ def prose_spans(piece: Span, *, reader: str = "text", context: tuple[str, int] |
             end -= 1  # "x = [2, 0, 1, 5] (same γ)": the bracket opens the prose after it
         while start < end and piece.text[start] in " *_,;:":
             start += 1
-        index = (
-            _INDEX.match(piece.text, start, end) if start and _WORD_END.match(piece.text[start - 1]) else None
-        )
+        before = piece.text[start - 1] if start else ""
+        word_end = before.isascii() and (before.isalnum() or before == "_")
+        index = _INDEX.match(piece.text, start, end) if word_end else None
         if index:  # score[1][1] = 0.01: the index of the word the run stopped at, not a matrix
             start = index.end()
         start, end = _unwrap(piece.text, start, end)
