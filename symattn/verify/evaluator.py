@@ -44,6 +44,7 @@ from symattn.verify.values import (
     add_values,
     bounded_exp,
     entry_of_1x1,
+    equal,
     is_matrix,
     multiply,
     rows_joined,
@@ -51,6 +52,7 @@ from symattn.verify.values import (
     shape_text,
 )
 from symattn.verify.world import (
+    _AMBIGUOUS,
     _display_name,
     _is_row,
     _summed_rows,
@@ -111,6 +113,17 @@ class Evaluator:
                     # "1/√d_k = 0.25", then "0.25 × QKᵀ" at once: the same wrong number; "[0.71, 0,
                     # 0.71]" (1/√2 rounded), then "e^{0.71}": the same rounded result
                     earlier = recent[1]
+                if earlier is None and record and "." in node.text:
+                    # a result printed rounded before, and printed only with this truth (0.71 for
+                    # 1/√2 in the scaled scores, then e^{0.71} three rows later): the same result
+                    known = self.printed.get(node.text)
+                    if (
+                        known is not None
+                        and known is not _AMBIGUOUS
+                        and known.deps
+                        and equal(known.a, known.b) is False
+                    ):
+                        earlier = known
                 if earlier is not None:  # 14.3835 again: the result printed before, with its truth
                     self._restated(node, earlier.deps, earlier.b, truth=earlier.truth)
                     if not earlier.truth:  # its world (b) held a rounded printed number: so does this one's

@@ -145,6 +145,7 @@ class Block:
     head: str = ""  # the name the statement assigns (before its first "=")
     operand: bool = False  # an operand of an operation written on its line (``[..] + [..]``, ``AB``)
     typed: bool = False  # written as a definition in code (``x = np.array([...])``), not a printout
+    parts: tuple["Block", ...] = ()  # the printed vectors a stacked block is made of (``x1 = [..]``, ``x2 = [..]``)
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -152,6 +153,26 @@ class Block:
 
     def cells(self) -> list[Lit]:
         return [lit for row in self.rows for lit in row]
+
+    def printed(self) -> tuple["Block", ...]:
+        """The blocks as printed: a stacked block's vectors, or the block itself."""
+        return self.parts or (self,)
+
+
+def _stacks(inputs: list[Block]) -> list[tuple[int, Block]]:
+    """Each run of two or more given vectors of one width printed one after another (a token's
+    embedding each: ``x1 = [1, 0]``, ``x2 = [0, 1]``), stacked as the rows of one matrix, with
+    the index of the run's last vector."""
+    out = []
+    start = 0
+    for end in range(1, len(inputs) + 1):
+        if end < len(inputs) and inputs[end].shape == inputs[start].shape and inputs[start].shape[0] == 1:
+            continue
+        if end - start >= 2 and inputs[start].shape[0] == 1:
+            run = tuple(inputs[start:end])
+            out.append((end - 1, Block([b.rows[0] for b in run], run[0].line, parts=run)))
+        start = end
+    return out
 
 
 def _canonical(name: str) -> str:
@@ -677,7 +698,13 @@ def _hypotheses(
     parameters (``stated``: values the text gives them); the count tried, and the list cut at
     :data:`MAX_HYPOTHESES`, the defaults of every parameter first."""
     roles: list[tuple[dict[str, Matrix], tuple[Block, ...]]] = []
-    for index, x in enumerate(inputs[:MAX_ROLE_BLOCKS]):
+    stacked = dict(_stacks(inputs[:MAX_ROLE_BLOCKS]))  # the tokens printed one vector each: X
+    xs = [
+        (index, x)
+        for index, block in enumerate(inputs[:MAX_ROLE_BLOCKS])
+        for x in ((block,) if index not in stacked else (block, stacked[index]))
+    ]
+    for index, x in xs:
         d = x.shape[1]
         nearby = inputs[index + 1 : index + 1 + _WEIGHT_WINDOW]  # the weights follow the input they act on
         options = [(_values(b), b) for b in nearby if b.shape[0] == d]
@@ -1095,7 +1122,8 @@ def _judge_document(
     (inputs come first), and a block the readers read as given is a result only where its
     own statement says so (``Q = XW_Q = [...]``) or a node explains it clearly.  ``slips``
     are the numbers the readers' arithmetic found wrong: a block is not "far off" for them."""
-    last_root = max(root.line for root in hyp.roots)
+    roots = [part for root in hyp.roots for part in root.printed()]
+    last_root = max(root.line for root in roots)
     printed: dict[str, tuple[Matrix, int, bool]] = {}
     verdicts: dict[tuple[int, int], Verdict] = {}
     evidence = _role_prior(hyp)
@@ -1117,7 +1145,7 @@ def _judge_document(
             )
 
     for block in blocks:
-        if any(block is root for root in hyp.roots):
+        if any(block is root for root in roots):
             note(block, None, "given: an input of this hypothesis")
             continue
         if computed_for != version:  # world (a) changes only when a printed block is taken in
@@ -1164,7 +1192,9 @@ def _judge_document(
         if missed:
             note(block, None, missed)
             continue
-        evidence += match.evidence
+        # a given block printed again (``K = X W_K`` with X = I prints W_K) may be judged, but
+        # is no evidence of the hypothesis
+        evidence += 0 if any(_values(block) == _values(root) for root in hyp.roots) else match.evidence
         node = (
             match.stage
             if len(match.rows) == len(hyp.truth[match.stage])
@@ -1485,7 +1515,8 @@ def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str
     given = [
         b
         for b in blocks
-        if all(_kind(by_place, c) == Kind.INPUT for c in b.cells())
+        if all(_kind(by_place, c) in (Kind.INPUT, None) for c in b.cells())
+        and any(_kind(by_place, c) == Kind.INPUT for c in b.cells())  # a matrix whose first row was read
         or any(b is s for s in stated)
         or (b.typed and all(by_place.get((c.line, c.column)) is None for c in b.cells()))  # a definition
     ]
