@@ -145,7 +145,9 @@ class Block:
     head: str = ""  # the name the statement assigns (before its first "=")
     operand: bool = False  # an operand of an operation written on its line (``[..] + [..]``, ``AB``)
     typed: bool = False  # written as a definition in code (``x = np.array([...])``), not a printout
-    parts: tuple["Block", ...] = ()  # the printed vectors a stacked block is made of (``x1 = [..]``, ``x2 = [..]``)
+    parts: tuple[
+        Block, ...
+    ] = ()  # the printed vectors a stacked block is made of (``x1 = [..]``, ``x2 = [..]``)
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -154,7 +156,7 @@ class Block:
     def cells(self) -> list[Lit]:
         return [lit for row in self.rows for lit in row]
 
-    def printed(self) -> tuple["Block", ...]:
+    def printed(self) -> tuple[Block, ...]:
         """The blocks as printed: a stacked block's vectors, or the block itself."""
         return self.parts or (self,)
 
@@ -1122,8 +1124,7 @@ def _judge_document(
     (inputs come first), and a block the readers read as given is a result only where its
     own statement says so (``Q = XW_Q = [...]``) or a node explains it clearly.  ``slips``
     are the numbers the readers' arithmetic found wrong: a block is not "far off" for them."""
-    roots = [part for root in hyp.roots for part in root.printed()]
-    last_root = max(root.line for root in roots)
+    last_root = max(part.line for root in hyp.roots for part in root.printed())
     printed: dict[str, tuple[Matrix, int, bool]] = {}
     verdicts: dict[tuple[int, int], Verdict] = {}
     evidence = _role_prior(hyp)
@@ -1145,7 +1146,7 @@ def _judge_document(
             )
 
     for block in blocks:
-        if any(block is root for root in roots):
+        if any(block is part for root in hyp.roots for part in root.printed()):
             note(block, None, "given: an input of this hypothesis")
             continue
         if computed_for != version:  # world (a) changes only when a printed block is taken in
@@ -1515,8 +1516,10 @@ def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str
     given = [
         b
         for b in blocks
-        if all(_kind(by_place, c) in (Kind.INPUT, None) for c in b.cells())
-        and any(_kind(by_place, c) == Kind.INPUT for c in b.cells())  # a matrix whose first row was read
+        if (
+            all(_kind(by_place, c) in (Kind.INPUT, None) for c in b.cells())
+            and any(_kind(by_place, c) == Kind.INPUT for c in b.cells())
+        )  # a matrix whose first row was read
         or any(b is s for s in stated)
         or (b.typed and all(by_place.get((c.line, c.column)) is None for c in b.cells()))  # a definition
     ]
