@@ -371,3 +371,71 @@ def test_a_block_named_with_approx_is_named():
     # "α ≈ [...]" names the block α (a prior for the weights), as "α = [...]" does
     blocks = printed_blocks("$$\\alpha \\approx \\begin{bmatrix} 0.06 & 0.94 \\end{bmatrix}$$\n")
     assert [b.name for b in blocks] == ["\\alpha"]
+
+
+def _seed_truth():
+    """The seed example (X = [[1,0],[0,1],[1,1]], W = I, scale 1/√2): weights and output."""
+    x = [[1, 0], [0, 1], [1, 1]]
+    weights, out = [], []
+    for q in x:
+        exps = [mpmath.e ** (mpmath.mpf(q[0] * k[0] + q[1] * k[1]) / mpmath.sqrt(2)) for k in x]
+        row = [e / sum(exps) for e in exps]
+        weights.append(row)
+        out.append([sum(row[j] * x[j][c] for j in range(3)) for c in range(2)])
+    return weights, out
+
+
+def _places(value, places: int) -> str:
+    return str(Decimal(mpmath.nstr(value, 30)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+
+
+def test_token_vectors_printed_one_by_one_are_the_rows_of_x():
+    # each token's embedding on its own line: together they are X, whatever they are called
+    weights, out = _seed_truth()
+    printed_out = [[_places(v, 4) for v in row] for row in out]
+    printed_out[2][1] = "0.7000"  # the seed's slip: the third output assumed from rounded weights
+    doc = (
+        "**Token embeddings:**\n- cat = [1, 0]\n- sat = [0, 1]\n- mat = [1, 1]\n\n"
+        "**Projections:**\n```\nWQ = [1, 0]\n     [0, 1]\n\nWK = [1, 0]\n     [0, 1]\n\n"
+        "WV = [1, 0]\n     [0, 1]\n```\n\n"
+        "Weights after the softmax:\n```\n"
+        + "\n".join("[" + ", ".join(_places(v, 4) for v in row) + "]" for row in weights)
+        + "\n```\n\nOutput:\n```\n"
+        + "\n".join("[" + ", ".join(row) + "]" for row in printed_out)
+        + "\n```\n"
+    )
+    report = verify_text(doc)
+    lines = doc.split("\n")
+    first_weights = lines.index("Weights after the softmax:") + 3  # 1-based, after the fence
+    judged = [f for f in report.findings if first_weights <= f.line < first_weights + 3]
+    assert len(judged) == 9 and all(f.status == "ok" for f in judged)
+    assert [(f.line, f.claimed) for f in report.wrong] == [(len(lines) - 2, "0.7000")]
+
+
+def test_a_rounded_result_used_rows_later_is_that_result():
+    # 0.71 is 1/√2 rounded in the scaled scores; e^{0.71} three rows later is off in truth
+    doc = (
+        "$$QK^T = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}$$\n\n"
+        "$$\\frac{QK^T}{\\sqrt{2}} \\approx \\begin{bmatrix} 0.71 & 0 \\\\ 0 & 0.71 \\end{bmatrix}$$\n\n"
+        "- Row 1: $e^{0} = 1$\n- Row 1 again: $e^{0} = 1$\n- Row 2: $e^{0} = 1$\n\n"
+        f"- Then $e^{{0.71}} \\approx {_places(mpmath.e ** mpmath.mpf('0.71'), 3)}$\n"
+    )
+    found = {f.claimed: f for f in verify_text(doc).findings}
+    truth = mpmath.e ** (1 / mpmath.sqrt(2))
+    assert _places(truth, 3) != found["2.034"].claimed
+    assert (found["2.034"].status, found["2.034"].kind) == ("wrong", "rounding-carried")
+
+
+def test_a_literal_computed_before_is_its_value_not_any_number_it_rounds():
+    # 0.7979 was computed just before: 0.7979 x 1.044715 is 0.83356, not 0.8335, whatever
+    # number between 0.79785 and 0.79795 the literal could stand for; tanh is a function
+    doc = (
+        "```\nsqrt(2/π):  sqrt(2 / 3.14159) ≈ 0.7979\n\n"
+        "scaled:     0.7979 * 1.044715 ≈ 0.8335\n\n"
+        "tanh:       tanh(0.8335) ≈ 0.6827\n```\n"
+    )
+    product = mpmath.sqrt(2 / mpmath.mpf("3.14159")) * mpmath.mpf("1.044715")
+    assert _places(product, 4) == "0.8336"
+    assert _places(mpmath.tanh(mpmath.mpf("0.8335")), 4) != "0.6827"
+    wrong = {(f.line, f.claimed) for f in verify_text(doc).wrong}
+    assert {(4, "0.8335"), (6, "0.6827")} <= wrong

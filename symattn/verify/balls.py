@@ -127,7 +127,14 @@ def _eval(node: Node, lookup: Any, depth: int = 0) -> Any:
         if found is not None:
             return _lift(*found)
     if isinstance(node, Num):
-        return _num(node.text)
+        tied = getattr(lookup, "tied", None)
+        true = tied(node) if tied is not None else None
+        printed = _num(node.text)
+        if true is None:
+            return printed
+        if not isinstance(true, arb):
+            return _lift(true)
+        return true if true.rad() < printed.rad() else printed  # the narrower: its computation's, or its own
     if isinstance(node, Name):
         return _lift(*lookup(node.name))
     if isinstance(node, Neg):

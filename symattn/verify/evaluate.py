@@ -128,6 +128,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
     link_approx = False  # the element being read is joined to the one before it by ≈
     #: the dependencies of the last step with numbers put in for parts of the side before (steps.py)
     step_put_in: frozenset[Any] | None = None
+    tied: dict[int, Val]
 
     def __init__(self) -> None:
         self.env: dict[str, Binding] = {}
@@ -159,7 +160,9 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
         self.formula_index = 0
         self.last_dot: tuple[Val, Val] | None = None  # the last dot product of two row vectors
         self.head_factors: tuple[Node, list[Val]] | None = None  # the factors of the last product element
-        self.untied_rounded = False
+        # the literals of the element being read that are a result printed before, by id: its ball
+        # holds their value in truth, not their printed interval
+        self.untied_rounded, self.tied = False, {}
         self.top_element: Node | None = None  # the chain element being read (never its own claimed value)
         # ... unless the chain has no numbers: it defines a name by it; the last step was equal to
         # the side before within the rounding of its printed numbers
@@ -613,6 +616,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                 return expanded, True
         try:
             self.untied_rounded = False
+            self.tied = {}
             value = self.evaluate(element)
             ball = self._variance_ball(element)  # σ² of a row printed rounded (sublayers.py)
             if ball is None:
@@ -655,7 +659,15 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                 solved = self._solved_operand(node, earlier, mark)  # prose.py
                 if solved is not None:
                     return solved
-            result = Val(printed, b, ref.deps | self._source(node, ok, printed, b), truth=ref.truth)
+            result = Val(
+                printed,
+                b,
+                ref.deps | self._source(node, ok, printed, b),
+                ball=None
+                if ref.truth or isinstance(ref.ball, list)
+                else ref.ball,  # its truth, if rounded inputs
+                truth=ref.truth,
+            )
             if distinctive:
                 self.results[node.text] = result  # type: ignore[union-attr]
             if (parse_claim(node.text).places or 0) >= 2:  # type: ignore[union-attr]

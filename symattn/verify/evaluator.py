@@ -58,6 +58,9 @@ from symattn.verify.world import (
     _summed_rows,
 )
 
+#: Functions of one number every reader knows (``log`` is left out: its base is a convention).
+_ELEMENTARY = {"sin": sympy.sin, "cos": sympy.cos, "tanh": sympy.tanh, "erf": sympy.erf}
+
 
 class Evaluator:
     """Methods of :class:`~symattn.verify.evaluate.DocumentState` (see the module docstring)."""
@@ -125,6 +128,7 @@ class Evaluator:
                     ):
                         earlier = known
                 if earlier is not None:  # 14.3835 again: the result printed before, with its truth
+                    self.tied[id(node)] = earlier
                     self._restated(node, earlier.deps, earlier.b, truth=earlier.truth)
                     if not earlier.truth:  # its world (b) held a rounded printed number: so does this one's
                         self.untied_rounded = True
@@ -279,10 +283,9 @@ class Evaluator:
             return Val(
                 arg.a.applyfunc(bounded_exp), arg.b.applyfunc(bounded_exp), deps, arith=False, rows=arg.rows
             )
-        if name in ("sin", "cos") and len(args) == 1:  # exact: sin(1/100) stays sin(1/100)
-            arg = self._scalar(args[0], name)
-            function = sympy.sin if name == "sin" else sympy.cos
-            return Val(function(arg.a), function(arg.b), deps, arith=False)
+        if name in _ELEMENTARY and len(args) == 1 and (name in ("sin", "cos") or not is_matrix(args[0].a)):
+            arg = self._scalar(args[0], name)  # exact: sin(1/100) stays sin(1/100)
+            return Val(_ELEMENTARY[name](arg.a), _ELEMENTARY[name](arg.b), deps, arith=False)
         if name in ("mean", "np.mean") and len(args) == 1 and is_matrix(args[0].a) and 1 in args[0].a.shape:
             arg = args[0]  # mean(x^2): the mean of one vector's entries
             count = len(arg.a)

@@ -125,6 +125,16 @@ class _BallLookup:
             raise ValueError("an FFN of exact rows is judged exactly")
         return self.state._ffn_ball(rows)
 
+    def tied(self, node: Node) -> Any:
+        """The value in truth of a literal that restates a result printed before (its ball is
+        that value, not the literal's rounding interval), or None."""
+        earlier = self.state.tied.get(id(node))
+        if earlier is None or not earlier.truth:  # its truth holds rounded inputs: as they may be
+            return None if earlier is None else earlier.ball
+        if getattr(earlier.b, "free_symbols", None) or getattr(earlier.b, "is_Matrix", False):
+            return None
+        return earlier.b
+
     def expression(self, node: Node) -> tuple[Any, Any] | None:
         if node is self.top:
             return None
