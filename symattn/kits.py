@@ -27,17 +27,21 @@ __all__ = [
     "ball",
     "centred",
     "divide",
+    "exps",
     "gelu",
     "layernorm",
     "linear",
     "matmul",
     "matmul_t",
     "means",
+    "minus_max",
+    "normalised",
     "plus",
     "relu",
     "rmsnorm",
     "scale",
     "silu",
+    "sinusoidal",
     "softmax",
     "stds",
     "total",
@@ -59,7 +63,13 @@ class Floats:
     sqrt = staticmethod(math.sqrt)
     erf = staticmethod(math.erf)
     tanh = staticmethod(math.tanh)
+    sin = staticmethod(math.sin)
+    cos = staticmethod(math.cos)
     pi = math.pi
+
+    @staticmethod
+    def power(a: Fraction, e: Fraction) -> float:
+        return float(a) ** float(e)
 
     @staticmethod
     def c(x: Fraction) -> float:
@@ -172,6 +182,21 @@ class Exact:
         if x is MASKED:
             raise ValueError("tanh of a masked score")
         return ball(x).tanh()
+
+    @staticmethod
+    def sin(x: Any) -> Any:
+        return Fraction(0) if isinstance(x, Fraction) and x == 0 else ball(x).sin()
+
+    @staticmethod
+    def cos(x: Any) -> Any:
+        return Fraction(1) if isinstance(x, Fraction) and x == 0 else ball(x).cos()
+
+    @staticmethod
+    def power(a: Fraction, e: Fraction) -> Any:
+        """a^e for a > 0: exact where e is an integer, a ball otherwise."""
+        if e.denominator == 1:
+            return a ** int(e)
+        return ball(a) ** ball(e)
 
     @property
     def pi(self) -> Any:
@@ -313,6 +338,53 @@ def softmax(k: Any, a: Matrix, *, causal: bool = False, temperature: Fraction = 
         exps = [k.exp(x) for x in row]
         denominator = total(k, exps)
         out.append([k.div(e, denominator) for e in exps])
+    return out
+
+
+def sinusoidal(k: Any, n: int, d: int, *, base: Fraction, layout: str, start: Fraction) -> Matrix:
+    """The sinusoidal positional encoding of n positions from ``start`` and d columns:
+    PE(p, 2i) = sin(p / base^{2i/d}), PE(p, 2i+1) = cos(p / base^{2i/d}), interleaved (the
+    paper; an odd d ends with a sine), or all the sines then all the cosines
+    (``concatenated``, d even)."""
+    pairs = (d + 1) // 2
+    if layout == "concatenated" and d % 2:
+        raise ValueError("a concatenated layout needs an even width")
+    divisors = [k.power(base, Fraction(2 * i, d)) for i in range(pairs)]
+    rows = []
+    for p in range(int(start), int(start) + n):
+        angles = [k.div(k.c(Fraction(p)), v) if i else k.c(Fraction(p)) for i, v in enumerate(divisors)]
+        sines, cosines = [k.sin(a) for a in angles], [k.cos(a) for a in angles]
+        if layout == "interleaved":
+            rows.append([sines[j // 2] if j % 2 == 0 else cosines[j // 2] for j in range(d)])
+        else:
+            rows.append(sines + cosines)
+    return rows
+
+
+def exps(k: Any, a: Matrix) -> Matrix:
+    """e to each entry (a softmax's numerators, printed on their own)."""
+    return [[k.exp(x) for x in row] for row in a]
+
+
+def minus_max(k: Any, a: Matrix) -> Matrix:
+    """Each row less its largest entry (the step before a stable softmax's exponentials)."""
+    out = []
+    for row in a:
+        if not all(isinstance(x, (Fraction, float, int)) for x in row):
+            raise ValueError("the largest of numbers that are not printed ones")
+        top = k.mul(k.c(Fraction(-1)), max(row))
+        out.append([k.add(x, top) for x in row])
+    return out
+
+
+def normalised(k: Any, a: Matrix) -> Matrix:
+    """Each row divided by its sum (exponentials to probabilities)."""
+    out = []
+    for row in a:
+        s = total(k, row)
+        if not k.positive(s):
+            raise ValueError("a row whose sum is not positive")
+        out.append([k.div(x, s) for x in row])
     return out
 
 

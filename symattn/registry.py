@@ -479,6 +479,9 @@ OPS: tuple[Op, ...] = (
         arithmetic=False,
         unary=True,
     ),
+    Op("exp", 1, kits.exps, _same, arithmetic=False),
+    Op("x − max", 1, kits.minus_max, _wide),
+    Op("x ÷ sum", 1, kits.normalised, _wide),
     Op("x − mean", 1, kits.centred, _wide),
     Op("mean", 1, kits.means, _stat_shape),
     Op(
@@ -602,5 +605,38 @@ VOCABULARY_GRAPH = Graph(
     (Parameter("temperature", lambda _inputs: (("1", Fraction(1)),), stated=True, shown="T = {label}"),),
 )
 
+
+def _positional(k: Any, e: Matrix, base: Fraction, layout: str, start: Fraction) -> Matrix:
+    """The sinusoidal encoding of the positions of E's rows (from ``start``), E's width."""
+    return kits.sinusoidal(k, len(e), len(e[0]), base=base, layout=layout, start=start)
+
+
+#: The sinusoidal positional encoding of a table of token embeddings E (a zero E where a
+#: document prints the encoding alone), and E + PE: its layout (sines and cosines interleaved,
+#: the paper's, or all the sines first), the first position (0, or 1) and the base.
+POSITIONS_GRAPH = Graph(
+    "positions",
+    ("E",),
+    (
+        GraphNode("PE", ("E", "base", "layout", "start"), _positional, arithmetic=False),
+        GraphNode("E+PE", ("E", "PE"), kits.plus),
+    ),
+    (
+        Parameter(
+            "layout",
+            lambda _inputs: (("interleaved", "interleaved"), ("concatenated", "concatenated")),
+            shown="{label} sines and cosines",
+            quiet="interleaved",
+        ),
+        Parameter(
+            "start",
+            lambda _inputs: (("0", Fraction(0)), ("1", Fraction(1))),
+            shown="positions from {label}",
+            quiet="0",
+        ),
+        Parameter("base", lambda _inputs: (("10000", Fraction(10000)),), shown="base {label}", quiet="10000"),
+    ),
+)
+
 #: The graphs, in the order they are tried.
-GRAPHS: tuple[Graph, ...] = (ATTENTION_GRAPH, VOCABULARY_GRAPH)
+GRAPHS: tuple[Graph, ...] = (ATTENTION_GRAPH, VOCABULARY_GRAPH, POSITIONS_GRAPH)

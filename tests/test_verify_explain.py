@@ -439,3 +439,49 @@ def test_a_literal_computed_before_is_its_value_not_any_number_it_rounds():
     assert _places(mpmath.tanh(mpmath.mpf("0.8335")), 4) != "0.6827"
     wrong = {(f.line, f.claimed) for f in verify_text(doc).wrong}
     assert {(4, "0.8335"), (6, "0.6827")} <= wrong
+
+
+def _pe(pos: int, d: int):
+    """The paper's sinusoidal encoding, by mpmath: sin and cos of pos / 10000^(2i/d)."""
+    row = []
+    for j in range(d):
+        angle = mpmath.mpf(pos) / mpmath.power(10000, mpmath.mpf(2 * (j // 2)) / d)
+        row.append(mpmath.sin(angle) if j % 2 == 0 else mpmath.cos(angle))
+    return row
+
+
+def test_a_positional_encoding_table_and_embeddings_plus_it_are_the_registry_positions_graph():
+    embeddings = [["0.1", "0.2", "0.3", "0.4"], ["0.5", "0.4", "0.3", "0.2"], ["0.2", "0.2", "0.2", "0.2"]]
+    pe = [[_places(v, 3) for v in _pe(p, 4)] for p in range(3)]
+    pe[2][1] = "-0.426"  # cos(2) is -0.416: a slip, carried into E + PE
+    plus = [
+        [_places(mpmath.mpf(e) + mpmath.mpf(p), 3) for e, p in zip(erow, prow, strict=True)]
+        for erow, prow in zip(embeddings, pe, strict=True)
+    ]
+    assert plus[2][1] != _places(mpmath.mpf("0.2") + _pe(2, 4)[1], 3)  # right only from the slip
+    plus[1][0] = "1.431"  # 0.5 + sin(1) is 1.341: a fresh slip
+    doc = (
+        "Token embeddings:\n```\n"
+        + "\n".join(f"tok{i} = [{', '.join(r)}]" for i, r in enumerate(embeddings))
+        + "\n```\n\nPositional encodings (d_model = 4):\n```\n"
+        + "\n".join(f"pos {i}: [{', '.join(r)}]" for i, r in enumerate(pe))
+        + "\n```\n\nInput to the encoder:\n```\n"
+        + "\n".join(f"[{', '.join(r)}]" for r in plus)
+        + "\n```\n"
+    )
+    report = verify_text(doc)
+    lines = doc.split("\n")
+    pe_line = lines.index("pos 2: [" + ", ".join(pe[2]) + "]") + 1
+    first_plus = lines.index("Input to the encoder:") + 3
+    wrong = {(f.line, f.claimed): f for f in report.wrong}
+    assert set(wrong) == {(pe_line, "-0.426"), (first_plus + 2, plus[2][1]), (first_plus + 1, "1.431")}
+    assert wrong[(first_plus + 2, plus[2][1])].kind == "carried"
+    assert wrong[(first_plus + 2, plus[2][1])].carried_from == pe_line
+    ok = [f for f in report.findings if f.status == "ok" and f.line >= pe_line - 1]
+    assert len(ok) >= 12  # every other encoding and sum is confirmed
+
+
+def test_a_row_of_short_numbers_is_not_a_positional_encoding_by_chance():
+    # [0.71, 0, 0.71] is near sin and cos of some position: two digits twice are no evidence
+    report = verify_text("- Row 1: $[0.71, 0, 0.71]$\n- Row 2: $[0.71, 0.71, 0]$\n")
+    assert not report.wrong

@@ -33,6 +33,7 @@ from typing import Any
 from symattn import kits
 from symattn.registry import ATTENTION_GRAPH as ATTENTION
 from symattn.registry import GRAPHS, Graph, GraphNode
+from symattn.registry import POSITIONS_GRAPH as POSITIONS
 from symattn.registry import VOCABULARY_GRAPH as VOCABULARY
 from symattn.rounding import round_half_away
 from symattn.verify.chain import chain
@@ -161,14 +162,23 @@ class Block:
         return self.parts or (self,)
 
 
+#: Lines between two vectors printed one under the other as rows of one table.
+_STACK_GAP = 2
+
+
 def _stacks(inputs: list[Block]) -> list[tuple[int, Block]]:
-    """Each run of two or more given vectors of one width printed one after another (a token's
-    embedding each: ``x1 = [1, 0]``, ``x2 = [0, 1]``), stacked as the rows of one matrix, with
-    the index of the run's last vector."""
+    """Each run of two or more vectors of one width printed one under another, at most
+    :data:`_STACK_GAP` lines apart (a token's embedding each: ``x1 = [1, 0]``, ``x2 = [0,
+    1]``), stacked as the rows of one matrix, with the index of the run's last vector."""
     out = []
     start = 0
     for end in range(1, len(inputs) + 1):
-        if end < len(inputs) and inputs[end].shape == inputs[start].shape and inputs[start].shape[0] == 1:
+        if (
+            end < len(inputs)
+            and inputs[end].shape == inputs[start].shape
+            and inputs[start].shape[0] == 1
+            and inputs[end].line - inputs[end - 1].line <= _STACK_GAP
+        ):
             continue
         if end - start >= 2 and inputs[start].shape[0] == 1:
             run = tuple(inputs[start:end])
@@ -1208,9 +1218,9 @@ def _judge_document(
             match.evidence,
         )
         block_wrong = _judge_cells(match, truth, target_a, verdicts, deps=deps, carries_wrong=carries_wrong)
+        if identified is not None and not match.transposed:  # its truth, for the steps after it
+            identified[id(block)] = truth
         if len(match.rows) == len(hyp.truth[match.stage]) and not match.transposed:
-            if identified is not None:
-                identified[id(block)] = truth
             printed[match.stage] = ([[c.value for c in row] for row in block.rows], block.line, block_wrong)
             version += 1
             last_stage = "" if match.declared else match.stage  # identified by its own digits
@@ -1382,6 +1392,207 @@ def _attention(
 LAZY_ROLES = 1
 
 
+# --- a third graph: the positional encoding of a table of embeddings -------------------------------
+
+
+#: Positions of the encoding a printed row is compared with, where no table of embeddings says
+#: how many there are.
+MAX_POSITIONS = 64
+#: Tables of embeddings tried (given ones first, then tables of short numbers nobody computed).
+MAX_TABLES = 8
+
+
+def _tables(blocks: list[Block], given: list[Block]) -> list[tuple[Block | None, Matrix]]:
+    """The tables the encoding is computed for: each given table of embeddings (a matrix, or
+    token vectors printed one by one), and a zero table of MAX_POSITIONS rows for each width
+    printed (where a document prints the encoding alone)."""
+    short = [b for b in blocks if all((c.places or 0) <= 2 for c in b.cells())]  # inputs are short
+    candidates = [b for b in (*given, *short) if b.shape[0] >= 2 and b.shape[1] >= 2]
+    candidates += [stack for _i, stack in (*_stacks(given), *_stacks(short))]
+    tables: list[tuple[Block | None, Matrix]] = []
+    for b in candidates:
+        if not any(_values(b) == values for _t, values in tables):
+            tables.append((b, _values(b)))
+    tables = tables[:MAX_TABLES]
+    widths = sorted({b.shape[1] for b in blocks if b.shape[1] >= 2})
+    tables += [(None, [[Fraction(0)] * d for _ in range(MAX_POSITIONS)]) for d in widths]
+    return tables
+
+
+def _slices(block: Block, node: Matrix, whole: bool) -> list[tuple[int, Matrix]]:
+    """The rows of ``node`` a block of its width may print: every row for a printed row, and for
+    a matrix its own rows (``whole``: a table of embeddings) or any run of them."""
+    r, c = block.shape
+    if not node or len(node[0]) != c or r > len(node):
+        return []
+    if r == 1:
+        return [(i, [node[i]]) for i in range(len(node))]
+    if whole:
+        return [(0, node)] if r == len(node) else []
+    return [(i, node[i : i + r]) for i in range(len(node) - r + 1)]
+
+
+def _judge_positions(
+    hyp: dict[str, tuple[str, Any]],
+    blocks: list[Block],
+    given: list[Block],
+    tables: list[tuple[Block | None, Matrix]],
+    trace: list[dict[str, Any]] | None,
+) -> tuple[int, dict[tuple[int, int], Verdict]]:
+    """The evidence one set of the encoding's conventions finds, and its verdicts: each block
+    identified with the rows of PE or of E + PE that explain most of its digits.  E + PE is
+    judged in world (a) from the encoding rows the document printed before it."""
+    computed = []
+    for table, e in tables:
+        values: dict[str, Any] = {"E": e}
+        values.update((name, value) for name, (_label, value) in hyp.items())
+        _compute(POSITIONS, values)
+        computed.append((table, values))
+    printed: dict[tuple[int, int], tuple[list[Fraction], int, bool]] = {}  # (width, position): row
+    evidence, verdicts = 0, {}
+    start = int(hyp["start"][1])
+    given_ids = {id(p) for g in given for p in g.printed()}
+    # rows printed one under another (``pos 0: [...]``, ``pos 1: [...]``) are tried as one table first
+    stacked = {id(s.parts[0]): s for _i, s in _stacks(blocks) if not any(id(p) in given_ids for p in s.parts)}
+    done: set[int] = set()
+    for printed_block in blocks:
+        if id(printed_block) in given_ids or id(printed_block) in done:
+            continue
+        block, best = printed_block, None
+        if id(printed_block) in stacked:
+            block = stacked[id(printed_block)]
+            best = _position_match(block, computed)
+            done |= {id(p) for p in block.parts} if best is not None else set()
+        if best is None:
+            block, best = printed_block, _position_match(printed_block, computed)
+        if best is None:
+            continue
+        matched, first, name, target, table = best
+        evidence += matched
+        d = block.shape[1]
+        in_a, deps, wrong_before, wrong_lines = target, set(), False, set()
+        if name == "E+PE":  # world (a): E plus the encoding rows as printed
+            e = _values(table)
+            in_a = []
+            for i, row in enumerate(target):
+                shown = printed.get((d, start + first + i))
+                if shown is None:
+                    in_a.append(row)
+                    continue
+                in_a.append([Fraction(x) + y for x, y in zip(e[first + i], shown[0], strict=True)])
+                deps.add(shown[1])
+                wrong_lines.update({shown[1]} if shown[2] else set())
+            if wrong_lines:  # carried from the encoding rows printed wrong, not the rounded ones
+                deps, wrong_before = wrong_lines, True
+        if trace is not None:
+            where = (
+                f"positions {start + first}..{start + first + block.shape[0] - 1}"
+                if block.shape[0] > 1
+                else f"position {start + first}"
+            )
+            trace.append(
+                {
+                    "line": block.line,
+                    "shape": list(block.shape),
+                    "name": block.name,
+                    "node": f"{name} ({where})"
+                    + (f", {_describe(POSITIONS, hyp)}" if _describe(POSITIONS, hyp) else ""),
+                    "evidence": matched,
+                    "why": "by its digits",
+                }
+            )
+        for i, row in enumerate(block.rows):
+            row_wrong = False
+            for j, lit in enumerate(row):
+                verdict = _cell_verdict(
+                    lit,
+                    target[i][j],
+                    in_a[i][j],
+                    deps=deps,
+                    carries_wrong=wrong_before,
+                    stage_name=name,
+                    cell=(first + i + 1, j + 1),  # the node's row: position start + first + i
+                )
+                if verdict is not None:
+                    verdicts[(lit.line, lit.column)] = dataclasses.replace(
+                        verdict, scale=_describe(POSITIONS, hyp)
+                    )
+                    row_wrong = row_wrong or verdict.status == "wrong"
+            if name == "PE":
+                printed[(d, start + first + i)] = ([c.value for c in row], row[0].line, row_wrong)
+    return evidence, verdicts
+
+
+def _position_match(block: Block, computed: list[tuple[Block | None, dict[str, Any]]]) -> Any:
+    """The rows of PE or E + PE that explain the most of ``block``'s digits (digits matched,
+    first row, node, its rows, the table of embeddings), or None when too few do."""
+    best = None
+    for table, values in computed:
+        for name in ("PE", "E+PE"):
+            if table is None and name == "E+PE":
+                continue  # a zero table: E + PE is PE
+            if table is not None and block.line <= max(p.line for p in table.printed()):
+                continue  # E + PE follows E
+            # E + PE is evidence of an encoding only where PE adds digits: not where it is 0 or 1
+            # (position 0 adds [0, 1, 0, 1]: any table restated with 1 added)
+            scored_on = (
+                [
+                    [None if isinstance(p, Fraction) else x for x, p in zip(r, pr, strict=True)]
+                    for r, pr in zip(values[name], values["PE"], strict=True)
+                ]
+                if name == "E+PE"
+                else values[name]
+            )
+            for (first, target), (_f, scoring) in zip(
+                _slices(block, values[name], table is not None),
+                _slices(block, scored_on, table is not None),
+                strict=True,
+            ):
+                matched, decided = _score(block, scoring)
+                if decided and (best is None or (matched, -first) > (best[0], -best[2])):
+                    best = (matched, Fraction(matched, decided), first, name, target, table)
+    if best is None:
+        return None
+    matched, share, first, name, target, table = best
+    far = _far(block, target, target)
+    # a row is compared with MAX_POSITIONS of them: a cell far off needs more digits matched
+    if (
+        matched < MIN_EVIDENCE + (2 if far else 0)
+        or share < MIN_SHARE
+        or far > max(1, len(block.cells()) // 4)
+    ):
+        return None
+    return matched, first, name, target, table
+
+
+def _positions(
+    blocks: list[Block], given: list[Block], trace: list[dict[str, Any]], summary: dict[str, Any]
+) -> dict[tuple[int, int], Verdict]:
+    """Verdicts on the blocks that are rows of the sinusoidal encoding, or of a table of
+    embeddings plus it, under the conventions that explain the most digits; a number is wrong
+    only where every set of conventions nearly as good calls it wrong."""
+    tables = _tables(blocks, given)
+    scored = []
+    for conventions, _rank in _conventions(POSITIONS, {}, {}):
+        try:
+            scored.append((*_judge_positions(conventions, blocks, given, tables, None), conventions))
+        except (ValueError, ZeroDivisionError):
+            continue
+    summary["hypotheses"] += len(scored)
+    best = max((s[0] for s in scored), default=0)
+    if best < MIN_EVIDENCE:
+        return {}
+    near = [s for s in scored if s[0] >= best * NEAR_BEST]
+    kept = next(s for s in scored if s[0] == best)
+    _judge_positions(kept[2], blocks, given, tables, trace)
+    return {
+        place: verdict
+        for place, verdict in kept[1].items()
+        if verdict.status != "wrong"
+        or all(other[1].get(place) is not None and other[1][place].status == "wrong" for other in near)
+    }
+
+
 def _reached(graph: Graph, parameters: set[str]) -> set[str]:
     """The nodes of ``graph`` computed from any of ``parameters``, directly or through others."""
     reached: set[str] = set()
@@ -1465,6 +1676,8 @@ def _graphs(
         chosen = _attention(blocks, given, summary, identified, stated=stated, slips=slips)
         for place, verdict in _vocabulary(stated, blocks, given, summary["blocks"]).items():
             chosen.setdefault(place, verdict)
+        for place, verdict in _positions(blocks, given, summary["blocks"], summary).items():
+            chosen.setdefault(place, verdict)
         steps, summary["candidates"] = chain(
             blocks,
             given,
@@ -1472,6 +1685,7 @@ def _graphs(
             summary["blocks"],
             judge=_cell_verdict,
             stated={name: tuple([Fraction(1), *values]) for name, values in stated.items()},
+            wrong=slips | {place for place, verdict in chosen.items() if verdict.status == "wrong"},
         )
         for place, verdict in steps.items():
             chosen.setdefault(place, verdict)
