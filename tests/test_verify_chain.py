@@ -5,6 +5,7 @@ True values come from fractions and mpmath here, never from symattn.
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 import mpmath
@@ -287,3 +288,51 @@ def test_a_temperature_the_text_states_is_one_more_convention_of_the_softmax():
     assert any("T = 0.5" in f.reason for f in report.findings if f.status == "ok")
     bad = doc.replace("0.1169", "0.1196")
     assert [f.claimed for f in verify_text(bad).wrong] == ["0.1196"]
+
+
+def _places(value, places: int) -> str:
+    """``value`` rounded half away from zero at ``places``, by mpmath."""
+    text = mpmath.nstr(value, 40, strip_zeros=False)
+    return str(Decimal(text).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+
+
+def test_a_softmax_walked_through_step_by_step_carries_a_wrong_score():
+    # x − max, exp and the normalised row of one printed row are steps the chain declares; a
+    # wrong score in that row makes each of them carried, true values from mpmath
+    q_rows = (["0.9", "0.1", "0.3", "0.5"], ["0.2", "0.8", "0.4", "0.1"], ["0.6", "0.3", "0.7", "0.2"])
+    k_rows = (["0.3", "0.7", "0.2", "0.6"], ["0.8", "0.2", "0.5", "0.1"], ["0.4", "0.4", "0.9", "0.3"])
+    q = [[Fraction(s) for s in r] for r in q_rows]
+    k = [[Fraction(s) for s in r] for r in k_rows]
+    scores = [[sum(a * b for a, b in zip(qi, kj, strict=True)) / 2 for kj in k] for qi in q]
+    shown = [[_places(mpmath.mpf(x.numerator) / x.denominator, 4) for x in row] for row in scores]
+    slip = scores[0][1] + Fraction(1, 100)
+    shown[0][1] = _places(mpmath.mpf(slip.numerator) / slip.denominator, 4)  # a slip of 0.01
+    row = [Fraction(x) for x in shown[0]]
+    top = max(row)
+    minus = [x - top for x in row]
+    exps = [mpmath.e ** (mpmath.mpf(m.numerator) / m.denominator) for m in minus]
+    probs = [e / sum(exps) for e in exps]
+    doc = (
+        f"```python\nQ = np.array({[[float(x) for x in r] for r in q_rows]})\n"
+        f"K = np.array({[[float(x) for x in r] for r in k_rows]})\n"
+        "V = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])\n```\n\n"
+        "Scores divided by √4 = 2:\n\n```\n"
+        + "\n".join(("S = | " if i == 0 else "    | ") + "  ".join(r) + " |" for i, r in enumerate(shown))
+        + "\n```\n\n"
+        "Row 0, step by step:\n\n```\n"
+        f"row 0 [{', '.join(shown[0])}]:\n"
+        f"  minus the max: [{', '.join(_places(mpmath.mpf(m.numerator) / m.denominator, 4) for m in minus)}]\n"
+        f"  exp: [{', '.join(_places(e, 4) for e in exps)}]\n"
+        f"  → [{', '.join(_places(p, 4) for p in probs)}]\n```\n"
+    )
+    lines = doc.split("\n")
+    exp_line = next(i for i, text in enumerate(lines, 1) if text.startswith("  exp:"))
+    true_scores = [mpmath.mpf(x.numerator) / x.denominator for x in scores[0]]
+    true_exps = [mpmath.e ** (x - max(true_scores)) for x in true_scores]
+    report = verify_text(doc)
+    at_exp = [f for f in report.findings if f.line == exp_line]
+    assert [f.claimed for f in at_exp] == [_places(e, 4) for e in exps]
+    for f, true in zip(at_exp, true_exps, strict=True):
+        if f.claimed != _places(true, 4):
+            assert (f.status, f.kind) == ("wrong", "carried")
+    assert any(f.status == "wrong" for f in at_exp)

@@ -208,9 +208,12 @@ class _Chain:
         identified: dict[int, Matrix],
         trace: list[dict[str, Any]],
         judge: Callable[..., Any],
+        *,
         stated: dict[str, tuple[Fraction, ...]] | None = None,
+        wrong: frozenset[tuple[int, int]] = frozenset(),
     ) -> None:
         self.stated: dict[str, tuple[Fraction, ...]] = dict(stated or {})
+        self.wrong = wrong
         self.given_ids = {id(b) for b in given}
         self.identified = identified
         self.trace = trace
@@ -352,8 +355,21 @@ class _Chain:
             _score,
         )
 
-        if id(block) in self.identified:
-            self.add_node(block, self.identified[id(block)], given=False)
+        if id(block) in self.identified:  # its cells found wrong there make what follows carried
+            cells = frozenset(
+                (i, j)
+                for i, row in enumerate(block.rows)
+                for j, lit in enumerate(row)
+                if (lit.line, lit.column) in self.wrong
+            )
+            self.add_node(
+                block,
+                self.identified[id(block)],
+                given=False,
+                wrong=bool(cells),
+                deps=frozenset({block.line}) if cells else frozenset(),
+                wrong_cells=cells,
+            )
             return
         as_given = id(block) in self.given_ids
         if block.operand and not as_given:
@@ -451,7 +467,7 @@ class _Chain:
                         hull is not None and _overlaps(lit, hull[i][j])
                     )  # right if its printouts are rounded results
                     or any(
-                        _agrees(lit, *r.value(i * block.shape[1] + j)) for r in rivals
+                        _rival_explains(lit, r, i * block.shape[1] + j) for r in rivals
                     )  # another fit explains it
                     or _another_truth(best.cand, lit, i * block.shape[1] + j, best.how, best.row)
                 ):
@@ -459,19 +475,21 @@ class _Chain:
                 self.verdicts[(lit.line, lit.column)] = dataclasses.replace(verdict, grounded=not data)
                 if verdict.status == "wrong":
                     wrong_cells.add((i, j))
-        if best.how == "whole":
-            self.add_node(
-                block,
-                _exact(best.cand, False),
-                given=False,
-                wrong=bool(wrong_cells),
-                deps=deps,
-                wrong_cells=frozenset(wrong_cells),
-            )
-            self.nodes[-1].label = best.cand.label
-            self.nodes[-1].data = data
-            self.nodes[-1].alternatives = _alternatives(best, rivals)
-            self.nodes[-1].hull = hull_full
+        # the block is a node a later step may use: the whole result, or the row of it printed
+        # (``x − max`` of one row, then ``exp`` of that row)
+        whole = best.how == "whole"
+        self.add_node(
+            block,
+            _exact(best.cand, False) if whole else truth,
+            given=False,
+            wrong=bool(wrong_cells),
+            deps=deps,
+            wrong_cells=frozenset(wrong_cells),
+        )
+        self.nodes[-1].label = best.cand.label + where
+        self.nodes[-1].data = data
+        self.nodes[-1].alternatives = _alternatives(best, rivals) if whole else []
+        self.nodes[-1].hull = hull_full if whole else hull
 
 
 _UNSET = object()
@@ -611,6 +629,7 @@ def chain(
     *,
     judge: Callable[..., Any],
     stated: dict[str, tuple[Fraction, ...]] | None = None,
+    wrong: frozenset[tuple[int, int]] = frozenset(),
 ) -> tuple[dict[tuple[int, int], Any], int]:
     """Verdicts on the printed blocks that are one declared operation (or an activation or norm
     of one) on blocks printed before them, and the number of candidates computed.
@@ -618,8 +637,9 @@ def chain(
     ``identified`` maps ``id(block)`` to the exact truth of blocks another graph identified;
     they join the nodes as they are reached.  ``judge`` is the explanation's cell judgement;
     ``stated`` the values the text states for a convention (``{"temperature": (0.5, 2)}``),
-    each tried as one more convention of the operations that take it."""
-    graph = _Chain(given, identified, trace, judge, stated)
+    each tried as one more convention of the operations that take it; ``wrong`` the places
+    already found wrong (a step on an identified block with one of them is carried)."""
+    graph = _Chain(given, identified, trace, judge, stated=stated, wrong=wrong)
     for block in sorted(blocks, key=lambda b: (b.line, b.rows[0][0].column)):
         graph.read(block)
     return graph.verdicts, graph.tried
@@ -639,6 +659,13 @@ def _overlaps(lit: Any, ball: Any) -> bool:
 
 def _key(op: Op, convention: dict[str, Any], args: tuple[Any, ...]) -> tuple[Any, ...]:
     return (op.name, tuple(sorted(convention.items())), tuple(id(a) for a in args))
+
+
+def _rival_explains(lit: Any, rival: _Found, index: int) -> bool:
+    """Another fit gives the printed number: its truth, or its world (a) where no number it is
+    computed from was called wrong (where one was, it calls this one carried too)."""
+    value, value_a = rival.value(index)
+    return _agrees(lit, value, value) or (_agrees(lit, value_a, value_a) and not _deps(rival.cand)[1])
 
 
 def _agrees(lit: Any, value: float, value_a: float) -> bool:
