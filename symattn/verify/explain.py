@@ -1432,6 +1432,30 @@ def _slices(block: Block, node: Matrix, whole: bool) -> list[tuple[int, Matrix]]
     return [(i, node[i : i + r]) for i in range(len(node) - r + 1)]
 
 
+def _encodings(
+    hyp: dict[str, tuple[str, Any]], tables: list[tuple[Block | None, Matrix]]
+) -> list[tuple[Block | None, dict[Any, Any]]]:
+    """PE and E + PE of each table under one set of conventions, each with what it is scored
+    on and its floats (to screen)."""
+    computed = []
+    for table, e in tables:
+        values: dict[Any, Any] = {"E": e}
+        values.update((name, value) for name, (_label, value) in hyp.items())
+        _compute(POSITIONS, values)
+        for name in ("PE", "E+PE"):
+            # E + PE is evidence of an encoding only where PE adds digits: not where it is 0 or 1
+            # (position 0 adds [0, 1, 0, 1]: any table restated with 1 added)
+            scored = values[name]
+            if name == "E+PE":
+                scored = [
+                    [None if isinstance(p, Fraction) else x for x, p in zip(r, pr, strict=True)]
+                    for r, pr in zip(values[name], values["PE"], strict=True)
+                ]
+            values[("scored", name)], values[("floats", name)] = scored, _floats(scored)
+        computed.append((table, values))
+    return computed
+
+
 def _judge_positions(
     hyp: dict[str, tuple[str, Any]],
     blocks: list[Block],
@@ -1442,12 +1466,7 @@ def _judge_positions(
     """The evidence one set of the encoding's conventions finds, and its verdicts: each block
     identified with the rows of PE or of E + PE that explain most of its digits.  E + PE is
     judged in world (a) from the encoding rows the document printed before it."""
-    computed = []
-    for table, e in tables:
-        values: dict[str, Any] = {"E": e}
-        values.update((name, value) for name, (_label, value) in hyp.items())
-        _compute(POSITIONS, values)
-        computed.append((table, values))
+    computed = _encodings(hyp, tables)
     printed: dict[tuple[int, int], tuple[list[Fraction], int, bool]] = {}  # (width, position): row
     evidence, verdicts = 0, {}
     start = int(hyp["start"][1])
@@ -1523,6 +1542,29 @@ def _judge_positions(
     return evidence, verdicts
 
 
+def _floats(matrix: Matrix) -> list[list[float | None]]:
+    """A matrix of fractions and balls in floats (None stays None), to screen candidates."""
+    return [
+        [None if x is None else float(x) if isinstance(x, Fraction) else float(x.mid()) for x in row]
+        for row in matrix
+    ]
+
+
+def _float_matched(block: Block, target: list[list[float | None]]) -> int:
+    """Digits of ``block`` within its rounding of ``target`` (a near miss one digit less), by floats."""
+    matched = 0
+    for lit, value in zip(block.cells(), (x for row in target for x in row), strict=True):
+        if value is None or lit.infinite:
+            continue
+        unit = 10.0 ** -(lit.places or 0)
+        gap = abs(lit.approx - value)
+        if gap <= unit / 2 * (1 + 1e-9) + 1e-12 * abs(value):
+            matched += lit.weight
+        elif lit.weight > 2 and gap <= 2 * unit:
+            matched += lit.weight - 1
+    return matched
+
+
 def _position_match(block: Block, computed: list[tuple[Block | None, dict[str, Any]]]) -> Any:
     """The rows of PE or E + PE that explain the most of ``block``'s digits (digits matched,
     first row, node, its rows, the table of embeddings), or None when too few do."""
@@ -1533,21 +1575,15 @@ def _position_match(block: Block, computed: list[tuple[Block | None, dict[str, A
                 continue  # a zero table: E + PE is PE
             if table is not None and block.line <= max(p.line for p in table.printed()):
                 continue  # E + PE follows E
-            # E + PE is evidence of an encoding only where PE adds digits: not where it is 0 or 1
-            # (position 0 adds [0, 1, 0, 1]: any table restated with 1 added)
-            scored_on = (
-                [
-                    [None if isinstance(p, Fraction) else x for x, p in zip(r, pr, strict=True)]
-                    for r, pr in zip(values[name], values["PE"], strict=True)
-                ]
-                if name == "E+PE"
-                else values[name]
-            )
-            for (first, target), (_f, scoring) in zip(
+            scored_on, screen = values[("scored", name)], values[("floats", name)]
+            for (first, target), (_f, scoring), (_g, floats) in zip(
                 _slices(block, values[name], table is not None),
                 _slices(block, scored_on, table is not None),
+                _slices(block, screen, table is not None),
                 strict=True,
             ):
+                if _float_matched(block, floats) < MIN_EVIDENCE:
+                    continue  # screened in floats: most rows are far off
                 matched, decided = _score(block, scoring)
                 if decided and (best is None or (matched, -first) > (best[0], -best[2])):
                     best = (matched, Fraction(matched, decided), first, name, target, table)
