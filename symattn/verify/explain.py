@@ -1520,25 +1520,25 @@ def _judge_positions(
                     "why": "by its digits",
                 }
             )
-        for i, row in enumerate(block.rows):
-            row_wrong = False
-            for j, lit in enumerate(row):
-                verdict = _cell_verdict(
-                    lit,
-                    target[i][j],
-                    in_a[i][j],
-                    deps=deps,
-                    carries_wrong=wrong_before,
-                    stage_name=name,
-                    cell=(first + i + 1, j + 1),  # the node's row: position start + first + i
-                )
-                if verdict is not None:
-                    verdicts[(lit.line, lit.column)] = dataclasses.replace(
-                        verdict, scale=_describe(POSITIONS, hyp)
-                    )
-                    row_wrong = row_wrong or verdict.status == "wrong"
-            if name == "PE":
-                printed[(d, start + first + i)] = ([c.value for c in row], row[0].line, row_wrong)
+        judged: dict[tuple[int, int], Verdict] = {}
+        rows = tuple(range(first, first + block.shape[0]))  # the node's rows: positions start + first + i
+        _judge_cells(
+            Match(block, name, rows, False, matched, Fraction(1)),
+            target,
+            in_a,
+            judged,
+            deps=deps,
+            carries_wrong=wrong_before,
+        )
+        verdicts.update(
+            (place, dataclasses.replace(v, scale=_describe(POSITIONS, hyp))) for place, v in judged.items()
+        )
+        for i, row in enumerate(block.rows if name == "PE" else ()):
+            row_wrong = any(
+                judged.get((c.line, c.column)) is not None and judged[(c.line, c.column)].status == "wrong"
+                for c in row
+            )
+            printed[(d, start + first + i)] = ([c.value for c in row], row[0].line, row_wrong)
     return evidence, verdicts
 
 
