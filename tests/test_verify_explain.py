@@ -485,3 +485,35 @@ def test_a_row_of_short_numbers_is_not_a_positional_encoding_by_chance():
     # [0.71, 0, 0.71] is near sin and cos of some position: two digits twice are no evidence
     report = verify_text("- Row 1: $[0.71, 0, 0.71]$\n- Row 2: $[0.71, 0.71, 0]$\n")
     assert not report.wrong
+
+
+def test_square_weights_applied_transposed_are_a_layout_the_explanation_tries():
+    # Q = X @ W_q.T: with square weights the layout is a convention, found by the digits
+    x = [[1, 0], [0, 0], [0, 1]]
+    w_q = [[Fraction(1), Fraction(2)], [Fraction(3), Fraction(4)]]
+    w_k = [[Fraction(1, 2), Fraction(1)], [Fraction(3, 2), Fraction(1)]]
+    q = [[sum(r[t] * w_q[j][t] for t in range(2)) for j in range(2)] for r in x]  # X Wᵀ
+    k = [[sum(r[t] * w_k[j][t] for t in range(2)) for j in range(2)] for r in x]
+    weights = []
+    for qi in q:
+        dots = [sum(a * b for a, b in zip(qi, kj, strict=True)) for kj in k]
+        s = [mpmath.mpf(d.numerator) / d.denominator / mpmath.sqrt(2) for d in dots]
+        e = [mpmath.e**v for v in s]
+        weights.append([v / sum(e) for v in e])
+    shown = [[_places(v, 4) for v in row] for row in weights]
+    truth = shown[2][0]
+    shown[2][0] = _places(weights[2][0] + mpmath.mpf("0.001"), 4)  # a slip in the last row
+    doc = (
+        "```python\nX = np.array([[1.0, 0.0], [0.0, 0.0], [0.0, 1.0]])\n"
+        "W_q = np.array([[1.0, 2.0], [3.0, 4.0]])\nW_k = np.array([[0.5, 1.0], [1.5, 1.0]])\n"
+        "W_v = np.array([[1.0, 0.5], [0.5, 1.0]])\n"
+        "Q, K, V = X @ W_q.T, X @ W_k.T, X @ W_v.T\n```\n\n"
+        "```\n>>> weights.round(4)\narray(["
+        + ",\n       ".join("[" + ", ".join(r) + "]" for r in shown)
+        + "])\n```\n"
+    )
+    report = verify_text(doc)
+    assert [(f.claimed, str(f.kind)) for f in report.wrong] == [(shown[2][0], "wrong")]
+    assert shown[2][0] != truth
+    confirmed = [f for f in report.findings if f.status == "ok" and f.line >= 9]
+    assert len(confirmed) == 8

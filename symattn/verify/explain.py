@@ -710,6 +710,7 @@ def _hypotheses(
     parameters (``stated``: values the text gives them); the count tried, and the list cut at
     :data:`MAX_HYPOTHESES`, the defaults of every parameter first."""
     roles: list[tuple[dict[str, Matrix], tuple[Block, ...]]] = []
+    transposed: list[tuple[dict[str, Matrix], tuple[Block, ...]]] = []  # tried after the others
     stacked = dict(_stacks(inputs[:MAX_ROLE_BLOCKS]))  # the tokens printed one vector each: X
     xs = [
         (index, x)
@@ -726,6 +727,9 @@ def _hypotheses(
         for (wq, bq), (wk, bk), (wv, bv) in triples:
             if len(wq[0]) == len(wk[0]):
                 roles.append(({"X": _values(x), "W_Q": wq, "W_K": wk, "W_V": wv}, (x, bq, bk, bv)))
+            if all(len(w) == len(w[0]) for w in (wq, wk, wv)):  # square weights: X W or X Wᵀ (X @ W.T)
+                flipped = {"W_Q": _transpose(wq), "W_K": _transpose(wk), "W_V": _transpose(wv)}
+                transposed.append(({"X": _values(x), **flipped}, (x, bq, bk, bv)))
         roles.append(({"Q": _values(x), "K": _values(x), "V": _values(x)}, (x,)))  # no weights: Q = K = V = X
     triples = list(itertools.permutations(inputs[:4], 3))  # Q, K and V given as they are
     triples += [tuple(inputs[i : i + 3]) for i in range(1, MAX_ROLE_BLOCKS) if len(inputs[i : i + 3]) == 3]
@@ -736,7 +740,7 @@ def _hypotheses(
     out: list[Hypothesis] = []
     tried = 0
     seen: set[Any] = set()
-    for values, roots in roles:
+    for values, roots in roles + transposed:
         key = tuple((k, tuple(map(tuple, v))) for k, v in sorted(values.items()))
         if key in seen:  # the same matrices in the same roles: one hypothesis, whichever block gave them
             continue
