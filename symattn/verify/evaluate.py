@@ -659,14 +659,10 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                 solved = self._solved_operand(node, earlier, mark)  # prose.py
                 if solved is not None:
                     return solved
+            # a result whose truth holds rounded inputs keeps its interval, for a later literal tied to it
+            kept = None if ref.truth or isinstance(ref.ball, list) else ref.ball
             result = Val(
-                printed,
-                b,
-                ref.deps | self._source(node, ok, printed, b),
-                ball=None
-                if ref.truth or isinstance(ref.ball, list)
-                else ref.ball,  # its truth, if rounded inputs
-                truth=ref.truth,
+                printed, b, ref.deps | self._source(node, ok, printed, b), ball=kept, truth=ref.truth
             )
             if distinctive:
                 self.results[node.text] = result  # type: ignore[union-attr]

@@ -36,7 +36,7 @@ from symattn.registry import GRAPHS, Graph, GraphNode
 from symattn.registry import POSITIONS_GRAPH as POSITIONS
 from symattn.registry import VOCABULARY_GRAPH as VOCABULARY
 from symattn.rounding import round_half_away
-from symattn.verify.chain import chain
+from symattn.verify.chain import _float_score, chain
 from symattn.verify.finding import Finding, Kind, Status
 from symattn.verify.words import NODE_WORDS, ROLE_WORDS, not_computed, stated_values
 
@@ -1507,6 +1507,7 @@ def _judge_positions(
                 wrong_lines.update({shown[1]} if shown[2] else set())
             if wrong_lines:  # carried from the encoding rows printed wrong, not the rounded ones
                 deps, wrong_before = wrong_lines, True
+        described = _describe(POSITIONS, hyp)
         if trace is not None:
             where = (
                 f"positions {start + first}..{start + first + block.shape[0] - 1}"
@@ -1518,8 +1519,7 @@ def _judge_positions(
                     "line": block.line,
                     "shape": list(block.shape),
                     "name": block.name,
-                    "node": f"{name} ({where})"
-                    + (f", {_describe(POSITIONS, hyp)}" if _describe(POSITIONS, hyp) else ""),
+                    "node": f"{name} ({where})" + (f", {described}" if described else ""),
                     "evidence": matched,
                     "why": "by its digits",
                 }
@@ -1534,9 +1534,7 @@ def _judge_positions(
             deps=deps,
             carries_wrong=wrong_before,
         )
-        verdicts.update(
-            (place, dataclasses.replace(v, scale=_describe(POSITIONS, hyp))) for place, v in judged.items()
-        )
+        verdicts.update((place, dataclasses.replace(v, scale=described)) for place, v in judged.items())
         for i, row in enumerate(block.rows if name == "PE" else ()):
             row_wrong = any(
                 judged.get((c.line, c.column)) is not None and judged[(c.line, c.column)].status == "wrong"
@@ -1552,21 +1550,6 @@ def _floats(matrix: Matrix) -> list[list[float | None]]:
         [None if x is None else float(x) if isinstance(x, Fraction) else float(x.mid()) for x in row]
         for row in matrix
     ]
-
-
-def _float_matched(block: Block, target: list[list[float | None]]) -> int:
-    """Digits of ``block`` within its rounding of ``target`` (a near miss one digit less), by floats."""
-    matched = 0
-    for lit, value in zip(block.cells(), (x for row in target for x in row), strict=True):
-        if value is None or lit.infinite:
-            continue
-        unit = 10.0 ** -(lit.places or 0)
-        gap = abs(lit.approx - value)
-        if gap <= unit / 2 * (1 + 1e-9) + 1e-12 * abs(value):
-            matched += lit.weight
-        elif lit.weight > 2 and gap <= 2 * unit:
-            matched += lit.weight - 1
-    return matched
 
 
 def _position_match(block: Block, computed: list[tuple[Block | None, dict[str, Any]]]) -> Any:
@@ -1586,7 +1569,11 @@ def _position_match(block: Block, computed: list[tuple[Block | None, dict[str, A
                 _slices(block, screen, table is not None),
                 strict=True,
             ):
-                if _float_matched(block, floats) < MIN_EVIDENCE:
+                flat = [x for row in floats for x in row]  # a None cell (PE's 0 or 1) carries no digits
+                screened, _d = _float_score(
+                    block.cells(), [x or 0.0 for x in flat], [x is None for x in flat]
+                )
+                if screened < MIN_EVIDENCE:
                     continue  # screened in floats: most rows are far off
                 matched, decided = _score(block, scoring)
                 if decided and (best is None or (matched, -first) > (best[0], -best[2])):
