@@ -142,8 +142,15 @@ def test_without_either_mechanism_the_worker_would_be_orphaned(tmp_path: Path) -
         proc.kill()
 
 
+def _interruptible() -> None:
+    """In the child before exec: Ctrl-C at its default, as a terminal's shell starts a
+    command (a shell without job control starts a background job with SIGINT ignored,
+    and Python then keeps it ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_to_the_process_group_prints_no_worker_traceback(tmp_path: Path) -> None:
-    proc, worker = _busy_parent(tmp_path, "both", start_new_session=True)
+    proc, worker = _busy_parent(tmp_path, "both", start_new_session=True, preexec_fn=_interruptible)
     try:
         os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the parent and the worker
         _, err = proc.communicate(timeout=60)
