@@ -388,6 +388,20 @@ def normalised(k: Any, a: Matrix) -> Matrix:
     return out
 
 
+def over_root(k: Any, a: Matrix, *, d_k: Fraction, causal: bool = False) -> Matrix:
+    """Every cell over √d_k (scores scaled as the paper scales them, printed on their own);
+    ``causal``: the cells after each row's own position masked (``-inf``), as the masked
+    scores are printed before their softmax."""
+    if causal and len(a) != len(a[0]):
+        raise ValueError("a causal mask needs a square matrix of scores")
+    root = k.sqrt(k.c(Fraction(d_k)))
+    masked = MASKED if k.exact else -math.inf
+    return [
+        [masked if x is MASKED or (causal and j > i) else k.div(x, root) for j, x in enumerate(row)]
+        for i, row in enumerate(a)
+    ]
+
+
 def transpose(a: Matrix) -> Matrix:
     return [list(col) for col in zip(*a, strict=True)]
 

@@ -384,6 +384,7 @@ class Op:
     arithmetic: bool = True
     unary: bool = False  # an activation or norm: also tried on a binary result (two steps)
     stated: str = ""  # a convention a document may state in words, tried at each value it states
+    crossed: tuple[dict[str, Any], ...] = ({},)  # variants tried with each stated value
     params: int = 0  # its last arguments are parameters: given blocks (γ, β), the first a result
 
 
@@ -480,6 +481,17 @@ OPS: tuple[Op, ...] = (
         unary=True,
     ),
     Op("exp", 1, kits.exps, _same, arithmetic=False),
+    # scores over √d_k, for each d_k the document could mean (a width it prints, one it states)
+    Op(
+        "x ÷ √d_k",
+        1,
+        kits.over_root,
+        _same,
+        (),
+        arithmetic=False,
+        stated="d_k",
+        crossed=({"causal": False}, {"causal": True}),
+    ),
     Op("x − max", 1, kits.minus_max, _wide),
     Op("x ÷ sum", 1, kits.normalised, _wide),
     Op("x − mean", 1, kits.centred, _wide),

@@ -192,7 +192,7 @@ def test_the_candidates_are_counted_and_capped():
 def test_each_operation_is_declared_once_with_its_conventions_and_words(op):
     from symattn.verify.words import OP_WORDS
 
-    assert op.arity in (1, 2, 3) and op.conventions and OP_WORDS[op.name]
+    assert op.arity in (1, 2, 3) and (op.conventions or op.stated) and OP_WORDS[op.name]
 
 
 SCORES = [["0.5530", "0.6123", "0.3896"], ["0.0271", "0.2272", "0.1394"], ["0.4198", "0.2406", "0.1581"]]
@@ -336,3 +336,95 @@ def test_a_softmax_walked_through_step_by_step_carries_a_wrong_score():
         if f.claimed != _places(true, 4):
             assert (f.status, f.kind) == ("wrong", "carried")
     assert any(f.status == "wrong" for f in at_exp)
+
+
+def _array(rows: list[list[str]]) -> str:
+    """A NumPy printout of ``rows``."""
+    body = ",\n       ".join("[" + ", ".join(r) + "]" for r in rows)
+    return f"array([{body}])"
+
+
+def _scores_doc(
+    scaled_rows: list[list[str]], masked_rows: list[list[str]] | None = None, d_k: int = 4
+) -> str:
+    """Scores given as they are (no X, no weights), then scaled by √d_k as a printed step."""
+    doc = (
+        "Suppose the dot products come out as:\n\n"
+        "```\nQK^T = [[8, 3, 5],\n        [3, 10, 4],\n        [5, 4, 9]]\n```\n\n"
+        f"With d_k = {d_k} we divide by √{d_k}:\n\n```\n>>> S / np.sqrt({d_k})\n"
+        + _array(scaled_rows)
+        + "\n```\n"
+    )
+    if masked_rows is not None:
+        doc += (
+            f"\nThen the causal mask:\n\n```\n>>> S / np.sqrt({d_k}) + mask\n"
+            + _array(masked_rows)
+            + "\n```\n"
+        )
+    return doc
+
+
+GIVEN_SCORES = [[8, 3, 5], [3, 10, 4], [5, 4, 9]]
+
+
+def test_scores_given_as_they_are_then_scaled_by_the_root_of_d_k_are_a_step():
+    scaled = [[_places(mpmath.mpf(x) / 2, 1) for x in row] for row in GIVEN_SCORES]
+    report = verify_text(_scores_doc(scaled))
+    assert not report.wrong
+    assert sum("x ÷ √d_k (d_k = 4)" in f.reason for f in report.findings if f.status == "ok") == 9
+    slipped = [row[:] for row in scaled]
+    slipped[1][2] = "2.5"  # 4 / 2 is 2.0
+    assert [(f.claimed, f.status) for f in verify_text(_scores_doc(slipped)).wrong] == [("2.5", "wrong")]
+
+
+def test_masked_scaled_scores_are_the_scaled_scores_with_a_causal_mask():
+    scaled = [[_places(mpmath.mpf(x) / 2, 1) for x in row] for row in GIVEN_SCORES]
+    masked = [[cell if j <= i else "-inf" for j, cell in enumerate(row)] for i, row in enumerate(scaled)]
+    report = verify_text(_scores_doc(scaled, masked))
+    assert not report.wrong
+    lines = _scores_doc(scaled, masked).split("\n")
+    first = next(i for i, text in enumerate(lines, 1) if text.endswith("+ mask")) + 1
+    at_mask = [f for f in report.findings if first <= f.line < first + 3 and f.status == "ok"]
+    assert len(at_mask) == 6 and all("causal mask" in f.reason for f in at_mask)
+
+
+def _softmax_rows(rows, temperature="1"):
+    out = []
+    for row in rows:
+        exps = [mpmath.e ** (mpmath.mpf(x) / mpmath.mpf(temperature)) for x in row]
+        out.append([e / sum(exps) for e in exps])
+    return out
+
+
+def test_weights_named_and_shaped_as_a_softmax_are_judged_as_one_even_when_their_digits_are_off():
+    # the weights are rows of probabilities named "weights" after the scaled scores: the
+    # softmax of those scores, whatever their digits; made-up weights are wrong where the
+    # softmax of every block of scores before them misses them
+    scaled = [[_places(mpmath.mpf(x) / mpmath.sqrt(3), 4) for x in row] for row in GIVEN_SCORES]
+    true = _softmax_rows([[mpmath.mpf(x) / mpmath.sqrt(3) for x in row] for row in GIVEN_SCORES])
+    shown = [["0.45", "0.15", "0.40"], ["0.10", "0.70", "0.20"], ["0.35", "0.20", "0.45"]]
+    doc = _scores_doc(scaled, d_k=3) + (
+        "\nRow-wise softmax:\n\n```\n"
+        + "\n".join(
+            ("Attention Weights = [" if i == 0 else "                     ") + "[" + ", ".join(r) + "]"
+            for i, r in enumerate(shown)
+        )
+        + "]\n```\n"
+    )
+    report = verify_text(doc)
+    expected = [
+        (cell, t)
+        for row, trow in zip(shown, true, strict=True)
+        for cell, t in zip(row, trow, strict=True)
+        if _places(t, 2) != cell
+    ]
+    assert len(expected) == 9  # every made-up weight is off
+    assert [f.claimed for f in report.wrong] == [cell for cell, _t in expected]
+    assert all(abs(mpmath.mpf(f.value) - t) < 1e-4 for f, (_c, t) in zip(report.wrong, expected, strict=True))
+    right = [[_places(t, 2) for t in row] for row in true]
+    fixed = doc
+    for row, good in zip(shown, right, strict=True):
+        fixed = fixed.replace(", ".join(row), ", ".join(good))
+    assert not verify_text(fixed).wrong
+    unnamed = doc.replace("Attention Weights = [", "                    [")
+    assert not verify_text(unnamed).wrong  # rows of probabilities nothing names: not declared

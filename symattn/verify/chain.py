@@ -51,6 +51,8 @@ def _describe(op: Op, convention: dict[str, Any]) -> str:
             parts.append("ε = 0" if not value else f"ε = 1e-{power}" if plain else f"ε = {value}")
         elif key == "temperature":
             parts.append(f"T = {format(float(value), 'g')}")
+        elif key == "d_k":
+            parts.append(f"d_k = {value}")
         elif key == "causal":
             if value:
                 parts.append("causal mask")
@@ -294,7 +296,12 @@ class _Chain:
         explains some of the block's digits."""
         out: list[_Found] = []
         screened: dict[tuple[Any, ...], bool] = {}
-        stated = [{op.stated: value} for value in self.stated.get(op.stated, ()) if value != 1]
+        stated = [
+            {op.stated: value, **variant}
+            for value in self.stated.get(op.stated, ())
+            if value != 1
+            for variant in op.crossed
+        ]
         for convention in (*op.conventions, *stated):
             family = tuple(sorted((k, v) for k, v in convention.items() if k != "eps"))
             if screened.get(family) is False:
@@ -404,6 +411,8 @@ class _Chain:
                     why = f"closest to {best.cand.label}, but far off in more than a quarter of its cells"
                     self.trace.append(_note(block, None, why))
                 best = None
+        if (best is None or truth is None or in_a is None) and not as_given and self.declared(block, pool):
+            return
         if best is None or truth is None or in_a is None:
             # what nothing before it explains is data to what comes after (a printed random
             # tensor, a table of scores): read as printed, its rounding kept
@@ -419,6 +428,65 @@ class _Chain:
             and (f.cand is not best.cand or (f.how, f.row) != (best.how, best.row))
         ]
         self.judge_block(block, best, truth=truth, in_a=in_a, rivals=rivals, as_given=as_given)
+
+    def declared(self, block: Any, pool: list[Node]) -> bool:
+        """A block the document names as a softmax's output (``weights = [[…]]``), whose rows
+        are probabilities, printed after scores of its shape, is that softmax even where its
+        digits do not match: its name and its shape declare it, as they declare the attention
+        graph's stage.  It is judged against the softmax of the most recent such scores; a
+        cell is called wrong only where the softmax of every block of scores in the pool, under
+        every convention, misses it.  False where nothing declares it."""
+        from symattn.verify.explain import _row_stochastic
+
+        op = next(o for o in OPS if o.name == "softmax")
+        name = block.name.lower()
+        if not name or not any(w == name or (len(w) > 2 and w in name) for w in OP_WORDS[op.name]):
+            return False
+        printed = _printed(block)
+        if not _row_stochastic(block, printed):
+            return False
+        scores = [n for n in reversed(pool) if n.shape == block.shape and not _probabilities(n.printed)]
+        conventions = (*op.conventions, *({op.stated: v} for v in self.stated.get(op.stated, ()) if v != 1))
+        cands = [
+            c
+            for n in scores
+            for convention in conventions
+            if (c := self.candidate(op, convention, (n,), _describe(op, convention))) is not None
+        ]
+        if not cands:
+            return False
+        first = cands[0]
+        truth, in_a = _exact(first, False), _exact(first, True)
+        deps, carries = _deps(first)
+        label = f"{first.label} (declared by its name and its rows of probabilities)"
+        self.trace.append(_note(block, label, "by its name and shape", 0))
+        wrong_cells: set[tuple[int, int]] = set()
+        for i, lits in enumerate(block.rows):
+            for j, lit in enumerate(lits):
+                verdict = self.judge(
+                    lit,
+                    truth[i][j],
+                    in_a[i][j],
+                    deps=set(deps),
+                    carries_wrong=carries,
+                    stage_name=first.label,
+                    cell=(i + 1, j + 1),
+                    arithmetic=False,
+                )
+                if verdict is None:
+                    continue
+                if verdict.status == "wrong" and any(
+                    _agrees(lit, c.floats[i][j], c.floats_a[i][j]) for c in cands
+                ):
+                    continue  # another block of scores, or another convention, gives it
+                self.verdicts[(lit.line, lit.column)] = verdict
+                if verdict.status == "wrong":
+                    wrong_cells.add((i, j))
+        self.add_node(
+            block, truth, given=False, wrong=bool(wrong_cells), deps=deps, wrong_cells=frozenset(wrong_cells)
+        )
+        self.nodes[-1].label = first.label
+        return True
 
     def judge_block(
         self, block: Any, best: _Found, *, truth: Matrix, in_a: Matrix, rivals: list[_Found], as_given: bool
@@ -493,6 +561,14 @@ class _Chain:
 
 
 _UNSET = object()
+
+
+def _probabilities(m: Matrix) -> bool:
+    """Every row of ``m`` a distribution: cells in [0, 1] summing to 1 within 1/100."""
+    return all(
+        all(isinstance(x, Fraction) and 0 <= x <= 1 for x in row) and abs(sum(row) - 1) <= Fraction(1, 100)
+        for row in m
+    )
 
 
 def _leaves(arg: Any) -> list[Node]:
@@ -726,6 +802,8 @@ def _consider(block: Any, cand: Candidate, shape: tuple[int, int], args: tuple[A
     for how, row in _views(block, shape):
         values = _view(cand.floats, how, row)
         values_a = _view(cand.floats_a, how, row)
+        if any(lit.infinite and not math.isinf(v) for lit, v in zip(cells, values, strict=True)):
+            continue  # a masked score printed where the candidate has a number: a mask it lacks
         restated = [
             any(abs(v - x) <= 1e-12 * max(1.0, abs(v)) for x in (_view(a, how, row)[i] for a in same))
             for i, v in enumerate(values)

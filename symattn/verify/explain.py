@@ -1243,12 +1243,23 @@ def _open(by_place: dict[tuple[int, int], Finding], lit: Lit) -> bool:
 
 #: Most values of one parameter the text states that are tried.
 MAX_STATED = 7
+#: The widest block whose width is tried as a d_k.
+MAX_WIDTH = 1024
 
 
 def _stated(text: str) -> dict[str, list[Fraction]]:
     """The values the text states for each parameter of the graphs that may be stated."""
     names = {p.name for g in GRAPHS for p in g.parameters if p.stated}
     return {name: stated_values(text, name, MAX_STATED) for name in sorted(names)}
+
+
+def _key_widths(text: str, blocks: list[Block]) -> tuple[Fraction, ...]:
+    """The d_k scores may be scaled by: each d_k the text states, then each width a block of
+    two columns or more prints (the width of Q and K, whether or not the scores name it)."""
+    widths = sorted({b.shape[1] for b in blocks if 2 <= b.shape[1] <= MAX_WIDTH})
+    out = list(stated_values(text, "d_k", MAX_STATED))
+    out += [Fraction(w) for w in widths if Fraction(w) not in out]
+    return tuple(out[:MAX_STATED])
 
 
 def _plain_number(value: Fraction) -> str:
@@ -1711,7 +1722,8 @@ def _graphs(
             identified,
             summary["blocks"],
             judge=_cell_verdict,
-            stated={name: tuple([Fraction(1), *values]) for name, values in stated.items()},
+            stated={name: tuple([Fraction(1), *values]) for name, values in stated.items()}
+            | {"d_k": _key_widths(text, blocks)},
             wrong=slips | {place for place, verdict in chosen.items() if verdict.status == "wrong"},
         )
         for place, verdict in steps.items():

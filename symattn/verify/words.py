@@ -75,6 +75,7 @@ OP_WORDS: dict[str, tuple[str, ...]] = {
     "LayerNorm": ("layernorm", "ln", "norm", "normalized", "normed", "归一化"),
     "RMSNorm": ("rmsnorm", "rms", "norm", "normalized"),
     "exp": ("exp", "exps", "exponentials", "numerators", "指数"),
+    "x ÷ √d_k": ("scaled", "缩放"),
     "x − max": ("shifted", "stable", "减后", "减去最大值"),
     "x ÷ sum": ("normalized", "normalised", "probs", "probabilities", "归一化", "概率"),
     "x − mean": ("centered", "centred", "diff"),
@@ -115,6 +116,7 @@ ROLE_WORDS: dict[str, tuple[str, ...]] = {
 PARAMETER_WORDS: dict[str, tuple[str, ...]] = {
     "temperature": ("T", "\\tau", "\u03c4", "temperature", "\u6e29\u5ea6", "logits /", "logit /"),
     "m": ("m", "slope", "\u659c\u7387"),
+    "d_k": ("d_k", "d_{k}", "dk"),
 }
 
 _VALUE = r"\s*(?:=|@|:|\u4e3a|of)?\s*(\d{1,3}(?:\.\d{1,4})?)(?![\d.])"
