@@ -517,3 +517,50 @@ def test_square_weights_applied_transposed_are_a_layout_the_explanation_tries():
     assert shown[2][0] != truth
     confirmed = [f for f in report.findings if f.status == "ok" and f.line >= 9]
     assert len(confirmed) == 8
+
+
+def test_a_positional_encoding_table_with_a_position_column_is_read_as_its_matrix():
+    # | Position | sin(θ₀) | cos(θ₀) | …: the table's columns side by side are PE; the table of
+    # angles pos/divisor above it has the same header words and is not an encoding
+    d = 4
+    pe = [[_places(v, 3) for v in _pe(p, d)] for p in range(4)]
+    pe[2][2] = "0.918"  # sin(2/100) is 0.020 and sin(0.2) 0.199: a slip
+    angles = [[_places(mpmath.mpf(p) / 100 ** (i / 2), 3) for i in range(2)] for p in range(4)]
+    doc = (
+        "The divisors are 1 and 100, so the angles are:\n\n"
+        "| Position | dim 0,1 (÷1) | dim 2,3 (÷100) |\n| --- | --- | --- |\n"
+        + "".join(f"| pos={p} | {a} | {b} |\n" for p, (a, b) in enumerate(angles))
+        + "\nand the encoding (d_model = 4):\n\n"
+        "| Position | sin(θ₀) | cos(θ₀) | sin(θ₁) | cos(θ₁) |\n| --- | --- | --- | --- | --- |\n"
+        + "".join(f"| {p} | {' | '.join(row)} |\n" for p, row in enumerate(pe))
+    )
+    report = verify_text(doc)
+    lines = doc.split("\n")
+    slip = next(i for i, line in enumerate(lines, 1) if "0.918" in line)
+    assert [(f.line, f.claimed) for f in report.wrong] == [(slip, "0.918")]
+    assert sum(f.status == "ok" and f.line > slip - 4 for f in report.findings) >= 12
+
+
+def test_q_and_k_given_without_v_explain_their_scaled_scores():
+    q = [[Fraction(1), Fraction(0), Fraction(1)], [Fraction(0), Fraction(2), Fraction(1)]]
+    k = [
+        [Fraction(1), Fraction(1), Fraction(0)],
+        [Fraction(0), Fraction(1), Fraction(1)],
+        [Fraction(2), Fraction(0), Fraction(1)],
+    ]
+    dots = [[sum(a * b for a, b in zip(qi, kj, strict=True)) for kj in k] for qi in q]
+    scaled = [[mpmath.mpf(x.numerator) / x.denominator / mpmath.sqrt(3) for x in row] for row in dots]
+    shown = [[_places(v, 4) for v in row] for row in scaled]
+    truth = shown[1][2]
+    shown[1][2] = _places(scaled[1][2] + mpmath.mpf("0.01"), 4)
+    doc = (
+        "Two queries and three keys, no values yet:\n\n```python\n"
+        "Q = np.array([[1, 0, 1], [0, 2, 1]])\nK = np.array([[1, 1, 0], [0, 1, 1], [2, 0, 1]])\n"
+        "```\n\nEach query against each key, over the root of 3:\n\n```\n"
+        + "\n".join("[" + "  ".join(row) + "]" for row in shown)
+        + "\n```\n"
+    )
+    report = verify_text(doc)
+    assert shown[1][2] != truth
+    assert [f.claimed for f in report.wrong] == [shown[1][2]]
+    assert sum(f.status == "ok" for f in report.findings) >= 5

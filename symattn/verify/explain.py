@@ -149,6 +149,7 @@ class Block:
     parts: tuple[
         Block, ...
     ] = ()  # the printed vectors a stacked block is made of (``x1 = [..]``, ``x2 = [..]``)
+    column: bool = False  # a column of a pipe table, read as one vector
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -183,6 +184,36 @@ def _stacks(inputs: list[Block]) -> list[tuple[int, Block]]:
         if end - start >= 2 and inputs[start].shape[0] == 1:
             run = tuple(inputs[start:end])
             out.append((end - 1, Block([b.rows[0] for b in run], run[0].line, parts=run)))
+        start = end
+    return out
+
+
+def _table_matrices(blocks: list[Block]) -> list[Block]:
+    """Each pipe table's columns of numbers side by side, as the matrix whose rows are the
+    table's rows (``| 1 | 0.841 | 0.540 |``: position 1's encoding), without a first column
+    that only counts the rows in integers (0, 1, 2, … or 1, 2, 3, …; ``1.0`` is a value)."""
+    out = []
+    start = 0
+    for end in range(1, len(blocks) + 1):
+        if (
+            end < len(blocks)
+            and blocks[start].column
+            and blocks[end].column
+            and blocks[end].line == blocks[start].line
+            and blocks[end].shape == blocks[start].shape
+        ):
+            continue
+        run = [b for b in blocks[start:end] if b.column]
+        n = run[0].shape[1] if run else 0
+        labels = run[0].rows[0] if run else []
+        if all(c.text.lstrip("+").isdigit() for c in labels) and [c.value for c in labels] in (
+            list(range(n)),
+            list(range(1, n + 1)),
+        ):
+            run = run[1:]  # the row numbers
+        if len(run) >= 2:
+            rows = [[b.rows[0][i] for b in run] for i in range(n)]
+            out.append(Block(rows, run[0].line, parts=tuple(run)))
         start = end
     return out
 
@@ -402,7 +433,7 @@ class _Scanner:
             for column in columns.values():
                 if rows >= 2 and all(c is not None for c in column) and rows <= MAX_CELLS:
                     cells = [c for c in column if c is not None]
-                    blocks.append(Block([cells], cells[0].line))
+                    blocks.append(Block([cells], cells[0].line, column=True))
             index = body
         return blocks
 
@@ -632,7 +663,7 @@ def _node(name: str) -> GraphNode:
 def _compute(graph: Graph, values: dict[str, Any], skip: Any = ()) -> None:
     """Each node of ``graph`` not in ``skip`` computed into ``values`` (exact, or balls)."""
     for node in graph.nodes:
-        if node.name not in skip:
+        if node.name not in skip and all(p in values for p in node.parents):  # (no V: no output)
             values[node.name] = node.compute(kits.EXACT, *(values[p] for p in node.parents))
 
 
@@ -657,7 +688,7 @@ class Hypothesis:
         values: dict[str, Any] = dict(self.inputs)
         values.update((name, value) for name, (_label, value) in self.conventions.items())
         _compute(ATTENTION, values, self.inputs)
-        self.truth = {n.name: values[n.name] for n in ATTENTION.nodes}
+        self.truth = {n.name: values[n.name] for n in ATTENTION.nodes if n.name in values}
         self.unnamed = frozenset(self.conventions) | {
             n
             for n, m in self.truth.items()
@@ -734,9 +765,14 @@ def _hypotheses(
     triples = list(itertools.permutations(inputs[:4], 3))  # Q, K and V given as they are
     triples += [tuple(inputs[i : i + 3]) for i in range(1, MAX_ROLE_BLOCKS) if len(inputs[i : i + 3]) == 3]
     triples += [(qk, qk, v) for qk, v in itertools.permutations(inputs[:4], 2)]  # Q = K = [..], V = [..]
+    paired = set()
     for q, k, v in triples:  # (or three given blocks in a row, later in the document)
         if q.shape[1] == k.shape[1] and k.shape[0] == v.shape[0]:
             roles.append(({"Q": _values(q), "K": _values(k), "V": _values(v)}, (q, k, v)))
+            paired.add((id(q), id(k)))
+    for q, k in itertools.permutations(inputs[:4], 2):  # Q and K given, V never printed: the scores
+        if q.shape[1] == k.shape[1] and (id(q), id(k)) not in paired:
+            roles.append(({"Q": _values(q), "K": _values(k)}, (q, k)))
     out: list[Hypothesis] = []
     tried = 0
     seen: set[Any] = set()
@@ -782,7 +818,7 @@ def _candidates(
     r, c = block.shape
     out = []
     for stage in ATTENTION.nodes:
-        if stage.name in roots:
+        if stage.name in roots or stage.name not in truth:
             continue
         m = truth[stage.name]
         for transposed in (False, True):
@@ -1043,6 +1079,8 @@ def _world_a(
         if stage.name in hyp.inputs:
             out[stage.name] = (hyp.inputs[stage.name], set(), False)
             continue
+        if stage.name not in hyp.truth:
+            continue  # not computed under this hypothesis (no V: no output)
         value = stage.compute(kits.EXACT, *(values[p] for p in stage.parents))
         d = set().union(*(deps[p] for p in stage.parents))
         w = any(wrong[p] for p in stage.parents)
@@ -1429,7 +1467,8 @@ def _tables(blocks: list[Block], given: list[Block]) -> list[tuple[Block | None,
         if not any(_values(b) == values for _t, values in tables):
             tables.append((b, _values(b)))
     tables = tables[:MAX_TABLES]
-    widths = sorted({b.shape[1] for b in blocks if b.shape[1] >= 2})
+    shown = [*blocks, *_table_matrices(blocks)]  # a table's columns side by side: its width too
+    widths = sorted({b.shape[1] for b in shown if b.shape[1] >= 2})
     tables += [(None, [[Fraction(0)] * d for _ in range(MAX_POSITIONS)]) for d in widths]
     return tables
 
@@ -1474,7 +1513,7 @@ def _encodings(
 def _judge_positions(
     hyp: dict[str, tuple[str, Any]],
     blocks: list[Block],
-    given: list[Block],
+    made_up: list[Block],
     tables: list[tuple[Block | None, Matrix]],
     trace: list[dict[str, Any]] | None,
 ) -> tuple[int, dict[tuple[int, int], Verdict]]:
@@ -1485,9 +1524,13 @@ def _judge_positions(
     printed: dict[tuple[int, int], tuple[list[Fraction], int, bool]] = {}  # (width, position): row
     evidence, verdicts = 0, {}
     start = int(hyp["start"][1])
-    given_ids = {id(p) for g in given for p in g.printed()}
+    given_ids = {id(p) for g in made_up for p in g.printed()}
     # rows printed one under another (``pos 0: [...]``, ``pos 1: [...]``) are tried as one table first
-    stacked = {id(s.parts[0]): s for _i, s in _stacks(blocks) if not any(id(p) in given_ids for p in s.parts)}
+    stacked = {
+        id(s.parts[0]): s
+        for s in (*(s for _i, s in _stacks(blocks)), *_table_matrices(blocks))
+        if not any(id(p) in given_ids for p in s.parts)
+    }
     done: set[int] = set()
     for printed_block in blocks:
         if id(printed_block) in given_ids or id(printed_block) in done:
@@ -1604,16 +1647,22 @@ def _position_match(block: Block, computed: list[tuple[Block | None, dict[str, A
 
 
 def _positions(
-    blocks: list[Block], given: list[Block], trace: list[dict[str, Any]], summary: dict[str, Any]
+    blocks: list[Block],
+    given: list[Block],
+    made_up: list[Block],
+    trace: list[dict[str, Any]],
+    summary: dict[str, Any],
 ) -> dict[tuple[int, int], Verdict]:
     """Verdicts on the blocks that are rows of the sinusoidal encoding, or of a table of
     embeddings plus it, under the conventions that explain the most digits; a number is wrong
-    only where every set of conventions nearly as good calls it wrong."""
+    only where every set of conventions nearly as good calls it wrong.  The encoding is computed
+    from positions alone: a block the readers took as given (a table with no formula on it) may
+    be it, and only the blocks the text says were not computed (``made_up``) are never judged."""
     tables = _tables(blocks, given)
     scored = []
     for conventions, _rank in _conventions(POSITIONS, {}, {}):
         try:
-            scored.append((*_judge_positions(conventions, blocks, given, tables, None), conventions))
+            scored.append((*_judge_positions(conventions, blocks, made_up, tables, None), conventions))
         except (ValueError, ZeroDivisionError):
             continue
     summary["hypotheses"] += len(scored)
@@ -1622,7 +1671,7 @@ def _positions(
         return {}
     near = [s for s in scored if s[0] >= best * NEAR_BEST]
     kept = next(s for s in scored if s[0] == best)
-    _judge_positions(kept[2], blocks, given, tables, trace)
+    _judge_positions(kept[2], blocks, made_up, tables, trace)
     return {
         place: verdict
         for place, verdict in kept[1].items()
@@ -1650,7 +1699,7 @@ def _lazy_variants(scored: list[Any], stated: dict[str, list[Fraction]]) -> list
     ranked = sorted(scored, key=lambda s: -s[0])
     best, trace = ranked[0][2], ranked[0][3]
     reached = _reached(ATTENTION, {p.name for p in ATTENTION.parameters if p.lazy})
-    shapes = {(len(best.truth[n]), len(best.truth[n][0])) for n in reached}
+    shapes = {(len(best.truth[n]), len(best.truth[n][0])) for n in reached if n in best.truth}
     shapes |= {(c, r) for r, c in shapes} | {(1, c) for _r, c in shapes}
     if not any(
         note["node"] is None
@@ -1701,9 +1750,12 @@ def _graphs(
     given: list[Block],
     summary: dict[str, Any],
     slips: frozenset[tuple[int, int]],
+    *,
+    made_up: list[Block],
 ) -> dict[tuple[int, int], Verdict]:
     """The verdicts of the three graphs: attention from the given blocks, the vocabulary's
-    softmax, and the chain of printed steps (each keeps a verdict the one before reached)."""
+    softmax, and the chain of printed steps (each keeps a verdict the one before reached).
+    ``made_up``: the blocks the text says were not computed."""
     from flint import ctx
 
     saved = ctx.prec
@@ -1714,7 +1766,7 @@ def _graphs(
         chosen = _attention(blocks, given, summary, identified, stated=stated, slips=slips)
         for place, verdict in _vocabulary(stated, blocks, given, summary["blocks"]).items():
             chosen.setdefault(place, verdict)
-        for place, verdict in _positions(blocks, given, summary["blocks"], summary).items():
+        for place, verdict in _positions(blocks, given, made_up, summary["blocks"], summary).items():
             chosen.setdefault(place, verdict)
         steps, summary["candidates"] = chain(
             blocks,
@@ -1798,9 +1850,11 @@ def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str
         "blocks": [],
     }
     if not given or not open_blocks:
-        return findings, summary
+        out = {(f.line, f.column): f for f in findings}
+        _doubted(out, blocks, {})
+        return sorted(out.values(), key=lambda f: (f.line, f.column)), summary
     slips = frozenset(place for place, f in by_place.items() if f.status == Status.WRONG)
-    chosen = _graphs(text, blocks, given, summary, slips)
+    chosen = _graphs(text, blocks, given, summary, slips, made_up=stated)
     open_places = {(c.line, c.column) for b in open_blocks for c in b.cells() if _open(by_place, c)}
     open_places -= {(c.line, c.column) for b in stated for c in b.cells()}  # givens, whatever they fit
     texts, printed_cell = _printed_cells(blocks)
@@ -1845,8 +1899,46 @@ def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str
                 if restated
                 else f"follows from line {root}, whose numbers the explanation finds right",
             )
+    _doubted(out, blocks, chosen)
     _restated(out, blocks)
     return sorted(out.values(), key=lambda f: (f.line, f.column)), summary
+
+
+#: A reading of a table is doubted when it calls more than this share of the table's judged
+#: numbers wrong, fresh, with no convention that fits them, in a table of MIN_DOUBTED or more.
+DOUBTED_SHARE = Fraction(1, 2)
+MIN_DOUBTED = 6
+
+
+def _doubted(
+    out: dict[tuple[int, int], Finding], blocks: list[Block], chosen: dict[tuple[int, int], Any]
+) -> None:
+    """A table that a reader named from its header and prose (no formula is written on it)
+    and then calls mostly wrong, each number a fresh slip that no convention explains, while
+    no hypothesis of the explanation identifies it, has more likely been named as the wrong
+    quantity (a table of angles pos/divisor under "Position | dim 0,1") than printed with that
+    many slips: its numbers are unverified.  Slips that a convention explains say so
+    (``fits``) and stand; so does a table the explanation identified, and any block with its
+    formula written on it (``PE(1) = [...]``: the author's own statement of what it is)."""
+    for block in _table_matrices(blocks):
+        places = [(c.line, c.column) for c in block.cells()]
+        judged = [out[p] for p in places if p in out and out[p].status in (Status.OK, Status.WRONG)]
+        fresh = [f for f in judged if f.status == Status.WRONG and f.carried_from is None and f.fits is None]
+        if (
+            len(judged) < MIN_DOUBTED
+            or len(fresh) <= len(judged) * DOUBTED_SHARE
+            or any(p in chosen for p in places)
+            or any(f.reason.startswith("identified by its digits") for f in judged)
+        ):
+            continue
+        for f in judged:  # its numbers called right by the same reading are no evidence either
+            out[(f.line, f.column)] = dataclasses.replace(
+                f,
+                status=Status.UNVERIFIED,
+                kind=Kind.UNDECIDED,
+                reason=f"the reading calls {len(fresh)} of this table's {len(judged)} numbers wrong and no "
+                "convention or explanation fits it: more likely named as the wrong quantity than that many slips",
+            )
 
 
 def _restated(out: dict[tuple[int, int], Finding], blocks: list[Block]) -> None:
