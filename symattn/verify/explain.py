@@ -1516,24 +1516,23 @@ def _judge_positions(
     made_up: list[Block],
     tables: list[tuple[Block | None, Matrix]],
     trace: list[dict[str, Any]] | None,
+    *,
+    runs: list[Block],
 ) -> tuple[int, dict[tuple[int, int], Verdict]]:
     """The evidence one set of the encoding's conventions finds, and its verdicts: each block
     identified with the rows of PE or of E + PE that explain most of its digits.  E + PE is
-    judged in world (a) from the encoding rows the document printed before it."""
+    judged in world (a) from the encoding rows the document printed before it.  ``runs``: the
+    blocks printed one under another, and the tables' columns, each as one matrix."""
     computed = _encodings(hyp, tables)
     printed: dict[tuple[int, int], tuple[list[Fraction], int, bool]] = {}  # (width, position): row
     evidence, verdicts = 0, {}
     start = int(hyp["start"][1])
-    given_ids = {id(p) for g in made_up for p in g.printed()}
+    made_up_ids = {id(p) for g in made_up for p in g.printed()}
     # rows printed one under another (``pos 0: [...]``, ``pos 1: [...]``) are tried as one table first
-    stacked = {
-        id(s.parts[0]): s
-        for s in (*(s for _i, s in _stacks(blocks)), *_table_matrices(blocks))
-        if not any(id(p) in given_ids for p in s.parts)
-    }
+    stacked = {id(s.parts[0]): s for s in runs if not any(id(p) in made_up_ids for p in s.parts)}
     done: set[int] = set()
     for printed_block in blocks:
-        if id(printed_block) in given_ids or id(printed_block) in done:
+        if id(printed_block) in made_up_ids or id(printed_block) in done:
             continue
         block, best = printed_block, None
         if id(printed_block) in stacked:
@@ -1659,10 +1658,13 @@ def _positions(
     from positions alone: a block the readers took as given (a table with no formula on it) may
     be it, and only the blocks the text says were not computed (``made_up``) are never judged."""
     tables = _tables(blocks, given)
+    runs = [*(s for _i, s in _stacks(blocks)), *_table_matrices(blocks)]  # once, for every convention
     scored = []
     for conventions, _rank in _conventions(POSITIONS, {}, {}):
         try:
-            scored.append((*_judge_positions(conventions, blocks, made_up, tables, None), conventions))
+            scored.append(
+                (*_judge_positions(conventions, blocks, made_up, tables, None, runs=runs), conventions)
+            )
         except (ValueError, ZeroDivisionError):
             continue
     summary["hypotheses"] += len(scored)
@@ -1671,7 +1673,7 @@ def _positions(
         return {}
     near = [s for s in scored if s[0] >= best * NEAR_BEST]
     kept = next(s for s in scored if s[0] == best)
-    _judge_positions(kept[2], blocks, made_up, tables, trace)
+    _judge_positions(kept[2], blocks, made_up, tables, trace, runs=runs)
     return {
         place: verdict
         for place, verdict in kept[1].items()
