@@ -111,15 +111,21 @@ def phases(inputs: tuple) -> list[tuple[str, float]]:
         scores, V = att._flint_products
         marks.append(time.perf_counter())
         balls = numeric._row_balls(
-            scores, att.factor, None, V, max(128, int(PLACES * 3.33) + 40), rows=list(range(scores.nrows()))
+            scores,
+            att.factor,
+            None,
+            V,
+            max(128, int(PLACES * 3.33) + 40),
+            rows=list(range(scores.nrows())),
+            weights=False,  # as .decimals("output", …) asks at this size
         )
         marks.append(time.perf_counter())
         numeric._decide_rows(balls, "output", numeric.Rounder.make(PLACES))
         marks.append(time.perf_counter())
         names = (
-            "read the inputs into python-flint (`attention()`: bulk, no SymPy)",
-            "exact products X·W_Q, X·W_K, X·W_V (fmpz_mat)",
-            "enclosures of every weight and output (`numeric._row_balls`)",
+            "read the inputs (`attention()`: integers over a common denominator, no SymPy or python-flint object per entry)",
+            "the scores and values as products still to form (`numeric.integer_products`)",
+            "exact products in numpy, then the enclosures of every output, no weights (`numeric._row_balls`)",
             f"every output's {PLACES}-place decimal, decided and formatted in bulk",
         )
         for name, a, b in zip(names, marks, marks[1:], strict=False):

@@ -34,6 +34,7 @@ and rounded as a fraction.
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -44,7 +45,7 @@ from typing import NamedTuple
 import flint
 
 from symattn.errors import FullyMaskedRowError, InputError, ShapeError, UndecidedRoundingError, counted
-from symattn.exact import Rounder, round_half_away
+from symattn.exact import IntegerRows, Rounder, round_half_away
 from symattn.exact import _format_scaled as _format_units
 from symattn.limits import MAX_PREC  # give up (UndecidedRoundingError) beyond this many bits
 
@@ -56,6 +57,7 @@ __all__ = [
     "attention_decimals",
     "exact_products",
     "format_units",
+    "integer_products",
     "round_units",
 ]
 
@@ -95,28 +97,45 @@ class IntegerScores:
     # recomputes the scores from them in numpy, faster than reading numer's entries)
     left: flint.fmpz_mat | None = None
     right: flint.fmpz_mat | None = None
+    # when set, the integer inputs the factors and the values were made from (exact_products)
+    inputs: InputNumerators | None = None
 
     def __post_init__(self) -> None:
-        if self.given_numer is None and (self.left is None or self.right is None):
-            raise ValueError("IntegerScores needs numer or both factors")
+        if self.given_numer is None and (self.left is None or self.right is None) and self.inputs is None:
+            raise ValueError("IntegerScores needs numer, both factors or the inputs")
+
+    def factors(self) -> tuple[flint.fmpz_mat, flint.fmpz_mat]:
+        """(left, right), from the inputs on first use when they were not given."""
+        if self.left is None or self.right is None:  # frozen: cached in place, once
+            inputs = self.inputs
+            object.__setattr__(self, "left", _fmpz(inputs.x) * _fmpz(inputs.q))
+            object.__setattr__(self, "right", _fmpz(inputs.s) * _fmpz(inputs.k))
+        return self.left, self.right
 
     @property
     def numer(self) -> flint.fmpz_mat:
         if self.given_numer is None:  # frozen: the product is cached in place, once
-            object.__setattr__(self, "given_numer", self.left * self.right.transpose())
+            left, right = self.factors()
+            object.__setattr__(self, "given_numer", left * right.transpose())
         return self.given_numer
 
     def nrows(self) -> int:
-        return self.numer.nrows() if self.given_numer is not None else self.left.nrows()
+        if self.given_numer is not None:
+            return self.given_numer.nrows()
+        return self.left.nrows() if self.left is not None else self.inputs.x.nrows()
 
     def ncols(self) -> int:
-        return self.numer.ncols() if self.given_numer is not None else self.right.nrows()
+        if self.given_numer is not None:
+            return self.given_numer.ncols()
+        return self.right.nrows() if self.right is not None else self.inputs.s.nrows()
 
     def numer_rows(self, indices: Sequence[int]) -> flint.fmpz_mat:
         """The rows ``indices`` of numer (from the factors when numer is not computed yet)."""
         if self.given_numer is None:
-            return flint.fmpz_mat([[self.left[i, k] for k in range(self.left.ncols())] for i in indices]) * (
-                self.right.transpose()
+            left, right = self.factors()
+            return (
+                flint.fmpz_mat([[left[i, k] for k in range(left.ncols())] for i in indices])
+                * right.transpose()
             )
         numer = self.given_numer
         return flint.fmpz_mat([[numer[i, j] for j in range(numer.ncols())] for i in indices])
@@ -126,6 +145,116 @@ class IntegerScores:
 
 
 Scores = flint.fmpq_mat | IntegerScores
+
+
+@dataclass(frozen=True)
+class InputNumerators:
+    """The integer numerators of the inputs behind :func:`exact_products` and
+    :func:`integer_products`: left = x·q, right = s·k and V = s·v / v_den (s is x in
+    self-attention).  The fixed-point dense method reads these small matrices into numpy
+    once and forms left, right and V's numerators there, instead of reading each
+    product's n·d entries out of python-flint.  Each is an fmpz_mat, or the
+    :class:`~symattn.exact.IntegerRows` it was read as (then no fmpz_mat is made unless asked)."""
+
+    x: flint.fmpz_mat | IntegerRows
+    q: flint.fmpz_mat | IntegerRows
+    s: flint.fmpz_mat | IntegerRows
+    k: flint.fmpz_mat | IntegerRows
+    v: flint.fmpz_mat | IntegerRows
+    v_den: int
+
+    def arrays(self, np) -> dict[str, object] | None:
+        """{"left", "right", "values"} as int64 arrays (values: s·v, over v_den), or None
+        when an input or a product may not fit in int64.  Computed once."""
+        cache = self.__dict__.get("_arrays")
+        if cache is None:
+            cache = self._arrays(np)
+            object.__setattr__(self, "_arrays", cache)
+        return cache or None
+
+    def _arrays(self, np) -> dict[str, object]:
+        read = {"x": _int_array(np, self.x)}
+        read["s"] = read["x"] if self.s is self.x else _int_array(np, self.s)
+        for name in ("q", "k", "v"):
+            read[name] = _int_array(np, getattr(self, name))
+        if any(value is None for value in read.values()):
+            return {}
+        found = {}
+        for name, left, right in (("left", "x", "q"), ("right", "s", "k"), ("values", "s", "v")):
+            product = _fitting_product(np, read[left], read[right].T)
+            if product is None:
+                return {}
+            found[name] = product
+        return found
+
+
+def _int_array(np, M: flint.fmpz_mat | IntegerRows):
+    """An integer matrix as int64 (None when an entry may reach 2^62)."""
+    return M.array(np) if isinstance(M, IntegerRows) else _small_ints(np, M)
+
+
+def _fmpz(M: flint.fmpz_mat | IntegerRows) -> flint.fmpz_mat:
+    return M.fmpz() if isinstance(M, IntegerRows) else M
+
+
+class LazyValues:
+    """V = (s·v) / v_den from :class:`InputNumerators`, as an fmpq_mat only when asked: the
+    fixed-point method reads V's numerators from numpy (_fixed_point_radii), the other
+    methods call :func:`_values_matrix` first."""
+
+    def __init__(self, inputs: InputNumerators) -> None:
+        self.inputs = inputs
+        self._matrix: flint.fmpq_mat | None = None
+
+    def nrows(self) -> int:
+        return self.inputs.s.nrows()
+
+    def ncols(self) -> int:
+        return self.inputs.v.ncols()
+
+    def matrix(self) -> flint.fmpq_mat:
+        if self._matrix is None:
+            self._matrix = flint.fmpq_mat(_fmpz(self.inputs.s) * _fmpz(self.inputs.v)) / self.inputs.v_den
+        return self._matrix
+
+    def numer_denom(self) -> tuple[flint.fmpz_mat, flint.fmpz]:
+        return self.matrix().numer_denom()
+
+
+Values = flint.fmpq_mat | LazyValues
+
+
+def _values_matrix(V: Values) -> flint.fmpq_mat:
+    """V as an fmpq_mat (a :class:`LazyValues` is formed now)."""
+    return V.matrix() if isinstance(V, LazyValues) else V
+
+
+def _fitting_product(np, L, R):
+    """L·Rᵀ exactly (_exact_product) when every entry is shown to stay below 2^60 by the
+    rows' norms (Cauchy-Schwarz, the float64 norms within 1% of the true ones); else None."""
+    norms = [float(np.sqrt((M.astype(np.float64) ** 2).sum(axis=1)).max(initial=0)) for M in (L, R)]
+    if 1.01 * norms[0] * norms[1] >= 2.0**60:
+        return None
+    return _exact_product(np, np.ascontiguousarray(L), np.ascontiguousarray(R))
+
+
+def _check_product_shapes(X, W_Q, W_K, W_V, X_kv) -> None:
+    """ShapeError unless X·W_Q, source·W_K, source·W_V and the scores are defined."""
+    source, source_name = (X, "X") if X_kv is None else (X_kv, "X_kv")
+    for left, left_name, right, right_name in (
+        (X, "X", W_Q, "W_Q"),
+        (source, source_name, W_K, "W_K"),
+        (source, source_name, W_V, "W_V"),
+    ):
+        if left.ncols() != right.nrows():
+            raise ShapeError(
+                f"{right_name} has {counted(right.nrows(), 'row')} but {left_name} has {counted(left.ncols(), 'column')} "
+                f"({left_name} is {left.nrows()}×{left.ncols()}, {right_name} is {right.nrows()}×{right.ncols()})"
+            )
+    if W_Q.ncols() != W_K.ncols():
+        raise ShapeError(
+            f"W_Q has {counted(W_Q.ncols(), 'column')} but W_K has {W_K.ncols()}; queries and keys need the same d_k"
+        )
 
 
 def exact_products(
@@ -156,26 +285,36 @@ def exact_products(
     >>> S.numer.entries(), S.den, V.entries()
     ([1], 16, [1/4])
     """
-    source, source_name = (X, "X") if X_kv is None else (X_kv, "X_kv")
-    for left, left_name, right, right_name in (
-        (X, "X", W_Q, "W_Q"),
-        (source, source_name, W_K, "W_K"),
-        (source, source_name, W_V, "W_V"),
-    ):
-        if left.ncols() != right.nrows():
-            raise ShapeError(
-                f"{right_name} has {counted(right.nrows(), 'row')} but {left_name} has {counted(left.ncols(), 'column')} "
-                f"({left_name} is {left.nrows()}×{left.ncols()}, {right_name} is {right.nrows()}×{right.ncols()})"
-            )
+    _check_product_shapes(X, W_Q, W_K, W_V, X_kv)
     (x, dx), (q, dq), (k, dk), (v, dv) = (m.numer_denom() for m in (X, W_Q, W_K, W_V))
     s, ds = (x, dx) if X_kv is None else X_kv.numer_denom()
-    if W_Q.ncols() != W_K.ncols():
-        raise ShapeError(
-            f"W_Q has {counted(W_Q.ncols(), 'column')} but W_K has {W_K.ncols()}; queries and keys need the same d_k"
-        )
     left, right = x * q, s * k
-    scores = IntegerScores(None, int(dx * dq * ds * dk), left, right)  # numer: left·rightᵀ on first use
+    inputs = InputNumerators(x, q, s, k, v, int(ds * dv))
+    scores = IntegerScores(
+        None, int(dx * dq * ds * dk), left, right, inputs
+    )  # numer: left·rightᵀ on first use
     return scores, flint.fmpq_mat(s * v) / (ds * dv)
+
+
+def integer_products(
+    X: IntegerRows,
+    W_Q: IntegerRows,
+    W_K: IntegerRows,
+    W_V: IntegerRows,
+    X_kv: IntegerRows | None = None,
+) -> tuple[IntegerScores, LazyValues]:
+    """:func:`exact_products` from inputs read as :class:`~symattn.exact.IntegerRows`: the
+    same exact scores and values, with no python-flint matrix made until a method asks for
+    one (the fixed-point method forms the products in numpy).
+
+    Raises:
+        ShapeError: the inner dimensions do not fit.
+    """
+    _check_product_shapes(X, W_Q, W_K, W_V, X_kv)
+    source = X if X_kv is None else X_kv
+    inputs = InputNumerators(X, W_Q, source, W_K, W_V, source.den * W_V.den)
+    scores = IntegerScores(None, X.den * W_Q.den * source.den * W_K.den, inputs=inputs)
+    return scores, LazyValues(inputs)
 
 
 def _integer_form(scores: Scores) -> IntegerScores:
@@ -216,6 +355,8 @@ class RowBalls:
     dense: flint.arb_mat | FixedWeights | None = None
     # when set, ``output`` as one arb_mat, or the fixed-point method's FixedOutputs (read alike)
     output_matrix: flint.arb_mat | FixedOutputs | None = None
+    # False when only the outputs were computed (_row_balls(weights=False)): no weight is held
+    has_weights: bool = True
 
     def weight_row(self, index: int) -> list[flint.arb]:
         """The full weight row number ``index`` of this record (not of the matrix)."""
@@ -283,12 +424,13 @@ def _row_balls(
     scores: Scores,
     factor: object,
     keep: Sequence[Sequence[bool]] | None,
-    V: flint.fmpq_mat,
+    V: Values,
     prec: int,
     *,
     rows: Sequence[int] | None = None,
     progress: bool = False,
     method: str = "auto",
+    weights: bool = True,
 ) -> RowBalls:
     """Enclosures of the weights and outputs of ``rows`` (all rows by default).
 
@@ -304,6 +446,8 @@ def _row_balls(
         method: "sparse" (skip negligible exponentials, sum key by key),
             "dense" (evaluate all, whole-matrix products) or "auto" (guess
             from a sample of rows).  Only the speed depends on it.
+        weights: False when only the outputs will be read; the fixed-point method then
+            may skip the weights (the record's ``has_weights`` says whether it did).
 
     Returns:
         A :class:`RowBalls`.
@@ -329,14 +473,27 @@ def _row_balls(
         bar = _Progress(len(rows), progress and n_q >= 256)
         if method not in METHODS:
             raise InputError(f"unknown method {method!r} (expected one of {', '.join(METHODS)})")
-        if method == "dense" or (method == "auto" and _mostly_evaluated(integers, keep, rows, cutoff)):
-            fixed = None
-            if keep is None:
-                fixed = _fixed_point_balls(integers, V, rows, c=c, den=den, prec=prec, skipped=skipped)
+        if keep is None and method != "sparse":
+            # the fixed-point method beats the sparse one wherever it applies, however few
+            # exponentials count (int, n = 512: 69 ms against 169 ms); "auto" tries it only
+            # when its integers are known to fit without reading every score
+            fixed = _fixed_point_balls(
+                integers,
+                V,
+                rows,
+                c=c,
+                den=den,
+                prec=prec,
+                skipped=skipped,
+                read_scores=method == "dense",
+                weights=weights,
+            )
             if fixed is not None:
                 bar.update(len(rows))
                 bar.close()
                 return fixed
+        V = _values_matrix(V)
+        if method == "dense" or (method == "auto" and _mostly_evaluated(integers, keep, rows, cutoff)):
             balls = _dense_balls(integers.numer, keep, V, rows, rate=rate, skipped=skipped, bar=bar)
             if method == "dense" or all(ball.is_finite() for row in balls.output for ball in row):
                 return balls
@@ -467,6 +624,8 @@ def _fixed_point_balls(
     den: int,
     prec: int,
     skipped: flint.arb,
+    read_scores: bool = True,
+    weights: bool = True,
 ) -> RowBalls | None:
     """The dense method for unmasked scores with the elementwise work in numpy, in exact integers.
 
@@ -491,7 +650,8 @@ def _fixed_point_balls(
     (_limb_chunks, _chunk_balls).
 
     Returns None when numpy is missing or the integers do not fit in int64 (then the
-    arb dense method runs).  Only the speed depends on which runs: both give balls.
+    arb dense method runs), and, with ``read_scores`` False, when the scores' factors are
+    not small enough to show that they fit (then the scores are not read one by one).  Only the speed depends on which runs: both give balls.
     """
     np = _numpy()
     n_r, n_k = len(rows), scores.ncols()
@@ -500,15 +660,31 @@ def _fixed_point_balls(
     limbs = max(2, -(-(prec - 8) // LIMB))
     if limbs > MAX_LIMBS:
         return None
-    v = _integer_scores(np, scores, rows)
+    v = _integer_scores(np, scores, rows, read=read_scores)
     if v is None:
         return None
     exponentials = _fixed_exponentials(np, v, c, den, limbs)
     if exponentials is None:
         return None
     E, delta = exponentials
-    W, totals = _fixed_weights(np, E, n_r, n_k)
-    radii = _fixed_point_radii(V, n_k, totals, delta, limbs)
+    totals = _row_totals(np, E, n_r, n_k)
+    radii = _fixed_point_radii(V, n_k, totals, delta, limbs, inputs=scores.inputs)
+    if not weights:
+        output = _outputs_from_exponentials(np, E, totals, radii, n_r=n_r, n_k=n_k, limbs=limbs, prec=prec)
+        if output is not None:
+            none = frozenset()
+            return RowBalls(
+                tuple(rows),
+                tuple({} for _ in rows),
+                tuple(none for _ in rows),
+                skipped,
+                (),
+                n_k,
+                n_r * n_k,
+                output_matrix=output,
+                has_weights=False,
+            )
+    W = _fixed_weights(np, E, totals, n_r, n_k)
     radius = [radii.spread + row for row in radii.rows]
     output = _fixed_outputs(np, W, radii, n_r=n_r, n_k=n_k, limbs=limbs, prec=prec)
     if output is None:
@@ -577,18 +753,97 @@ def _fixed_exponentials(np, v, c: flint.arb, den: int, limbs: int):
     return E, max(-(-delta // 1), 1)  # the errors are Fractions: round the bound up
 
 
-def _fixed_weights(np, E, n_r: int, n_k: int):
-    """The fixed-point weights Z_ij = E_ij · floor(2^2P / T_i) / 2^P (limb products, as a
-    (limbs, n_r·n_k) array), and the exact row sums T_i."""
+def _row_totals(np, E, n_r: int, n_k: int) -> list[int]:
+    """The exact row sums T_i of the fixed-point exponentials E (limbs, n_r·n_k)."""
     limbs = E.shape[0]
-    P = LIMB * limbs
     sums = E.reshape(limbs, n_r, n_k).sum(axis=2)  # exact: n_k * 2^30 < 2^64
-    totals = [sum(int(sums[k, i]) << (LIMB * k) for k in range(limbs)) for i in range(n_r)]
-    inverse = [(1 << (2 * P)) // total for total in totals]  # total >= 2^P: the largest score gives 1
+    return [sum(int(sums[k, i]) << (LIMB * k) for k in range(limbs)) for i in range(n_r)]
+
+
+def _inverses(totals: list[int], limbs: int) -> list[int]:
+    """u_i = floor(2^2P / T_i), at most 2^P (T_i >= 2^P: the largest score gives 1)."""
+    P = LIMB * limbs
+    return [(1 << (2 * P)) // total for total in totals]
+
+
+def _fixed_weights(np, E, totals: list[int], n_r: int, n_k: int):
+    """The fixed-point weights Z_ij = E_ij · u_i / 2^P, u_i = floor(2^2P / T_i) (limb products,
+    as a (limbs, n_r·n_k) array)."""
+    limbs = E.shape[0]
     # each row's reciprocal is broadcast over the row (no n² copy of it)
-    inverse_limbs = _to_limbs(np, inverse, limbs).reshape(limbs, n_r, 1)
+    inverse_limbs = _to_limbs(np, _inverses(totals, limbs), limbs).reshape(limbs, n_r, 1)
     W = _fixed_mul(np, E.reshape(limbs, n_r, n_k), inverse_limbs)
-    return W.reshape(limbs, n_r * n_k), totals
+    return W.reshape(limbs, n_r * n_k)
+
+
+def _outputs_from_exponentials(
+    np, E, totals: list[int], radii: _Radii, *, n_r: int, n_k: int, limbs: int, prec: int
+) -> FixedOutputs | None:
+    """The outputs without the weights: M_ik = sum_j E_ij V_jk exactly (_blas_numerators on
+    the exponentials' limbs), then N_ik = M_ik·u_i / 2^P truncated toward zero, in numpy limbs
+    (_scaled_numerators): n_r·d_v products instead of the weights' n_r·n_k.
+
+    N_ik is within 1 unit of sum_j (E_ij·u_i/2^P)·V_jk, the output of the weights before
+    their truncation, so with _fixed_point_radii's bounds it is within
+    (delta + 1)·sum_j |V_jk| + row_i·max_j |V_jk| + 1 units of the true output: inside the
+    radii's spread·sum_j |V_jk| + row_i·max_j |V_jk| (spread = delta + 1 + TRUNCATION), as
+    sum_j |V_jk| >= 1 unless the column is 0, and then N_ik = 0 exactly.  Also
+    |N_ik| <= 2^P·max_j |V_jk|, as for the weights' numerators.
+
+    None when the float64 products do not apply (then the weights are formed)."""
+    P = LIMB * limbs
+    if radii.V_small is None or P > FLOAT_MAX_P:
+        return None
+    # sum_j E_ij <= n_k·2^P: log2(n_k) more bits than the weights' numerators
+    sums = _blas_numerators(np, E, radii.V_small, n_r=n_r, n_k=n_k, extra_bits=n_k.bit_length())
+    if sums is None:
+        return None
+    bits = P + max(radii.peaks, default=0).bit_length()
+    pieces = _scaled_numerators(np, sums, _inverses(totals, limbs), limbs=limbs, bits=bits)
+    return FixedOutputs(pieces, radii, n_r=n_r, limbs=limbs, prec=prec)
+
+
+def _scaled_numerators(np, pieces, inverses: list[int], *, limbs: int, bits: int):
+    """M_ik·u_i / 2^P truncated toward zero, for M = sum_t piece_t·2^(52t) (pieces n_r × d_v,
+    as _blas_numerators gives them) and u_i <= 2^P, as pieces of 52 bits again, the result
+    below 2^bits in magnitude.
+
+    |M| in 30-bit limbs (_magnitude_limbs) times u_i's limbs (the top one up to 2^30) by
+    schoolbook columns: a column sums at most min(size, limbs) products, each below 2^60, so
+    it stays below 2^63 when that is at most 7 (5 limbs at 30 places); with more limbs the
+    carries are propagated after each limb of u (a column then holds one product on top of
+    a limb below 2^30).  Then the lowest ``limbs`` limbs dropped (2^P = 2^(30·limbs)),
+    the sign put back, and the limbs regrouped into 26-bit digits and 52-bit pieces."""
+    n_r, d_v = pieces[0].shape
+    count = n_r * d_v
+    magnitude, negative = _magnitude_limbs(np, pieces)
+    size = magnitude.shape[0]
+    M = magnitude.reshape(size, n_r, d_v)
+    u = _to_limbs(np, inverses, limbs).astype(np.int64).reshape(limbs, n_r, 1)  # broadcast over a row
+    product = np.zeros((size + limbs + 1, n_r, d_v), dtype=np.int64)
+    term = np.empty((n_r, d_v), dtype=np.int64)
+    carry_each_limb = min(size, limbs) > 7
+    for b in range(limbs):
+        for a in range(size):
+            np.multiply(M[a], u[b], out=term)
+            np.add(product[a + b], term, out=product[a + b])
+        if carry_each_limb:
+            _normalise(np, product.reshape(size + limbs + 1, count))
+    product = product.reshape(size + limbs + 1, count)
+    _normalise(np, product)
+    scaled = product[limbs:]  # floor(|M|·u / 2^P)
+    outputs = max(1, -(-bits // NUMERATOR_PIECE))
+    digits = np.zeros((2 * outputs + 2, count), dtype=np.int64)
+    for a in range(scaled.shape[0]):
+        q, r = divmod(LIMB * a, OUTPUT_DIGIT)
+        if q + 1 >= digits.shape[0]:
+            if scaled[a].any():  # cannot happen: |N| < 2^bits
+                raise AssertionError("a scaled output numerator exceeds its bound")
+            continue
+        digits[q] += (scaled[a] & np.int64((1 << (OUTPUT_DIGIT - r)) - 1)) << np.int64(r)
+        digits[q + 1] += scaled[a] >> np.int64(OUTPUT_DIGIT - r)
+    digits[:, negative] = -digits[:, negative]
+    return [piece.reshape(n_r, d_v) for piece in _digit_pieces(np, digits, outputs)]
 
 
 class _Radii(NamedTuple):
@@ -598,9 +853,9 @@ class _Radii(NamedTuple):
     rows: list[int]
     sums: list[int]  # per column of V's numerators, sum_j |V_jk|
     peaks: list[int]  # per column, max_j |V_jk|
-    V_numer: flint.fmpz_mat
+    V: Values  # the values; _values_matrix(V).numer_denom() gives V's numerators over V_den
     V_den: int
-    V_small: object  # V_numer as an int64 numpy array, or None when an entry may reach 2^62
+    V_small: object  # V's numerators as an int64 numpy array, or None when an entry may reach 2^62
 
 
 def _fixed_outputs(np, W, radii: _Radii, *, n_r: int, n_k: int, limbs: int, prec: int) -> FixedOutputs | None:
@@ -1100,7 +1355,7 @@ def _pieces(np, M, width: int):
     return pieces
 
 
-def _blas_numerators(np, W, V, *, n_r: int, n_k: int):
+def _blas_numerators(np, W, V, *, n_r: int, n_k: int, extra_bits: int = 0):
     """The output numerators N_ik = sum_j Z_ij V_jk of the fixed-point weights Z (limbs W,
     each at most 2^30) and V's integer numerators (int64), exactly, from float64 matrix products.
 
@@ -1115,6 +1370,9 @@ def _blas_numerators(np, W, V, *, n_r: int, n_k: int):
     As sum_j Z_ij <= 2^P (see _fixed_point_radii), |N_ik| <= 2^P·max_j |V_jk| < 2^bits, and N
     is returned as pieces of 52 bits (two digits each, lowest first, every one in [0, 2^52)
     but the top one, which takes the rest and is at most 2^52 in magnitude): N = sum_t piece_t·2^(52t).
+
+    ``extra_bits``: how many more bits than P + the bits of max |V| the sums may take (the
+    exponentials' sums reach n_k·2^P, _outputs_from_exponentials).
 
     Returns:
         The pieces (int64 arrays, n_r × d_v), three at P = 120 and 27-bit V; None when V needs
@@ -1135,7 +1393,7 @@ def _blas_numerators(np, W, V, *, n_r: int, n_k: int):
     right = np.concatenate(pieces, axis=1).astype(np.float64)  # n_k × (count·d_v)
     products = W.astype(np.float64).reshape(limbs * n_r, n_k) @ right
     terms = products.astype(np.int64).reshape(limbs, n_r, count, d_v)
-    bits = P + int(np.abs(V).max(initial=0)).bit_length()
+    bits = P + extra_bits + int(np.abs(V).max(initial=0)).bit_length()
     outputs = max(1, -(-bits // NUMERATOR_PIECE))  # pieces of N
     size = 2 * outputs + 2  # digits; the top ones are 0 or -1 after the carries
     digits = np.zeros((size, n_r, d_v), dtype=np.int64)
@@ -1146,6 +1404,14 @@ def _blas_numerators(np, W, V, *, n_r: int, n_k: int):
             # term·2^r = low·2^r + high·2^26 with low in [0, 2^(26-r)), |high| <= 2^(27+r)
             digits[q] += (term & np.int64((1 << (OUTPUT_DIGIT - r)) - 1)) << np.int64(r)
             digits[q + 1] += term >> np.int64(OUTPUT_DIGIT - r)
+    return _digit_pieces(np, digits, outputs)
+
+
+def _digit_pieces(np, digits, outputs: int):
+    """Signed int64 digits of 26 bits (any magnitude below 2^62, carries not yet propagated;
+    2·outputs + 2 of them) as ``outputs`` pieces of 52 bits, lowest first: every piece but the
+    top one in [0, 2^52), the top one signed."""
+    size = digits.shape[0]
     mask = np.int64((1 << OUTPUT_DIGIT) - 1)
     for m in range(size - 1):  # every digit but the top one into [0, 2^26)
         digits[m + 1] += digits[m] >> np.int64(OUTPUT_DIGIT)
@@ -1196,7 +1462,7 @@ def _chunk_balls(
     n_r, n_k = chunks[0][0].nrows(), chunks[0][0].ncols()
     numerators = None
     for M, low in chunks:
-        term = M * radii.V_numer
+        term = M * _values_matrix(radii.V).numer_denom()[0]
         term = term * (1 << low) if low else term
         numerators = term if numerators is None else numerators + term
     largest = radii.spread + max(radii.rows)
@@ -1215,7 +1481,15 @@ def _chunk_balls(
     return weights, _output_balls(scaled, radii, n_r=n_r, limbs=limbs, prec=prec)
 
 
-def _fixed_point_radii(V: flint.fmpq_mat, n_k: int, totals: list[int], delta: int, limbs: int) -> _Radii:
+def _fixed_point_radii(
+    V: flint.fmpq_mat,
+    n_k: int,
+    totals: list[int],
+    delta: int,
+    limbs: int,
+    *,
+    inputs: InputNumerators | None = None,
+) -> _Radii:
     """Radii in units of 2^-P of the fixed-point weights Z and output numerators sum_j Z_ij V_jk.
 
     With e_ij in [E_ij, E_ij + delta] (units), t_i in [T_i, T_i + n_k·delta], T_i >= 2^P,
@@ -1234,15 +1508,19 @@ def _fixed_point_radii(V: flint.fmpq_mat, n_k: int, totals: list[int], delta: in
         denominator.
     """
     P = LIMB * limbs
-    V_numer, V_den = V.numer_denom()
     d_v = V.ncols()
     rows = [-(-(n_k * delta << P) // total) for total in totals]
     np = _numpy()
-    small = _small_ints(np, V_numer)
+    found = _values_from_inputs(np, inputs) if inputs is not None else None
+    if found is not None:
+        small, V_den = found
+    else:
+        V_numer, V_den = _values_matrix(V).numer_denom()
+        small = _small_ints(np, V_numer)
     if small is not None:
         magnitudes = np.abs(small)
         peaks = [int(x) for x in magnitudes.max(axis=0, initial=0)]
-        if max(peaks, default=0) * V_numer.nrows() < 1 << 63:  # the column sums fit in int64
+        if max(peaks, default=0) * V.nrows() < 1 << 63:  # the column sums fit in int64
             sums = [int(x) for x in magnitudes.sum(axis=0)]
         else:
             sums = [sum(column) for column in magnitudes.T.tolist()]
@@ -1251,7 +1529,23 @@ def _fixed_point_radii(V: flint.fmpq_mat, n_k: int, totals: list[int], delta: in
         columns = [entries[k::d_v] for k in range(d_v)]
         sums = [sum(column) for column in columns]
         peaks = [max(column, default=0) for column in columns]
-    return _Radii(delta + 1 + TRUNCATION, rows, sums, peaks, V_numer, int(V_den), small)
+    return _Radii(delta + 1 + TRUNCATION, rows, sums, peaks, V, int(V_den), small)
+
+
+def _values_from_inputs(np, inputs: InputNumerators):
+    """(V's numerators as int64, V_den) with V_den V's least common denominator, from s·v
+    formed in numpy (InputNumerators.arrays): V = (s·v)/v_den, and with
+    g = gcd(v_den, every entry of s·v) each entry's lowest denominator divides v_den/g and
+    their lcm is v_den/g, so V_den = v_den/g and the numerators are (s·v)/g.  None when the
+    arrays do not apply."""
+    arrays = inputs.arrays(np)
+    if arrays is None:
+        return None
+    values = arrays["values"]
+    common = math.gcd(inputs.v_den, int(np.gcd.reduce(np.abs(values), axis=None)) if values.size else 0)
+    if common == 1:
+        return values, inputs.v_den
+    return values // np.int64(common), inputs.v_den // common
 
 
 def _to_limbs(np, values: Sequence[int], limbs: int):
@@ -1356,22 +1650,26 @@ def _small_ints(np, M: flint.fmpz_mat):
     return (words - np.uint64(offset)).view(np.int64).reshape(n, d)
 
 
-def _integer_scores(np, scores: IntegerScores, rows: Sequence[int]):
+def _integer_scores(np, scores: IntegerScores, rows: Sequence[int], *, read: bool = True):
     """The exact integer scores of ``rows`` as an int64 array, or None when they may not fit (|v| >= 2^61).
 
     From the factors (v = left·rightᵀ) when known, as exact float64 matrix products
-    (_exact_product); otherwise read from numer.
+    (_exact_product); otherwise read from numer, unless ``read`` is False (then None).
     """
     left, right = scores.left, scores.right
-    if left is not None and right is not None and left.ncols() == right.ncols():
-        L, R = _small_ints(np, left), _small_ints(np, right)
-        if L is None or R is None:
-            return None
-        L = L[list(rows)]
-        # |v_ij| <= |L_i|·|R_j| (Cauchy-Schwarz); the float64 norms are within 1% of the true ones
-        norms = [float(np.sqrt((M.astype(np.float64) ** 2).sum(axis=1)).max(initial=0)) for M in (L, R)]
-        if 1.01 * norms[0] * norms[1] < 2.0**60:
-            return _exact_product(np, L, R)
+    arrays = scores.inputs.arrays(np) if scores.inputs is not None else None
+    if arrays is not None or (left is not None and right is not None and left.ncols() == right.ncols()):
+        if arrays is not None:
+            L, R = arrays["left"], arrays["right"]
+        else:
+            L, R = _small_ints(np, left), _small_ints(np, right)
+            if L is None or R is None:
+                return None
+        product = _fitting_product(np, L[list(rows)], R)
+        if product is not None:
+            return product
+    if not read:
+        return None
     numer = scores.numer
     values = list(map(int, numer.entries()))
     if max(map(abs, values), default=0) >= 1 << 61:
@@ -1697,7 +1995,15 @@ def attention_decimals(
                 f"is still undecided at {MAX_PREC} bits"
             )
         balls = _row_balls(
-            scores, factor, keep, V, prec, rows=sorted(undecided), progress=progress and first, method=method
+            scores,
+            factor,
+            keep,
+            V,
+            prec,
+            rows=sorted(undecided),
+            progress=progress and first,
+            method=method,
+            weights="weights" in want,
         )
         with _precision(prec):
             rounder = Rounder.make(places)
@@ -1707,7 +2013,7 @@ def attention_decimals(
                     target[i] = row
         undecided = {i for name in want for i, row in enumerate(results[name]) if None in row}
         if undecided and not first:
-            _settle_exact(results, scores, keep=keep, V=V, places=places, rows=undecided)
+            _settle_exact(results, scores, keep=keep, V=_values_matrix(V), places=places, rows=undecided)
             undecided = {i for name in want for i, row in enumerate(results[name]) if None in row}
         first = False
         prec *= 2
@@ -1717,6 +2023,8 @@ def attention_decimals(
 def _decide_rows(balls: RowBalls, name: str, rounder: Rounder) -> list[list[str | None]]:
     """The decimals of every row of a :class:`RowBalls` (None where undecided)."""
     decide = rounder.decide
+    if name == "weights" and not balls.has_weights:
+        raise ValueError("these balls were computed without the weights (_row_balls(weights=False))")
     if name == "output":
         if isinstance(balls.output_matrix, FixedOutputs):
             return balls.output_matrix.decimals(rounder.places)  # from the integers

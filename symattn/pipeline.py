@@ -29,9 +29,11 @@ from symattn import registry, stages
 from symattn.errors import InputError, ShapeError, SymattnError, counted
 from symattn.exact import (
     Claim,
+    IntegerRows,
     certified_decimal,
     claim_holds,
     claim_kind,
+    integer_rows,
     parse_claim,
     rational_matrix,
     to_matrix,
@@ -247,14 +249,17 @@ class Attention:
     def _input(self, name: str) -> Any:
         """Input ``name`` as a SymPy matrix (built from its fmpq_mat once, on first access)."""
         value = self._given[name]
-        if isinstance(value, flint.fmpq_mat):
+        if isinstance(value, (flint.fmpq_mat, IntegerRows)):
             self.__dict__.setdefault("_flint_given", {})[name] = value
-            value = self._given[name] = stages.from_fmpq_mat(value)
+            fmpq = value.fmpq() if isinstance(value, IntegerRows) else value
+            value = self._given[name] = stages.from_fmpq_mat(fmpq)
         return value
 
     def _flint_input(self, name: str) -> flint.fmpq_mat:
         """Input ``name`` as an fmpq_mat (rational inputs only)."""
         value = self.__dict__.get("_flint_given", {}).get(name, self._given[name])
+        if isinstance(value, IntegerRows):
+            return value.fmpq()
         return value if isinstance(value, flint.fmpq_mat) else stages.to_fmpq_mat(value)
 
     X = property(lambda self: self._input("X"), doc="The queries' input (rows are tokens).")
@@ -274,7 +279,7 @@ class Attention:
         return self.X_kv if self.is_cross else self.X
 
     @property
-    def _source_given(self) -> ImmutableMatrix | flint.fmpq_mat:
+    def _source_given(self) -> ImmutableMatrix | flint.fmpq_mat | IntegerRows:
         return self._given["X_kv"] if self.is_cross else self._given["X"]
 
     Q = registry.computed("Q")
@@ -285,9 +290,14 @@ class Attention:
 
     @cached_property
     def _flint_products(self):
-        """(scores, V) in python-flint, without building SymPy matrices."""
-        from symattn.numeric import exact_products
+        """(scores, V) in python-flint, without building SymPy matrices; from inputs read in
+        bulk as integers, without building python-flint matrices of them either."""
+        from symattn.numeric import exact_products, integer_products
 
+        names = ("X", "W_Q", "W_K", "W_V") + (("X_kv",) if self._given["X_kv"] is not None else ())
+        bulk = [self.__dict__.get("_flint_given", {}).get(name, self._given[name]) for name in names]
+        if all(isinstance(value, IntegerRows) for value in bulk):
+            return integer_products(*bulk[:4], X_kv=bulk[4] if len(bulk) == 5 else None)
         X, W_Q, W_K, W_V = (self._flint_input(name) for name in ("X", "W_Q", "W_K", "W_V"))
         X_kv = self._flint_input("X_kv") if self._given["X_kv"] is not None else None
         return exact_products(X, W_Q, W_K, W_V, X_kv=X_kv)
@@ -345,7 +355,7 @@ class Attention:
         """Rational inputs and a constant scale: the products are exact rationals (fast path)."""
         parts = [value for value in self._given.values() if value is not None]
         return not self.factor.free_symbols and all(
-            isinstance(m, flint.fmpq_mat) or stages.is_rational(m) for m in parts
+            isinstance(m, (flint.fmpq_mat, IntegerRows)) or stages.is_rational(m) for m in parts
         )
 
     # --- decimals ---------------------------------------------------------------
@@ -529,28 +539,32 @@ class Exact:
 _BOTH_AT_ONCE = 4096
 
 
-def _input(value: Any, name: str) -> ImmutableMatrix | flint.fmpq_mat:
-    """An input matrix: rational entries in bulk as an fmpq_mat (no SymPy per entry), any
-    other entries read one by one into a SymPy matrix."""
+def _input(value: Any, name: str) -> ImmutableMatrix | flint.fmpq_mat | IntegerRows:
+    """An input matrix: ints and Fractions (or a numpy integer array) in bulk as
+    :class:`IntegerRows`, other rational entries in bulk as an fmpq_mat (no SymPy per entry),
+    any other entries read one by one into a SymPy matrix."""
     if isinstance(value, Exact):
         return value.matrix
+    bulk = integer_rows(value, name=name)
+    if bulk is not None:
+        return bulk
     fast = rational_matrix(value, name=name)
     return fast if fast is not None else to_matrix(value, name=name)
 
 
-def _weight(value: Any, name: str, rows: int) -> ImmutableMatrix | flint.fmpq_mat:
+def _weight(value: Any, name: str, rows: int) -> ImmutableMatrix | flint.fmpq_mat | IntegerRows:
     if value is None:
         return stages.identity(rows)
     return _input(value, name)
 
 
-def _shape(matrix: ImmutableMatrix | flint.fmpq_mat) -> tuple[int, int]:
-    if isinstance(matrix, flint.fmpq_mat):
+def _shape(matrix: ImmutableMatrix | flint.fmpq_mat | IntegerRows) -> tuple[int, int]:
+    if isinstance(matrix, (flint.fmpq_mat, IntegerRows)):
         return matrix.nrows(), matrix.ncols()
     return matrix.rows, matrix.cols
 
 
-def _shape_text(matrix: ImmutableMatrix | flint.fmpq_mat) -> str:
+def _shape_text(matrix: ImmutableMatrix | flint.fmpq_mat | IntegerRows) -> str:
     rows, cols = _shape(matrix)
     return f"{rows}×{cols}"
 

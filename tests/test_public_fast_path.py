@@ -17,7 +17,7 @@ from sympy import ImmutableMatrix
 import symattn
 from symattn import numeric, stages
 from symattn.errors import EmptyMatrixError, RaggedMatrixError, ShapeError
-from symattn.exact import rational_matrix, to_matrix
+from symattn.exact import IntegerRows, integer_rows, rational_matrix, to_matrix
 
 
 def _case(kind: str, n: int, d: int, seed: int = 1) -> tuple[list[list[object]], ...]:
@@ -81,14 +81,40 @@ def test_the_bulk_reader_hands_everything_else_to_the_entry_reader() -> None:
 def test_the_sympy_matrices_are_built_on_first_access_and_are_the_same() -> None:
     inputs = _case("rat", 6, 3)
     att = symattn.attention(*inputs)
-    assert all(isinstance(att._given[name], flint.fmpq_mat) for name in ("X", "W_Q", "W_K", "W_V"))
+    assert all(isinstance(att._given[name], IntegerRows) for name in ("X", "W_Q", "W_K", "W_V"))
     att.decimals("output", 10)
-    assert isinstance(att._given["X"], flint.fmpq_mat)  # the fast path built no SymPy matrix
+    assert isinstance(att._given["X"], IntegerRows)  # the fast path built no SymPy matrix
     old = symattn.attention(*(ImmutableMatrix(to_matrix(m, name="M")) for m in inputs))  # read entry by entry
     assert not isinstance(old._given["X"], flint.fmpq_mat)
     for name in ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "scores", "scaled", "weights", "output"):
         assert att.matrix(name) == old.matrix(name), name
     assert isinstance(att._given["X"], ImmutableMatrix)
+
+
+@pytest.mark.parametrize("kind", ["int", "dense"])
+def test_the_fixed_point_path_makes_no_flint_matrix_of_the_inputs(kind: str) -> None:
+    """Inputs read as integers go to numpy for the fixed-point method: no fmpz_mat of X is
+    made (python-flint builds one at about 0.15 µs an entry), and the output is the internal one."""
+    inputs = _case(kind, 256, 16)
+    att = symattn.attention(*inputs)
+    assert att.decimals("output", 30) == _internal(inputs, 30)["output"]
+    assert att._given["X"]._fmpz is None
+    assert att._given["X"].fmpq() == stages.to_fmpq_mat(to_matrix(inputs[0], name="X"))
+
+
+def test_integer_rows_read_ints_fractions_and_numpy_integers_only() -> None:
+    rows = integer_rows([[1, Fraction(1, 2)], [Fraction(-3, 4), 0]], name="X")
+    assert (rows.den, rows.numerators, rows.shape) == (4, [4, 2, -3, 0], (2, 2))
+    assert rows.fmpq() == flint.fmpq_mat([[1, flint.fmpq(1, 2)], [flint.fmpq(-3, 4), 0]])
+    assert rows.array(np).tolist() == [[4, 2], [-3, 0]]
+    big = integer_rows([[2**70, 1]], name="X")
+    assert big.array(np) is None and big.fmpz() == flint.fmpz_mat([[2**70, 1]])
+    assert integer_rows(np.array([[1, -2]], dtype=np.int32), name="X").array(np).tolist() == [[1, -2]]
+    wide = [[Fraction(1, p) for p in sympy.primerange(10**6, 10**6 + 400)]]  # an lcm of about 30 · 20 bits
+    for rows in ([[1, "1/2"]], [[0.5]], [[True]], np.array([[0.5]]), np.array([[1]], dtype=np.uint64), wide):
+        assert integer_rows(rows, name="X") is None
+    with pytest.raises(RaggedMatrixError):
+        integer_rows([[1, 2], [3]], name="X")
 
 
 @pytest.mark.parametrize(
@@ -130,7 +156,7 @@ def _python_calls(run) -> int:
     return calls
 
 
-@pytest.mark.parametrize("kind", ["int", "dense"])
+@pytest.mark.parametrize("kind", ["int", "rat", "dense"])
 def test_python_calls_per_entry_do_not_grow_with_n(kind: str) -> None:
     """Python-level calls of the public path, per entry of the input and the output: bounded by a
     constant whatever n (the work per entry is in C, numpy or one bulk step)."""
@@ -181,3 +207,84 @@ def test_bulk_output_decimals_agree_with_the_python_integers_and_the_balls(seed:
 
 def _flat(rows: list[list[str | None]]) -> list[str | None]:
     return [entry for row in rows for entry in row]
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_outputs_without_the_weights_enclose_the_true_outputs(seed: int) -> None:
+    """The fixed-point outputs formed from the exponentials and the row reciprocals, without the
+    weights (weights=False), overlap 600-bit enclosures of the same outputs everywhere (outputs
+    of both signs, several integer digits), and round as the route through the weights does."""
+    rng = random.Random(seed)
+    n, d = 256, 8
+    X = [[Fraction(rng.randint(-10, 10), rng.randint(1, 10)) for _ in range(d)] for _ in range(n)]
+    W = [[Fraction(rng.choice((-1, 0, 1)), 8) for _ in range(d)] for _ in range(d)]
+    W_V = [[Fraction(rng.randint(-3000, 3000), 7) for _ in range(d)] for _ in range(d)]
+    scores, V = symattn.attention(X, W, W, W_V)._flint_products
+    factor = sympy.Rational(1, 3)
+    without = numeric._row_balls(scores, factor, None, V, 140, weights=False)
+    through = numeric._row_balls(scores, factor, None, V, 140)
+    assert not without.has_weights and isinstance(without.output_matrix, numeric.FixedOutputs)
+    assert through.has_weights and isinstance(through.output_matrix, numeric.FixedOutputs)
+    tight = numeric._row_balls(scores, factor, None, V, 600, method="sparse")
+    with numeric._precision(600):
+        ours = without.output_matrix.arb_mat()
+        for i in range(n):
+            for k in range(d):
+                assert ours[i, k].overlaps(tight.output[i][k]), (i, k)
+    for places in (0, 3, 30):
+        assert without.output_matrix.decimals(places) == through.output_matrix.decimals(places)
+    with pytest.raises(ValueError, match="without the weights"):
+        numeric._decide_rows(without, "weights", numeric.Rounder.make(4))
+
+
+@pytest.mark.parametrize("limbs", [2, 5, 10])  # 10: more than 7 products a column, carried per limb
+def test_scaled_numerators_are_the_python_integers(limbs: int) -> None:
+    """_scaled_numerators: M·u / 2^P truncated toward zero, in numpy limbs, equals Python's."""
+    rng = random.Random(7 + limbs)
+    n_r, d_v = 6, 4
+    P = numeric.LIMB * limbs
+    M = [
+        [rng.choice((-1, 1)) * rng.getrandbits(rng.randint(1, P + 40)) for _ in range(d_v)]
+        for _ in range(n_r)
+    ]
+    M[0][0], M[1][1] = 0, -(1 << (P + 39))
+    inverses = [rng.randint(1, 1 << P) for _ in range(n_r)]
+    inverses[2] = 1 << P
+    bits = P + 41
+    outputs = -(-(P + 41) // numeric.NUMERATOR_PIECE)
+    pieces = []
+    for t in range(outputs):
+        shift = numeric.NUMERATOR_PIECE * t
+        if t < outputs - 1:
+            pieces.append(
+                np.array([[(m >> shift) & ((1 << 52) - 1) for m in row] for row in M], dtype=np.int64)
+            )
+        else:
+            pieces.append(np.array([[m >> shift for m in row] for row in M], dtype=np.int64))
+    scaled = numeric._scaled_numerators(np, pieces, inverses, limbs=limbs, bits=bits)
+    got = [
+        [
+            sum(int(piece[i, k]) << (numeric.NUMERATOR_PIECE * t) for t, piece in enumerate(scaled))
+            for k in range(d_v)
+        ]
+        for i in range(n_r)
+    ]
+    expected = [
+        [(1 if m >= 0 else -1) * ((abs(m) * inverses[i]) >> P) for m in row] for i, row in enumerate(M)
+    ]
+    assert got == expected
+
+
+def test_values_from_the_inputs_are_the_lowest_terms() -> None:
+    """V's numerators and least common denominator formed in numpy equal python-flint's."""
+    rng = random.Random(11)
+    X = [[Fraction(rng.randint(-6, 6), rng.choice((2, 4, 6))) for _ in range(5)] for _ in range(30)]
+    for W_V in (
+        [[Fraction(rng.randint(-9, 9) * 3, 9) for _ in range(5)] for _ in range(5)],
+        [[0] * 5 for _ in range(5)],
+    ):
+        _scores, V = numeric.integer_products(*(integer_rows(m, name="M") for m in (X, X[:5], X[:5], W_V)))
+        small, den = numeric._values_from_inputs(np, V.inputs)
+        numer, expected_den = V.matrix().numer_denom()
+        assert den == int(expected_den)
+        assert small.tolist() == [[int(numer[i, k]) for k in range(5)] for i in range(30)]
