@@ -564,3 +564,28 @@ def test_q_and_k_given_without_v_explain_their_scaled_scores():
     assert shown[1][2] != truth
     assert [f.claimed for f in report.wrong] == [shown[1][2]]
     assert sum(f.status == "ok" for f in report.findings) >= 5
+
+
+def test_near_misses_are_evidence_of_what_a_block_is():
+    """An encoding table with two numbers off in their last digit (truncated, not rounded) and two
+    slips: the near misses say which rows of PE the table is (a digit off is still that number),
+    so the slips are found; counted as unexplained digits, they left the table below the share
+    of digits a node must explain, and every number of it unread."""
+    d = 4
+    rows = [_pe(p, d) for p in range(3)]
+    printed = [[_places(v, 4) for v in row] for row in rows]
+    printed[0] = ["0.0", "1.0", "0.0", "1.0"]
+    printed[1] = [_places(rows[1][0], 2), _places(rows[1][1], 2), "0.00999", "0.9999"]  # truncated
+    printed[2] = [_places(rows[2][0], 3), "-0.4061", _places(rows[2][2], 2), "0.9989"]  # two slips
+    assert mpmath.mpf(rows[1][2]) > mpmath.mpf("0.009995") and mpmath.mpf(rows[1][3]) > mpmath.mpf("0.99995")
+    doc = (
+        "Each position gets a vector of d = 4 numbers:\n\n"
+        "| Position | PE vector |\n| -------- | --------- |\n"
+        + "".join(f"| {p} | \\[{', '.join(row)}] |\n" for p, row in enumerate(printed))
+    )
+    report = verify_text(doc)
+    lines = doc.split("\n")
+    last = next(i for i, line in enumerate(lines, 1) if "0.9989" in line)
+    wrong = {f.claimed for f in report.wrong if f.line == last}
+    assert wrong == {"-0.4061", "0.9989"}, [(f.line, f.claimed, f.kind) for f in report.findings]
+    assert sum(f.status == "ok" for f in report.findings if f.line >= last - 2) >= 4

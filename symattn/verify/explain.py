@@ -901,7 +901,8 @@ def _clearly_off(lit: Lit, true: Any) -> bool:
 
 def _score(block: Block, target: Matrix) -> tuple[int, int]:
     """Digits of ``block`` that ``target`` explains (a near miss counts one digit less), and
-    the digits it decides."""
+    the digits it decides (a near miss one digit less too: it is explained, up to its last
+    digit, so it takes nothing from the share of the block's digits the node explains)."""
     matched = decided = 0
     for lit, true in zip(block.cells(), (x for row in target for x in row), strict=True):
         if _masked(lit, true):
@@ -918,6 +919,7 @@ def _score(block: Block, target: Matrix) -> tuple[int, int]:
             matched += weight
         elif weight > 2 and _near(lit, true):
             matched += weight - 1
+            decided -= 1
     return matched, decided
 
 
