@@ -589,3 +589,24 @@ def test_near_misses_are_evidence_of_what_a_block_is():
     wrong = {f.claimed for f in report.wrong if f.line == last}
     assert wrong == {"-0.4061", "0.9989"}, [(f.line, f.claimed, f.kind) for f in report.findings]
     assert sum(f.status == "ok" for f in report.findings if f.line >= last - 2) >= 4
+
+
+def test_rows_cut_short_are_the_first_cells_of_the_stated_width():
+    """``Position 1: [0.841, 0.540, 0.100, 0.995, ...]`` of a d_model = 8 encoding: the first four
+    cells of rows 8 wide (the width the text states), not rows of a 4-wide encoding."""
+    d = 8
+    rows = [[_places(v, 3) for v in _pe(p, d)[:4]] for p in range(4)]
+    rows[3][2] = "0.925"  # sin(3/10) is 0.296: a slip
+    doc = (
+        "We use d_model = 8. The first four dimensions of each position's encoding:\n\n```\n"
+        + "".join(f"Position {p}: [{', '.join(row)}, ...]\n" for p, row in enumerate(rows))
+        + "```\n"
+    )
+    report = verify_text(doc)
+    lines = doc.split("\n")
+    slip = next(i for i, line in enumerate(lines, 1) if "0.925" in line)
+    assert [(f.line, f.claimed) for f in report.wrong] == [(slip, "0.925")]
+    assert sum(f.status == "ok" for f in report.findings) >= 12
+    # the same rows printed whole are a 4-wide encoding, which they are not: nothing is called wrong
+    whole = verify_text(doc.replace(", ...]", "]"))
+    assert not whole.wrong

@@ -150,6 +150,9 @@ class Block:
         Block, ...
     ] = ()  # the printed vectors a stacked block is made of (``x1 = [..]``, ``x2 = [..]``)
     column: bool = False  # a column of a pipe table, read as one vector
+    truncated: bool = (
+        False  # each row ends in "..." (``[0.841, 0.540, ...]``): the first cells of a longer row
+    )
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -177,13 +180,15 @@ def _stacks(inputs: list[Block]) -> list[tuple[int, Block]]:
         if (
             end < len(inputs)
             and inputs[end].shape == inputs[start].shape
+            and inputs[end].truncated == inputs[start].truncated
             and inputs[start].shape[0] == 1
             and inputs[end].line - inputs[end - 1].line <= _STACK_GAP
         ):
             continue
         if end - start >= 2 and inputs[start].shape[0] == 1:
             run = tuple(inputs[start:end])
-            out.append((end - 1, Block([b.rows[0] for b in run], run[0].line, parts=run)))
+            stacked = Block([b.rows[0] for b in run], run[0].line, parts=run, truncated=run[0].truncated)
+            out.append((end - 1, stacked))
         start = end
     return out
 
@@ -226,6 +231,9 @@ def _canonical(name: str) -> str:
 
 #: A masked score as printouts and LaTeX write it: ``-inf``, ``-\infty``.
 _INFINITE = re.compile(r"[-\u2212]?(?:inf\b|\\infty\b)")
+#: The rest of a row left out: ``[0.841, 0.540, ...]`` (the last item of a list, before its "]").
+_ELLIPSIS = re.compile(r"(?:\.\.\.|\u2026|\u22ef|\\[lc]?dots\b)(?=[\s,]*\])")
+_LEFT_OUT = object()  # an ellipsis read as a list's last item
 
 
 def _literal(text: str, line: int, column: int) -> Lit | None:
@@ -335,6 +343,11 @@ class _Scanner:
 
     def _add_list(self, blocks: list[Block], value: list, j: int, end: int) -> None:
         rows = value if value and isinstance(value[0], list) else [value]
+        left_out = {bool(r) and r[-1] is _LEFT_OUT for r in rows if isinstance(r, list)}
+        if left_out == {True}:  # every row ends in "...": the first cells of longer rows
+            rows = [r[:-1] for r in rows]
+        elif True in left_out:
+            return  # some rows cut short, others not: no matrix
         cells = sum(len(r) for r in rows)
         if not (
             rows
@@ -352,6 +365,7 @@ class _Scanner:
                 *self.statement_before(j),
                 operand=self.operand(j, end),
                 typed=_typed(self.text, self.text.rfind("\n", 0, j) + 1, j),
+                truncated=left_out == {True},
             )
         )
 
@@ -384,6 +398,9 @@ class _Scanner:
                     return None
                 items.append(inner[0])
                 i = inner[1]
+            elif items and not isinstance(items[-1], list) and _ELLIPSIS.match(text, i):
+                items.append(_LEFT_OUT)  # the last item: the next is "]"
+                i = _ELLIPSIS.match(text, i).end()
             else:
                 match = _NUMBER.match(text, i)
                 if match is None or match.end() == i:
@@ -825,6 +842,10 @@ def _candidates(
             node = _transpose(m) if transposed else m
             if transposed and len(m) == len(m[0]):
                 continue  # a square matrix's transpose is read as a matrix with other names
+            if block.truncated:  # the first cells of longer rows
+                if len(node[0]) <= c:
+                    continue
+                node = [row[:c] for row in node]
             if len(node[0]) != c:
                 continue
             if len(node) == r:
@@ -1457,10 +1478,13 @@ MAX_POSITIONS = 64
 MAX_TABLES = 8
 
 
-def _tables(blocks: list[Block], given: list[Block]) -> list[tuple[Block | None, Matrix]]:
+def _tables(
+    blocks: list[Block], given: list[Block], model_widths: tuple[int, ...] = ()
+) -> list[tuple[Block | None, Matrix]]:
     """The tables the encoding is computed for: each given table of embeddings (a matrix, or
     token vectors printed one by one), and a zero table of MAX_POSITIONS rows for each width
-    printed (where a document prints the encoding alone)."""
+    printed, and each model width the text states where a row is printed cut short with
+    "..." (where a document prints the encoding alone)."""
     short = [b for b in blocks if all((c.places or 0) <= 2 for c in b.cells())]  # inputs are short
     candidates = [b for b in (*given, *short) if b.shape[0] >= 2 and b.shape[1] >= 2]
     candidates += [stack for _i, stack in (*_stacks(given), *_stacks(short))]
@@ -1470,7 +1494,7 @@ def _tables(blocks: list[Block], given: list[Block]) -> list[tuple[Block | None,
             tables.append((b, _values(b)))
     tables = tables[:MAX_TABLES]
     shown = [*blocks, *_table_matrices(blocks)]  # a table's columns side by side: its width too
-    widths = sorted({b.shape[1] for b in shown if b.shape[1] >= 2})
+    widths = sorted({b.shape[1] for b in shown if b.shape[1] >= 2} | set(model_widths))
     tables += [(None, [[Fraction(0)] * d for _ in range(MAX_POSITIONS)]) for d in widths]
     return tables
 
@@ -1479,6 +1503,8 @@ def _slices(block: Block, node: Matrix, whole: bool) -> list[tuple[int, Matrix]]
     """The rows of ``node`` a block of its width may print: every row for a printed row, and for
     a matrix its own rows (``whole``: a table of embeddings) or any run of them."""
     r, c = block.shape
+    if block.truncated:  # the first cells of longer rows
+        node = [row[:c] for row in node] if node and len(node[0]) > c else []
     if not node or len(node[0]) != c or r > len(node):
         return []
     if r == 1:
@@ -1653,13 +1679,19 @@ def _positions(
     made_up: list[Block],
     trace: list[dict[str, Any]],
     summary: dict[str, Any],
+    *,
+    text: str = "",
 ) -> dict[tuple[int, int], Verdict]:
     """Verdicts on the blocks that are rows of the sinusoidal encoding, or of a table of
     embeddings plus it, under the conventions that explain the most digits; a number is wrong
     only where every set of conventions nearly as good calls it wrong.  The encoding is computed
     from positions alone: a block the readers took as given (a table with no formula on it) may
     be it, and only the blocks the text says were not computed (``made_up``) are never judged."""
-    tables = _tables(blocks, given)
+    cut_short = [b for b in blocks if b.truncated]
+    widths = tuple(
+        int(v) for v in stated_values(text, "d_model", MAX_STATED) if v.denominator == 1 and cut_short
+    )
+    tables = _tables(blocks, given, tuple(w for w in widths if 2 <= w <= MAX_WIDTH))
     runs = [*(s for _i, s in _stacks(blocks)), *_table_matrices(blocks)]  # once, for every convention
     scored = []
     for conventions, _rank in _conventions(POSITIONS, {}, {}):
@@ -1770,7 +1802,9 @@ def _graphs(
         chosen = _attention(blocks, given, summary, identified, stated=stated, slips=slips)
         for place, verdict in _vocabulary(stated, blocks, given, summary["blocks"]).items():
             chosen.setdefault(place, verdict)
-        for place, verdict in _positions(blocks, given, made_up, summary["blocks"], summary).items():
+        for place, verdict in _positions(
+            blocks, given, made_up, summary["blocks"], summary, text=text
+        ).items():
             chosen.setdefault(place, verdict)
         steps, summary["candidates"] = chain(
             blocks,
@@ -1853,7 +1887,7 @@ def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str
         "identified": 0,
         "blocks": [],
     }
-    if not given or not open_blocks:
+    if not open_blocks or (not given and not any(_computable(b) for b in open_blocks)):
         out = {(f.line, f.column): f for f in findings}
         _doubted(out, blocks, {})
         return sorted(out.values(), key=lambda f: (f.line, f.column)), summary
@@ -1906,6 +1940,12 @@ def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str
     _doubted(out, blocks, chosen)
     _restated(out, blocks)
     return sorted(out.values(), key=lambda f: (f.line, f.column)), summary
+
+
+def _computable(block: Block) -> bool:
+    """A block a graph with no given block may be: a row of numbers, or rows of them, that the
+    encoding of positions could print (computed from positions alone)."""
+    return block.shape[1] >= 2 and not any(c.infinite for c in block.cells())
 
 
 #: A reading of a table is doubted when it calls more than this share of the table's judged

@@ -117,9 +117,11 @@ PARAMETER_WORDS: dict[str, tuple[str, ...]] = {
     "temperature": ("T", "\\tau", "\u03c4", "temperature", "\u6e29\u5ea6", "logits /", "logit /"),
     "m": ("m", "slope", "\u659c\u7387"),
     "d_k": ("d_k", "d_{k}", "dk"),
+    # the model width, for a row printed cut short (``[0.841, 0.540, ...]`` of a d = 512 encoding)
+    "d_model": ("d_model", "d_{model}", "d_{\\text{model}}", "d"),
 }
 
-_VALUE = r"\s*(?:=|@|:|\u4e3a|of)?\s*(\d{1,3}(?:\.\d{1,4})?)(?![\d.])"
+_VALUE = r"\s*(?:=|@|:|\u4e3a|of)?\s*(\d{1,3}(?:\.\d{1,4})?)(?!\d|\.\d)"  # "d = 8." ends a sentence
 
 
 @functools.cache
