@@ -404,8 +404,8 @@ class IntegerRows:
             except (OverflowError, TypeError):
                 values = None
             else:
-                peak = int(np.abs(values).max(initial=0)) if values.size else 0
-                values = values.reshape(self.shape) if peak < 1 << 62 else None
+                low, high = (int(values.min()), int(values.max())) if values.size else (0, 0)
+                values = values.reshape(self.shape) if max(-low, high) < 1 << 62 else None  # no np.abs(-2^63)
             self._array = False if values is None else values
         return None if self._array is False else self._array
 
@@ -425,7 +425,11 @@ def integer_rows(rows: Any, *, name: str) -> IntegerRows | None:
             return None  # floats, objects, booleans, other shapes: the other readers say what is wrong
         if dtype.kind == "u" and dtype.itemsize >= 8:
             return None  # uint64 may not fit int64: entry by entry
-        return IntegerRows(rows, 1, (int(rows.shape[0]), int(rows.shape[1])))
+        import numpy  # the input is a numpy array: numpy is installed
+
+        # a copy, as a plain ndarray: read later, the caller's array may have changed (or be an np.matrix)
+        copied = numpy.array(rows, subok=False)
+        return IntegerRows(copied, 1, (int(copied.shape[0]), int(copied.shape[1])))
     if isinstance(rows, (sympy.MatrixBase, flint.fmpq_mat, flint.fmpz_mat)):
         return None
     rows = _checked_rows(rows, name)

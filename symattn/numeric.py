@@ -164,8 +164,8 @@ class InputNumerators:
     v_den: int
 
     def arrays(self, np) -> dict[str, object] | None:
-        """{"left", "right", "values"} as int64 arrays (values: s·v, over v_den), or None
-        when an input or a product may not fit in int64.  Computed once."""
+        """{"left", "right", "values"} as int64 arrays (values: s·v, over v_den; None when
+        only it may not fit in int64), or None when the scores' factors may not.  Computed once."""
         cache = self.__dict__.get("_arrays")
         if cache is None:
             cache = self._arrays(np)
@@ -177,15 +177,11 @@ class InputNumerators:
         read["s"] = read["x"] if self.s is self.x else _int_array(np, self.s)
         for name in ("q", "k", "v"):
             read[name] = _int_array(np, getattr(self, name))
-        if any(value is None for value in read.values()):
-            return {}
-        found = {}
+        found: dict[str, object] = {}
         for name, left, right in (("left", "x", "q"), ("right", "s", "k"), ("values", "s", "v")):
-            product = _fitting_product(np, read[left], read[right].T)
-            if product is None:
-                return {}
-            found[name] = product
-        return found
+            fits = read[left] is not None and read[right] is not None
+            found[name] = _fitting_product(np, read[left], read[right].T) if fits else None
+        return found if found["left"] is not None and found["right"] is not None else {}
 
 
 def _int_array(np, M: flint.fmpz_mat | IntegerRows):
@@ -492,8 +488,17 @@ def _row_balls(
                 bar.update(len(rows))
                 bar.close()
                 return fixed
+        mostly = method == "dense" or (method == "auto" and _mostly_evaluated(integers, keep, rows, cutoff))
+        if mostly and keep is None and method == "auto":  # most exponentials count: worth reading the scores
+            fixed = _fixed_point_balls(
+                integers, V, rows, c=c, den=den, prec=prec, skipped=skipped, read_scores=True, weights=weights
+            )
+            if fixed is not None:
+                bar.update(len(rows))
+                bar.close()
+                return fixed
         V = _values_matrix(V)
-        if method == "dense" or (method == "auto" and _mostly_evaluated(integers, keep, rows, cutoff)):
+        if mostly:
             balls = _dense_balls(integers.numer, keep, V, rows, rate=rate, skipped=skipped, bar=bar)
             if method == "dense" or all(ball.is_finite() for row in balls.output for ball in row):
                 return balls
@@ -627,7 +632,8 @@ def _fixed_point_balls(
     read_scores: bool = True,
     weights: bool = True,
 ) -> RowBalls | None:
-    """The dense method for unmasked scores with the elementwise work in numpy, in exact integers.
+    """The dense method for unmasked scores (``weights`` False: the outputs only, from the
+    exponentials, _outputs_from_exponentials; the record's ``has_weights`` says so) with the elementwise work in numpy, in exact integers.
 
     Every exponential e_ij = exp(-c·g_ij/den), with the integer gap g_ij = m_i - v_ij >= 0
     to the row's largest score, is a fixed-point number of P = 30·L bits (L limbs of
@@ -783,8 +789,10 @@ def _outputs_from_exponentials(
     the exponentials' limbs), then N_ik = M_ik·u_i / 2^P truncated toward zero, in numpy limbs
     (_scaled_numerators): n_r·d_v products instead of the weights' n_r·n_k.
 
-    N_ik is within 1 unit of sum_j (E_ij·u_i/2^P)·V_jk, the output of the weights before
-    their truncation, so with _fixed_point_radii's bounds it is within
+    A unit is one unit of N (2^-P/V_den in value).  N_ik is within 1 unit of
+    sum_j (E_ij·u_i/2^P)·V_jk, the output of the weights before their truncation, so with
+    _fixed_point_radii's bounds (whose term E_ij/T_i - E_ij·u_i/2^P lies in [0, 1) unit
+    because E_ij <= 2^P) it is within
     (delta + 1)·sum_j |V_jk| + row_i·max_j |V_jk| + 1 units of the true output: inside the
     radii's spread·sum_j |V_jk| + row_i·max_j |V_jk| (spread = delta + 1 + TRUNCATION), as
     sum_j |V_jk| >= 1 unless the column is 0, and then N_ik = 0 exactly.  Also
@@ -809,8 +817,9 @@ def _scaled_numerators(np, pieces, inverses: list[int], *, limbs: int, bits: int
     below 2^bits in magnitude.
 
     |M| in 30-bit limbs (_magnitude_limbs) times u_i's limbs (the top one up to 2^30) by
-    schoolbook columns: a column sums at most min(size, limbs) products, each below 2^60, so
-    it stays below 2^63 when that is at most 7 (5 limbs at 30 places); with more limbs the
+    schoolbook columns: a column sums at most min(size, limbs) products, each at most
+    (2^30 - 1)·2^30, so it stays below 2^63 when that count is at most 7 (u has 5 limbs at
+    30 places); with more limbs the
     carries are propagated after each limb of u (a column then holds one product on top of
     a limb below 2^30).  Then the lowest ``limbs`` limbs dropped (2^P = 2^(30·limbs)),
     the sign put back, and the limbs regrouped into 26-bit digits and 52-bit pieces."""
@@ -1371,8 +1380,10 @@ def _blas_numerators(np, W, V, *, n_r: int, n_k: int, extra_bits: int = 0):
     is returned as pieces of 52 bits (two digits each, lowest first, every one in [0, 2^52)
     but the top one, which takes the rest and is at most 2^52 in magnitude): N = sum_t piece_t·2^(52t).
 
-    ``extra_bits``: how many more bits than P + the bits of max |V| the sums may take (the
-    exponentials' sums reach n_k·2^P, _outputs_from_exponentials).
+    The exactness needs only every limb at most 2^30 (the weights' limbs, or the exponentials'
+    E, whose row sums reach n_k·2^P); the bound on |N| sets how many pieces hold it, and
+    ``extra_bits`` is how many more bits than P + the bits of max |V| the sums may take
+    (log2 n_k for the exponentials, _outputs_from_exponentials).
 
     Returns:
         The pieces (int64 arrays, n_r × d_v), three at P = 120 and 27-bit V; None when V needs
@@ -1482,7 +1493,7 @@ def _chunk_balls(
 
 
 def _fixed_point_radii(
-    V: flint.fmpq_mat,
+    V: Values,
     n_k: int,
     totals: list[int],
     delta: int,
@@ -1539,7 +1550,7 @@ def _values_from_inputs(np, inputs: InputNumerators):
     their lcm is v_den/g, so V_den = v_den/g and the numerators are (s·v)/g.  None when the
     arrays do not apply."""
     arrays = inputs.arrays(np)
-    if arrays is None:
+    if arrays is None or arrays["values"] is None:
         return None
     values = arrays["values"]
     common = math.gcd(inputs.v_den, int(np.gcd.reduce(np.abs(values), axis=None)) if values.size else 0)

@@ -288,3 +288,27 @@ def test_values_from_the_inputs_are_the_lowest_terms() -> None:
         numer, expected_den = V.matrix().numer_denom()
         assert den == int(expected_den)
         assert small.tolist() == [[int(numer[i, k]) for k in range(5)] for i in range(30)]
+
+
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")  # np.matrix is what is tested
+def test_numpy_inputs_are_read_when_given_and_a_matrix_is_an_array() -> None:
+    """A numpy array changed after attention() does not change the attention (the bulk reader
+    copies it), and an np.matrix reads as the array it holds."""
+    X = np.array(_case("int", 200, 8)[0], dtype=np.int64)
+    expected = symattn.attention(X.copy()).decimals("output", 20)
+    att = symattn.attention(X)
+    X[:] = 0
+    assert att.decimals("output", 20) == expected
+    small = [[1, 0], [0, 1], [1, 1]]
+    assert symattn.attention(np.matrix(small)).decimals("weights", 4) == symattn.attention(small).decimals(
+        "weights", 4
+    )
+
+
+def test_rational_scores_given_as_one_matrix_take_the_fixed_point_method_when_most_count() -> None:
+    """Scores given as an fmpq_mat (no factors to form them from): "auto" reads them into the
+    fixed-point method where most exponentials count, as "dense" does."""
+    X, W_Q, W_K, W_V = (stages.to_fmpq_mat(to_matrix(m, name="M")) for m in _case("dense", 256, 8))
+    scores, V = numeric.exact_products(X, W_Q, W_K, W_V)
+    balls = numeric._row_balls(flint.fmpq_mat(scores.numer) / scores.den, sympy.Rational(1, 3), None, V, 140)
+    assert isinstance(balls.output_matrix, numeric.FixedOutputs)
