@@ -34,6 +34,7 @@ and rounded as a fraction.
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from collections.abc import Iterator, Sequence
@@ -675,31 +676,9 @@ def _fixed_point_balls(
     E, delta = exponentials
     totals = _row_totals(np, E, n_r, n_k)
     radii = _fixed_point_radii(V, n_k, totals, delta, limbs, inputs=scores.inputs)
-    if not weights:
-        output = _outputs_from_exponentials(np, E, totals, radii, n_r=n_r, n_k=n_k, limbs=limbs, prec=prec)
-        if output is not None:
-            none = frozenset()
-            return RowBalls(
-                tuple(rows),
-                tuple({} for _ in rows),
-                tuple(none for _ in rows),
-                skipped,
-                (),
-                n_k,
-                n_r * n_k,
-                output_matrix=output,
-                has_weights=False,
-            )
-    W = _fixed_weights(np, E, totals, n_r, n_k)
-    radius = [radii.spread + row for row in radii.rows]
-    output = _fixed_outputs(np, W, radii, n_r=n_r, n_k=n_k, limbs=limbs, prec=prec)
-    if output is None:
-        arb, output = _chunk_balls(_limb_chunks(np, W, n_r, n_k), radii, limbs=limbs, prec=prec)
-        weights = FixedWeights(W, radius, n_r, n_k, arb=arb)
-    else:
-        weights = FixedWeights(W, radius, n_r, n_k)  # its arb_mat is built when asked
     none = frozenset()
-    return RowBalls(
+    fixed = functools.partial(
+        RowBalls,
         tuple(rows),
         tuple({} for _ in rows),
         tuple(none for _ in rows),
@@ -707,9 +686,20 @@ def _fixed_point_balls(
         (),  # the outputs are in output_matrix
         n_k,
         n_r * n_k,
-        dense=weights,
-        output_matrix=output,
     )
+    if not weights:
+        output = _outputs_from_exponentials(np, E, totals, radii, n_r=n_r, n_k=n_k, limbs=limbs, prec=prec)
+        if output is not None:
+            return fixed(output_matrix=output, has_weights=False)
+    W = _fixed_weights(np, E, totals, n_r, n_k)
+    radius = [radii.spread + row for row in radii.rows]
+    output = _fixed_outputs(np, W, radii, n_r=n_r, n_k=n_k, limbs=limbs, prec=prec)
+    if output is None:
+        arb, output = _chunk_balls(_limb_chunks(np, W, n_r, n_k), radii, limbs=limbs, prec=prec)
+        held = FixedWeights(W, radius, n_r, n_k, arb=arb)
+    else:
+        held = FixedWeights(W, radius, n_r, n_k)  # its arb_mat is built when asked
+    return fixed(dense=held, output_matrix=output)
 
 
 def _fixed_exponentials(np, v, c: flint.arb, den: int, limbs: int):
