@@ -610,3 +610,35 @@ def test_rows_cut_short_are_the_first_cells_of_the_stated_width():
     # the same rows printed whole are a 4-wide encoding, which they are not: nothing is called wrong
     whole = verify_text(doc.replace(", ...]", "]"))
     assert not whole.wrong
+
+
+def _softmax(z):
+    e = [mpmath.e ** mpmath.mpf(x) for x in z]
+    return [x / sum(e) for x in e]
+
+
+def test_a_table_without_outer_pipes_and_its_percentages_are_read():
+    """A GFM table may leave out its outer pipes and end in a row of empty cells; a cell
+    ``40.2%`` is 0.402 to three places.  A percentage that is wrong is found; the rest are
+    confirmed."""
+    z = ["2.0", "1.0", "0.1"]
+    p = _softmax(z)
+    probabilities = [_places(v, 3) for v in p]
+    percents = [f"{_places(v * 100, 1)}%" for v in p]
+    percents[1] = "26.4%"  # 24.2% by the softmax: a slip
+    doc = (
+        f"logits = [{', '.join(z)}]\n\nAfter the softmax:\n\n```\n"
+        "token  | logit | probability | percentage\n"
+        "-------|-------|-------------|-----------\n"
+        + "".join(
+            f"{t:<6} | {x:>5} | {q:>11} | {c:>9}\n"
+            for t, x, q, c in zip(("cat", "dog", "fish"), z, probabilities, percents, strict=True)
+        )
+        + "       |       |             |\n```\n"
+    )
+    report = verify_text(doc)
+    assert [f.claimed for f in report.wrong] == ["26.4%"], [
+        (f.line, f.claimed, f.status) for f in report.findings
+    ]
+    ok = {f.claimed for f in report.findings if f.status == "ok"}
+    assert {*probabilities, percents[0], percents[2]} <= ok

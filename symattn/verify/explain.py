@@ -93,13 +93,22 @@ def _typed(text: str, start: int, end: int) -> bool:
 
 _SYMBOL_AFTER = re.compile(r"[A-Za-z]|\\(?:mathbf|boldsymbol|operatorname|mathrm|mathit)\b")
 _ONLY_BEFORE_A_ROW = re.compile(r"[\s\\`\[(]*")
-_TABLE_ROW = re.compile(r"\s*\|.*\|\s*$")
+#: A row of a pipe table: cells between pipes, the outer pipes optional (GFM), so a row is any
+#: line with a pipe in it; it is a table only under a header with a rule line below it.
+_TABLE_ROW = re.compile(r"[^\n]*(?<!\\)\|")
 _TABLE_RULE = re.compile(r"\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 
 
 def _cells(line: str) -> list[tuple[int, str]]:
-    """The cells of a pipe-table row, each with its offset in the line (escaped pipes kept)."""
+    """The cells of a pipe-table row, each with its offset in the line (escaped pipes kept; a
+    row without its outer pipes, ``a | b``, has them where the line starts and ends)."""
     pipes = [m.start() for m in re.finditer(r"(?<!\\)\|", line)]
+    if not pipes:
+        return []
+    if line[: pipes[0]].strip():
+        pipes.insert(0, -1)
+    if line[pipes[-1] + 1 :].strip():
+        pipes.append(len(line))
     return [(a + 1, line[a + 1 : b]) for a, b in itertools.pairwise(pipes)]
 
 
@@ -125,7 +134,9 @@ class Lit:
         """Digits of evidence in a matched literal: its significant digits; 0, ±1 and ±inf carry none."""
         if self.infinite or self.value in (0, 1, -1):
             return 0
-        digits = self.text.lstrip("-\u2212+").split("e")[0].split("E")[0].replace(".", "").lstrip("0")
+        digits = (
+            self.text.lstrip("-\u2212+").rstrip("%").split("e")[0].split("E")[0].replace(".", "").lstrip("0")
+        )
         return len(digits)
 
     @functools.cached_property
@@ -440,6 +451,8 @@ class _Scanner:
             columns: dict[int, list[Lit | None]] = {}
             rows = 0
             while body < len(lines) and _TABLE_ROW.match(lines[body]):
+                if not any(text.strip() for _, text in _cells(lines[body])):
+                    break  # a row of empty cells ends the table
                 for position, cell in enumerate(_cells(lines[body])):
                     lit = self._table_number(cell, starts[body])
                     columns.setdefault(position, [None] * rows).append(lit)
@@ -460,9 +473,16 @@ class _Scanner:
         stripped = text.strip()
         inner = re.fullmatch(r"(\*\*|__|`|\$)?\s*([^*_`$\s][^*_`$]*?)\s*\1", stripped)
         number = inner.group(2) if inner else stripped
-        if not _NUMBER.fullmatch(number):
+        percent = number.endswith("%") and _NUMBER.fullmatch(number[:-1].rstrip()) is not None
+        if not percent and not _NUMBER.fullmatch(number):
             return None
         line, column = self.position(line_start + start + text.index(number))
+        if percent:  # 40.2% is 0.402, to three places
+            lit = _literal(number[:-1].rstrip(), line, column)
+            if lit is None or lit.infinite:
+                return None
+            places = (lit.places or 0) + 2
+            return dataclasses.replace(lit, text=number, value=lit.value / 100, places=places)
         return _literal(number, line, column)
 
     def bars(self) -> list[Block]:
