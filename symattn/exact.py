@@ -440,9 +440,11 @@ def integer_rows(rows: Any, *, name: str) -> IntegerRows | None:
     if kinds == {int}:
         return IntegerRows(flat, 1, (len(rows), len(rows[0])))
     numerators, denominators = _numerators_denominators(flat, fractions_only=kinds == {Fraction})
-    common = math.lcm(*set(denominators))
-    if common.bit_length() > _COMMON_DENOMINATOR_BITS:
-        return None
+    common = 1
+    for den in set(denominators):  # stopped as soon as it is too wide: the work stays bounded
+        common = math.lcm(common, den)
+        if common.bit_length() > _COMMON_DENOMINATOR_BITS:
+            return None
     if common != 1:
         numerators = [num * (common // den) for num, den in zip(numerators, denominators, strict=True)]
     return IntegerRows(numerators, common, (len(rows), len(rows[0])))

@@ -312,3 +312,26 @@ def test_rational_scores_given_as_one_matrix_take_the_fixed_point_method_when_mo
     scores, V = numeric.exact_products(X, W_Q, W_K, W_V)
     balls = numeric._row_balls(flint.fmpq_mat(scores.numer) / scores.den, sympy.Rational(1, 3), None, V, 140)
     assert isinstance(balls.output_matrix, numeric.FixedOutputs)
+
+
+def test_a_wide_common_denominator_stops_the_bulk_reader_early(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Thousands of distinct 600-bit denominators: the reader gives up at the first common
+    denominator over 256 bits (one lcm, not three thousand of ever wider ones), and the entry
+    reader reads them."""
+    import math
+
+    from symattn import exact
+
+    calls = []
+    lcm = math.lcm
+
+    def counted(*args: int) -> int:
+        calls.append(len(args))
+        return lcm(*args)
+
+    monkeypatch.setattr(exact.math, "lcm", counted)
+    rows = [[Fraction(1, (1 << 600) + 2 * k + 1) for k in range(j * 50, j * 50 + 50)] for j in range(60)]
+    assert integer_rows(rows, name="X") is None
+    assert sum(calls) <= 4  # the denominators taken into the lcm before it gave up
+    monkeypatch.undo()
+    assert rational_matrix(rows, name="X")[0, 1] == flint.fmpq(1, (1 << 600) + 3)
