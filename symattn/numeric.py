@@ -214,9 +214,6 @@ class LazyValues:
             self._matrix = flint.fmpq_mat(_fmpz(self.inputs.s) * _fmpz(self.inputs.v)) / self.inputs.v_den
         return self._matrix
 
-    def numer_denom(self) -> tuple[flint.fmpz_mat, flint.fmpz]:
-        return self.matrix().numer_denom()
-
 
 Values = flint.fmpq_mat | LazyValues
 
@@ -1659,13 +1656,14 @@ def _integer_scores(np, scores: IntegerScores, rows: Sequence[int], *, read: boo
     """
     left, right = scores.left, scores.right
     arrays = scores.inputs.arrays(np) if scores.inputs is not None else None
-    if arrays is not None or (left is not None and right is not None and left.ncols() == right.ncols()):
-        if arrays is not None:
-            L, R = arrays["left"], arrays["right"]
-        else:
-            L, R = _small_ints(np, left), _small_ints(np, right)
-            if L is None or R is None:
-                return None
+    L = R = None
+    if arrays is not None:
+        L, R = arrays["left"], arrays["right"]
+    elif left is not None and right is not None and left.ncols() == right.ncols():
+        L, R = _small_ints(np, left), _small_ints(np, right)
+        if L is None or R is None:
+            return None
+    if L is not None:
         product = _fitting_product(np, L[list(rows)], R)
         if product is not None:
             return product

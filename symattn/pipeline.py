@@ -255,9 +255,13 @@ class Attention:
             value = self._given[name] = stages.from_fmpq_mat(fmpq)
         return value
 
+    def _bulk_input(self, name: str) -> Any:
+        """Input ``name`` as it was read, before any SymPy matrix was built from it."""
+        return self.__dict__.get("_flint_given", {}).get(name, self._given[name])
+
     def _flint_input(self, name: str) -> flint.fmpq_mat:
         """Input ``name`` as an fmpq_mat (rational inputs only)."""
-        value = self.__dict__.get("_flint_given", {}).get(name, self._given[name])
+        value = self._bulk_input(name)
         if isinstance(value, IntegerRows):
             return value.fmpq()
         return value if isinstance(value, flint.fmpq_mat) else stages.to_fmpq_mat(value)
@@ -295,7 +299,7 @@ class Attention:
         from symattn.numeric import exact_products, integer_products
 
         names = ("X", "W_Q", "W_K", "W_V") + (("X_kv",) if self._given["X_kv"] is not None else ())
-        bulk = [self.__dict__.get("_flint_given", {}).get(name, self._given[name]) for name in names]
+        bulk = [self._bulk_input(name) for name in names]
         if all(isinstance(value, IntegerRows) for value in bulk):
             return integer_products(*bulk[:4], X_kv=bulk[4] if len(bulk) == 5 else None)
         X, W_Q, W_K, W_V = (self._flint_input(name) for name in ("X", "W_Q", "W_K", "W_V"))

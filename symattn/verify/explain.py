@@ -409,9 +409,9 @@ class _Scanner:
                     return None
                 items.append(inner[0])
                 i = inner[1]
-            elif items and not isinstance(items[-1], list) and _ELLIPSIS.match(text, i):
+            elif items and not isinstance(items[-1], list) and (ellipsis := _ELLIPSIS.match(text, i)):
                 items.append(_LEFT_OUT)  # the last item: the next is "]"
-                i = _ELLIPSIS.match(text, i).end()
+                i = ellipsis.end()
             else:
                 match = _NUMBER.match(text, i)
                 if match is None or match.end() == i:
@@ -1499,12 +1499,13 @@ MAX_TABLES = 8
 
 
 def _tables(
-    blocks: list[Block], given: list[Block], model_widths: tuple[int, ...] = ()
+    blocks: list[Block], given: list[Block], matrices: list[Block], model_widths: tuple[int, ...] = ()
 ) -> list[tuple[Block | None, Matrix]]:
     """The tables the encoding is computed for: each given table of embeddings (a matrix, or
     token vectors printed one by one), and a zero table of MAX_POSITIONS rows for each width
     printed, and each model width the text states where a row is printed cut short with
-    "..." (where a document prints the encoding alone)."""
+    "..." (where a document prints the encoding alone).  ``matrices``: the pipe tables'
+    columns side by side (_table_matrices), whose widths count too."""
     short = [b for b in blocks if all((c.places or 0) <= 2 for c in b.cells())]  # inputs are short
     candidates = [b for b in (*given, *short) if b.shape[0] >= 2 and b.shape[1] >= 2]
     candidates += [stack for _i, stack in (*_stacks(given), *_stacks(short))]
@@ -1513,7 +1514,7 @@ def _tables(
         if not any(_values(b) == values for _t, values in tables):
             tables.append((b, _values(b)))
     tables = tables[:MAX_TABLES]
-    shown = [*blocks, *_table_matrices(blocks)]  # a table's columns side by side: its width too
+    shown = [*blocks, *matrices]  # a table's columns side by side: its width too
     widths = sorted({b.shape[1] for b in shown if b.shape[1] >= 2} | set(model_widths))
     tables += [(None, [[Fraction(0)] * d for _ in range(MAX_POSITIONS)]) for d in widths]
     return tables
@@ -1707,12 +1708,13 @@ def _positions(
     only where every set of conventions nearly as good calls it wrong.  The encoding is computed
     from positions alone: a block the readers took as given (a table with no formula on it) may
     be it, and only the blocks the text says were not computed (``made_up``) are never judged."""
-    cut_short = [b for b in blocks if b.truncated]
-    widths = tuple(
-        int(v) for v in stated_values(text, "d_model", MAX_STATED) if v.denominator == 1 and cut_short
-    )
-    tables = _tables(blocks, given, tuple(w for w in widths if 2 <= w <= MAX_WIDTH))
-    runs = [*(s for _i, s in _stacks(blocks)), *_table_matrices(blocks)]  # once, for every convention
+    widths: tuple[int, ...] = ()
+    if any(b.truncated for b in blocks):  # a row cut short: the model widths the text states
+        stated = stated_values(text, "d_model", MAX_STATED)
+        widths = tuple(int(v) for v in stated if v.denominator == 1 and 2 <= v <= MAX_WIDTH)
+    matrices = _table_matrices(blocks)
+    tables = _tables(blocks, given, matrices, widths)
+    runs = [*(s for _i, s in _stacks(blocks)), *matrices]  # once, for every convention
     scored = []
     for conventions, _rank in _conventions(POSITIONS, {}, {}):
         try:
