@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 import flint
+import mpmath
 import sympy
 from sympy import Rational
 
@@ -52,6 +53,7 @@ from symattn.rounding import round_half_away  # the one rule; importable from he
 
 __all__ = [
     "Claim",
+    "Known",
     "certified_decimal",
     "claim_holds",
     "claim_kind",
@@ -603,6 +605,60 @@ def enclose(expr: Any, prec: int) -> flint.arb:
     return Enclosure(prec)(expr)
 
 
+class Known(sympy.AtomicExpr):
+    """A real number known by a rigorous enclosure only: a midpoint given as a decimal and a
+    radius (a value the verifier's explanation computed in arb balls, handed to the SymPy
+    readers as their world (b)).
+
+    :func:`enclose` evaluates it to that ball, so every decision made on it is certified or
+    left undecided, never guessed; ``evalf`` gives its midpoint.
+
+    >>> x = Known("0.31591", "1e-30")
+    >>> certified_decimal(2 * x, 3), x.is_positive
+    ('0.632', True)
+    """
+
+    is_number = True
+    is_real = True
+    is_comparable = True
+
+    def __new__(cls, mid: str, rad: str) -> Known:
+        obj = sympy.AtomicExpr.__new__(cls)
+        obj._mid, obj._rad = str(mid), str(rad)
+        return obj
+
+    def __getnewargs__(self) -> tuple[str, str]:
+        return self._mid, self._rad
+
+    def _hashable_content(self) -> tuple[str, str]:
+        return self._mid, self._rad
+
+    def ball(self) -> flint.arb:
+        """The enclosure, at the current arb precision."""
+        return flint.arb(self._mid, self._rad)
+
+    def _sign(self) -> int | None:
+        ball = self.ball()
+        return 1 if ball > 0 else -1 if ball < 0 else None
+
+    def _eval_is_positive(self) -> bool | None:
+        sign = self._sign()
+        return None if sign is None else sign > 0
+
+    def _eval_is_negative(self) -> bool | None:
+        sign = self._sign()
+        return None if sign is None else sign < 0
+
+    def _eval_is_zero(self) -> bool | None:
+        return False if self._sign() is not None else None
+
+    def _eval_evalf(self, prec: int) -> sympy.Float:
+        return sympy.Float._new(mpmath.libmp.from_str(self._mid, prec, mpmath.libmp.round_nearest), prec)
+
+    def _sympystr(self, printer: Any) -> str:
+        return f"{self._mid[:12]}..."
+
+
 class Enclosure:
     """arb enclosures of constant SymPy expressions at one precision, memoised per node.
 
@@ -630,6 +686,8 @@ class Enclosure:
         return found
 
     def _evaluate(self, expr: sympy.Expr) -> flint.arb:
+        if isinstance(expr, Known):
+            return expr.ball()
         if expr.is_Integer:
             return flint.arb(int(expr))
         if expr.is_Rational:

@@ -1,5 +1,6 @@
 """exact.py: the entry grammar, certified decimals, and claims."""
 
+import pickle
 from fractions import Fraction
 
 import flint
@@ -202,3 +203,20 @@ def test_a_unit_suffix_claims_its_places_of_that_unit() -> None:
     assert not claim_holds("196K", 3 * 1024 * 64)
     assert claim_kind("196K", 3 * 1024 * 64) == "rounding"  # 196.608 thousands cut, not rounded
     assert claim_kind("4.91M", 4 * 1024 * 1024) == "wrong"
+
+
+def test_a_known_ball_decides_what_its_enclosure_decides_and_no_more():
+    """exact.Known: a value known by an enclosure (the explanation's truth handed to the
+    readers) rounds where its ball is clear of the boundary and is undecided at one."""
+    from symattn.errors import UndecidedRoundingError
+    from symattn.exact import Known, certified_decimal, claim_holds, enclose
+
+    third = Known("0.33333333333333333333333333333333333333", "1e-38")
+    assert certified_decimal(3 * third, 10) == "1.0000000000"
+    assert claim_holds("0.333", third) and not claim_holds("0.334", third)
+    assert enclose(third - sympy.Rational(1, 3), 128).contains(0)
+    half = Known("0.5", "1e-30")
+    with pytest.raises(UndecidedRoundingError):
+        certified_decimal(half, 0)  # 0.5 ± 1e-30 may round to 0 or to 1
+    assert str(sympy.N(2 * half, 20)) == "1.0000000000000000000"
+    assert pickle.loads(pickle.dumps(half)) == half and hash(half) == hash(Known("0.5", "1e-30"))

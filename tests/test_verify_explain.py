@@ -642,3 +642,65 @@ def test_a_table_without_outer_pipes_and_its_percentages_are_read():
     ]
     ok = {f.claimed for f in report.findings if f.status == "ok"}
     assert {*probabilities, percents[0], percents[2]} <= ok
+
+
+def _weights_and_output(weights: str, output: str) -> str:
+    return (
+        "# Self-attention by hand\n\n"
+        "Three tokens with two features each; the projections are the identity:\n\n"
+        "```\nQ = K = V = [[1, 0], [0, 1], [1, 1]]\n```\n\n"
+        "With $d_k = 2$ the scaled scores of the third token are [0.7071, 0.7071, 1.4142].\n\n"
+        f"Attention weights = [{weights}]\n\n"
+        "Output for token 3 = "
+        + " + ".join(
+            f"{w}×{v}" for w, v in zip(weights.split(", "), ("[1, 0]", "[0, 1]", "[1, 1]"), strict=True)
+        )
+        + f"\n                   = [{output}, {output}]\n"
+    )
+
+
+def _third_row():
+    """Row 3 of softmax(X Xᵀ/√2) for X = [[1, 0], [0, 1], [1, 1]], and its output (mpmath)."""
+    mpmath.mp.dps = 40
+    scores = [mpmath.mpf(1) / mpmath.sqrt(2), mpmath.mpf(1) / mpmath.sqrt(2), mpmath.sqrt(2)]
+    exps = [mpmath.e**s for s in scores]
+    weights = [e / sum(exps) for e in exps]
+    return weights, weights[0] + weights[2]
+
+
+def _at(value, places: int) -> str:
+    return str(Decimal(mpmath.nstr(value, 30)).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP))
+
+
+def test_a_weighted_sum_written_with_an_identified_wrong_weight_is_carried():
+    """The explanation identifies the printed weights (one of them wrong); the readers'
+    second reading takes their true values as world (b), so the written-out output, right by
+    the printed weights and wrong in truth, is carried from the weights' line."""
+    weights, output = _third_row()
+    slipped = [_at(weights[0], 4), _at(weights[1], 4), _at(weights[2] + mpmath.mpf("0.01"), 4)]
+    by_printed = Decimal(slipped[0]) + Decimal(slipped[2])
+    assert _at(output, 4) != str(by_printed)  # the slip reaches the output
+    text = _weights_and_output(", ".join(slipped), str(by_printed))
+    report = verify_text(text)
+    wrong = {(f.line, f.column): f for f in report.findings if str(f.status) == "wrong"}
+    weights_line = text.split("\n").index(f"Attention weights = [{', '.join(slipped)}]") + 1
+    output_line = weights_line + 3
+    assert [f.claimed for f in wrong.values() if f.line == weights_line] == [slipped[2]]
+    outputs = [f for f in wrong.values() if f.line == output_line]
+    assert [f.claimed for f in outputs] == [str(by_printed)] * 2
+    for finding in outputs:
+        assert str(finding.kind) == "carried" and finding.carried_from == weights_line
+        assert finding.value == _at(output, 7)
+    # the weight written again in the sum is the same wrong number
+    restated = [f for f in wrong.values() if f.line == weights_line + 2]
+    assert [f.claimed for f in restated] == [slipped[2]]
+    assert restated[0].carried_from == weights_line
+
+
+def test_the_same_document_with_right_weights_has_nothing_wrong():
+    weights, output = _third_row()
+    right = [_at(w, 4) for w in weights]
+    text = _weights_and_output(", ".join(right), _at(output, 4))
+    report = verify_text(text)
+    assert [f.claimed for f in report.findings if str(f.status) == "wrong"] == []
+    assert sum(1 for f in report.findings if str(f.status) == "ok") >= 6

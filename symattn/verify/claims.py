@@ -23,7 +23,7 @@ from typing import Any
 
 import sympy
 
-from symattn.exact import certified_decimal, claim_holds, claim_kind, enclose, parse_claim
+from symattn.exact import Known, certified_decimal, claim_holds, claim_kind, enclose, parse_claim
 from symattn.verify.finding import Finding
 
 __all__ = ["Finding", "Judgement", "carried_line", "exact_text", "judge"]
@@ -57,8 +57,9 @@ def larger_than(value: Any, limit: int) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def exact_text(value: Any) -> str:
-    """A short printable closed form of an exact value (cached: cells repeat).
+def exact_text(value: Any) -> str | None:
+    """A short printable closed form of an exact value (cached: cells repeat); None for a
+    value known only by its enclosure (:class:`symattn.exact.Known`): it has no closed form.
 
     Small sums of fractions are put over one denominator (``sympy.together``
     on a few operations only; nothing like ``simplify`` is ever called).
@@ -67,6 +68,8 @@ def exact_text(value: Any) -> str:
         value, MAX_EXACT_NODES
     ):  # a layer's nested roots: the tree is exponentially larger than its DAG
         return f"(a closed form of more than {MAX_EXACT_NODES} terms)"
+    if isinstance(value, sympy.Basic) and value.has(Known):
+        return None
     if isinstance(value, sympy.Add) and sympy.count_ops(value) <= MAX_TOGETHER_OPS:
         value = sympy.together(value)
     # sorting the terms of a long form costs more than printing it: its terms stay in tree order

@@ -49,7 +49,7 @@ from symattn.latexparse import Name, Num, parse_formula, tokenize
 from symattn.verify.canonical import canonical
 from symattn.verify.explain import explain
 from symattn.verify.find import Locator, ReadConfig, Span, find_math
-from symattn.verify.finding import Finding
+from symattn.verify.finding import Finding, Kind, Seeds
 from symattn.verify.readers.bounds import ReadingLimit, check
 from symattn.verify.report import Report
 from symattn.verify.roots import reroot_doubted
@@ -159,6 +159,8 @@ def _run_span(state: DocumentState, span: Span, locator: Locator) -> None:
     """Parse and judge one span, updating ``state``."""
     state.position = lambda offset: locator.position(span.source_offset(offset))
     state.seen = set()
+    if state.seeds_left:
+        state.remember_seeds(state.position(0)[0])
     if span.reader == "scope":
         state.new_scope(locator.position(span.source_offset(0))[0])
         return
@@ -333,11 +335,19 @@ def _child(conn: Any, saved: dict[str, bytes], parent_pid: int) -> None:
     state.env = {name: pickle.loads(data) for name, data in saved.items()}
     sent = dict(state.env)
     conn.send(_READY)
-    spans, locator, state.stated = conn.recv()
+    spans, locator, state.stated, seeds = conn.recv()
+    state.seed(seeds)
     while True:
         index = conn.recv()
         if index is None:
             return
+        if isinstance(index, tuple):  # ("again", seeds): a second reading from the start
+            stated = state.stated
+            state = _new_state()
+            state.stated = stated
+            state.seed(index[1])
+            sent = {}
+            continue
         state.findings = []
         _run_span(state, spans[index], locator)
         changed = {name: pickle.dumps(b) for name, b in state.env.items() if sent.get(name) is not b}
@@ -358,11 +368,19 @@ class _Worker:
         finally:
             child_conn.close()
         self.ready = False
+        self.stopped = False
 
-    def give(self, spans: list[Span], locator: Locator, stated: Stated) -> None:
-        """Send the document's formulas (read while the worker imports)."""
+    def give(self, spans: list[Span], locator: Locator, stated: Stated, seeds: Seeds | None = None) -> None:
+        """Send the document's formulas (read while the worker imports), and the true values of
+        the printed numbers the explanation identified (none on the first reading)."""
         with contextlib.suppress(OSError):
-            self.conn.send((spans, locator, stated))
+            self.conn.send((spans, locator, stated, seeds or {}))
+
+    def again(self, seeds: Seeds) -> None:
+        """Read the document once more from its start, with these true values (the worker
+        keeps its imports and the formulas it was given)."""
+        with contextlib.suppress(OSError):
+            self.conn.send(("again", seeds))
 
     def wait_ready(self, timeout: float) -> str | None:
         """Wait until the worker has imported what it needs; None, or why not."""
@@ -389,7 +407,10 @@ class _Worker:
             return "not checked: the worker process stopped"
 
     def stop(self, kill: bool = False) -> None:
-        """End the worker (at once with ``kill``), wait for it and free its pipes."""
+        """End the worker (at once with ``kill``), wait for it and free its pipes (once)."""
+        if self.stopped:
+            return
+        self.stopped = True
         if kill or not self.ready:  # a worker still importing has nothing to finish
             self.process.kill()
         else:
@@ -472,12 +493,14 @@ def _check_here(
     env: dict[str, bytes] | None = None,
     *,
     stated: Stated,
+    seeds: Seeds | None = None,
 ) -> list[Finding]:
     """Safe mode: the formulas in this process, from the bindings ``env``; none
     is started after the ``deadline`` (``time.monotonic()``)."""
     findings: list[Finding] = []
     state = _new_state()
     state.stated = stated
+    state.seed(seeds or {})
     state.env = {name: pickle.loads(data) for name, data in (env or {}).items()}
     for index in runnable:
         if time.monotonic() >= deadline:
@@ -494,14 +517,20 @@ def _check(  # noqa: PLR0917 - the one path, called once
     worker: _Worker | None,
     deadline: float,
     stated: Stated,
-) -> list[Finding]:
+    seeds: Seeds | None = None,
+) -> tuple[list[Finding], _Worker | None]:
     """Judge the formulas; none is started after ``deadline`` (``time.monotonic()``),
-    which the document's budget set before its math was read."""
+    which the document's budget set before its math was read.  ``seeds``: a second reading,
+    by the worker that made the first.  The worker is returned alive (or None): the caller
+    stops it."""
     findings, runnable = _split(spans, locator, options)
     if worker is None:
-        return findings + _check_here(spans, locator, runnable, deadline, stated=stated)
+        return findings + _check_here(spans, locator, runnable, deadline, stated=stated, seeds=seeds), None
     env: dict[str, bytes] = {}  # the bindings so far, pickled by the worker
-    worker.give(spans, locator, stated)
+    if seeds is None:
+        worker.give(spans, locator, stated)
+    else:
+        worker.again(seeds)
     try:
         for index in runnable:
             left = deadline - time.monotonic()
@@ -525,10 +554,12 @@ def _check(  # noqa: PLR0917 - the one path, called once
                 if replacement is None:  # no new worker: the rest in safe mode
                     rest = runnable[runnable.index(index) + 1 :]
                     worker = None
-                    findings.extend(_check_here(spans, locator, rest, deadline, env, stated=stated))
+                    findings.extend(
+                        _check_here(spans, locator, rest, deadline, env, stated=stated, seeds=seeds)
+                    )
                     break
                 worker = replacement
-                worker.give(spans, locator, stated)
+                worker.give(spans, locator, stated, seeds)
                 continue
             new_findings, changed, removed = answer
             findings.extend(new_findings)
@@ -539,9 +570,7 @@ def _check(  # noqa: PLR0917 - the one path, called once
         if worker is not None:
             worker.stop(kill=True)
         raise
-    if worker is not None:
-        worker.stop()
-    return findings
+    return findings, worker
 
 
 def _with_row_hint(span: Span, text: str, first: int = 1) -> Span:
@@ -621,17 +650,58 @@ def _report(name: str, text: str, tex: bool, options: VerifyOptions) -> Report:
     stated = stated_conventions(text)
     if stated.norm:
         spans = [_with_squares_cue(_with_row_hint(span, text, stated.first_row), text) for span in spans]
-    findings = _check(spans, locator, options, worker, deadline, stated)
-    findings.sort(key=lambda f: (f.line, f.column))
     try:
-        findings, explained = explain(
-            text, findings
-        )  # what the blocks the readers left open are (explain.py)
-    except (ArithmeticError, ValueError, TypeError, IndexError, KeyError, StopIteration) as error:
-        explained = {"error": f"{type(error).__name__}: {error}"}  # the readers' findings stand as they are
+        findings, worker = _check(spans, locator, options, worker, deadline, stated)
+        findings.sort(key=lambda f: (f.line, f.column))
+        seeds: Seeds = {}
+        try:
+            read, (findings, explained) = (
+                findings,
+                explain(text, findings, seeds),
+            )  # what the blocks the readers left open are (explain.py)
+        except (ArithmeticError, ValueError, TypeError, IndexError, KeyError, StopIteration) as error:
+            explained = {
+                "error": f"{type(error).__name__}: {error}"
+            }  # the readers' findings stand as they are
+            seeds = {}
+        if seeds and time.monotonic() < deadline:
+            # the readers once more, each number the explanation identified now that node with its true
+            # value in world (b): what is computed from it in written arithmetic is judged by its truth
+            again, worker = _check(spans, locator, options, worker, deadline, stated, seeds)
+            before = findings
+            findings = _read_again(read, findings, again, seeds)
+            explained["read_again"] = len(seeds)
+            explained["changed"] = len(set(findings) - set(before))
+    finally:
+        if worker is not None:
+            worker.stop()
     findings = _as_printed(reroot_doubted(findings), text)  # what later formulas show (roots.py)
     findings = suppress(findings, text, tex)  # <!-- symattn: ignore -->: counted, never hidden
     return Report(name, tuple(findings), explained)
+
+
+def _read_again(
+    read: list[Finding], explained: list[Finding], again: list[Finding], seeds: Seeds
+) -> list[Finding]:
+    """The explained findings, with each verdict the readers' second reading (``again``, with the
+    ``seeds``' true values) reaches otherwise than their first (``read``): where the explanation
+    kept the first reading's verdict, at a number it did not identify itself."""
+    first = {(f.line, f.column): f for f in read}
+    out = {(f.line, f.column): f for f in explained}
+    for finding in again:
+        place = (finding.line, finding.column)
+        before = first.get(place)
+        if place in seeds or out.get(place) is not before or finding.kind == Kind.SKIPPED:
+            continue  # the explanation's own verdict; a formula the second reading had no time for
+        if before is not None and (before.status, before.kind, before.value, before.carried_from) == (
+            finding.status,
+            finding.kind,
+            finding.value,
+            finding.carried_from,
+        ):
+            continue
+        out[place] = finding
+    return sorted(out.values(), key=lambda f: (f.line, f.column))
 
 
 _PRINTED = re.compile(r"[-+\u2212]?(?:\d+\.?\d*|\.\d+)")

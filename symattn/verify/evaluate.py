@@ -54,6 +54,7 @@ from symattn.verify.claims import Finding, carried_line, exact_text, judge, with
 from symattn.verify.conventions import Conventions
 from symattn.verify.environment import Environment
 from symattn.verify.evaluator import Evaluator
+from symattn.verify.finding import Seeds
 from symattn.verify.prose import Prose
 from symattn.verify.roots import DOUBTED_REASON
 from symattn.verify.roots import distinctive as _distinctive
@@ -129,6 +130,8 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
     #: the dependencies of the last step with numbers put in for parts of the side before (steps.py)
     step_put_in: frozenset[Any] | None = None
     tied: dict[int, Val]
+    seeds: Seeds
+    seeds_left: list[Any]
 
     def __init__(self) -> None:
         self.env: dict[str, Binding] = {}
@@ -186,8 +189,11 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
         self.approximate_inputs: set[str] = set()  # names given (or computed) from numbers printed ≈
         self.ref_approximate = False  # the element being judged against uses one of them
         self.families = {}  # h = x W_1 + b_1 with x a token's vector: h -> (x, the formula)
-        self.row_name_hint = None  # the vector the formula's line names ("对 r1：")
-        self.row_hint = None  # the row the formula's line names ("row 2:", "第二行"), from the span's flags
+        # the vector the formula's line names ("对 r1："), and the row it names ("row 2:", "第二行")
+        self.row_name_hint = self.row_hint = None
+        # seeds, on the second reading: each number the explanation identified, its truth, whether
+        # wrong, its text; and those not yet passed, the next one last
+        self.seeds, self.seeds_left = {}, []
 
     def _add(self, num: Num, **fields: Any) -> None:
         line, column = self.position(num.offset)

@@ -8,13 +8,15 @@ the environment; restated blocks are tied on the way (:mod:`.ties`).  A mixin of
 from __future__ import annotations
 
 import dataclasses
+from fractions import Fraction
+from typing import Any
 
 import sympy
 from sympy import ImmutableMatrix
 
 from symattn import block, stages
 from symattn.errors import DivisionByZeroError, LatexParseError, ShapeError
-from symattn.exact import parse_claim, safe_power
+from symattn.exact import Known, parse_claim, safe_power
 from symattn.latexparse import (
     HADAMARD,
     Call,
@@ -83,6 +85,30 @@ class Evaluator:
         deps = frozenset().union(*(scalars[name].deps for name in used if name in scalars))
         return Val(value_a, value_b, deps, arith=False)
 
+    def _seeded(self, node: Num, value: Any) -> Val | None:
+        """A printed number the explanation identified (the second reading): its true value in
+        world (b), and its line among the deps where it differs."""
+        place = self.position(node.offset)
+        seed = self.seeds.get(place)
+        return None if seed is None else _seed_value(place, value, seed[0], seed[1])
+
+    def seed(self, seeds: Any) -> None:
+        """The true values of the numbers the explanation identified, for a second reading."""
+        self.seeds = seeds
+        self.seeds_left = sorted(seeds.items(), reverse=True)
+
+    def remember_seeds(self, line: int) -> None:
+        """Before a formula on ``line``: each number the explanation identified above it, by its
+        text, so that a later literal written as it (``0.33 × V_1`` after the weights ``[0.33,
+        0.30, 0.37]``) is tied to it and carries its truth (a number of two places or more)."""
+        while self.seeds_left and self.seeds_left[-1][0][0] < line:
+            place, (true, wrong, text) = self.seeds_left.pop()
+            if len(text.partition(".")[2]) < 2 or text in self.printed:
+                continue  # a result the readers printed themselves is theirs to tie
+            value = _seed_value(place, parse_claim(text).value, true, wrong)
+            if value.deps:
+                self._remember_printed(text, value)
+
     def literal_value(self, node: Node) -> Val:
         """The printed value of a numbers-only node (both worlds alike)."""
         if isinstance(node, Sum):
@@ -104,6 +130,9 @@ class Evaluator:
                 return claimed
         if isinstance(node, Num):
             value = parse_claim(node.text).value
+            seeded = self._seeded(node, value) if self.seeds else None
+            if seeded is not None:
+                return seeded
             if record:
                 earlier = self.results.get(node.text) if _distinctive(node.text) else None
                 recent = self.recent.get(node.text)
@@ -375,6 +404,13 @@ class Evaluator:
             arith=all(c.arith for row in cells for c in row),
             rows=tuple(frozenset().union(*(c.deps for c in row)) for row in cells),
         )
+
+
+def _seed_value(place: tuple[int, int], value: Any, true: Any, wrong: bool) -> Val:
+    """A printed number ``value`` at ``place`` whose true value the explanation found."""
+    truth = sympy.Rational(true.numerator, true.denominator) if isinstance(true, Fraction) else Known(*true)
+    differs = equal(value, truth) is not True
+    return Val(value, truth, frozenset({(place[0], wrong)}) if differs else frozenset())
 
 
 def _entrywise_power(base: Val, exponent: Val) -> Val | None:

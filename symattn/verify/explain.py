@@ -37,7 +37,7 @@ from symattn.registry import POSITIONS_GRAPH as POSITIONS
 from symattn.registry import VOCABULARY_GRAPH as VOCABULARY
 from symattn.rounding import round_half_away
 from symattn.verify.chain import _float_score, chain
-from symattn.verify.finding import Finding, Kind, Status
+from symattn.verify.finding import SEED_DIGITS, Finding, Kind, Seeds, Status
 from symattn.verify.words import NODE_WORDS, ROLE_WORDS, not_computed, stated_values
 
 __all__ = ["MAX_HYPOTHESES", "Block", "explain", "printed_blocks"]
@@ -1088,6 +1088,7 @@ class Verdict:
     cell: tuple[int, int]
     scale: str = ""
     grounded: bool = True  # computed from given inputs, not from printed blocks nobody explains
+    truth: Any = None  # the node's true value (a Fraction or an arb ball): what the readers' world (b) takes
 
 
 def _decimal(true: Any, places: int) -> str | None:
@@ -1162,17 +1163,17 @@ def _cell_verdict(
     if arithmetic is None:
         arithmetic = _node(stage_name).arithmetic
     if ok:
-        return Verdict("ok", "ok", value, exact, None, stage_name, cell)
+        return Verdict("ok", "ok", value, exact, None, stage_name, cell, truth=true)
     if _within_float32(lit, true):
-        return Verdict("ok", "float-rounding", value, exact, None, stage_name, cell)
+        return Verdict("ok", "float-rounding", value, exact, None, stage_name, cell, truth=true)
     if deps and _rounds_to(lit, in_a):
         kind = "carried" if carries_wrong else "rounding-carried"
-        return Verdict("wrong", kind, value, exact, min(deps), stage_name, cell)
+        return Verdict("wrong", kind, value, exact, min(deps), stage_name, cell, truth=true)
     if _truncates(lit, true):
-        return Verdict("wrong", "rounding", value, exact, None, stage_name, cell)
+        return Verdict("wrong", "rounding", value, exact, None, stage_name, cell, truth=true)
     if arithmetic and isinstance(in_a, Fraction):
-        return Verdict("wrong", "slip", value, exact, None, stage_name, cell)
-    return Verdict("wrong", "wrong", value, exact, None, stage_name, cell)
+        return Verdict("wrong", "slip", value, exact, None, stage_name, cell, truth=true)
+    return Verdict("wrong", "wrong", value, exact, None, stage_name, cell, truth=true)
 
 
 def _judge_cells(
@@ -1845,12 +1846,16 @@ def _graphs(
     return chosen
 
 
-def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str, Any]]:
+def explain(
+    text: str, findings: list[Finding], seeds: Seeds | None = None
+) -> tuple[list[Finding], dict[str, Any]]:
     """The findings with every printed block the readers left unjudged explained, and a
     summary of the explanation (hypotheses tried, the one kept, each block's node).
 
     Only numbers without a verdict (unread, or unverified) change; a number is called wrong
     only when every hypothesis that explains the document nearly as well calls it wrong.
+    ``seeds`` receives the true value of each number identified (for the readers' second
+    reading, document.py).
     """
     by_place = {(f.line, f.column): f for f in findings}
     blocks = printed_blocks(text)
@@ -1961,7 +1966,60 @@ def explain(text: str, findings: list[Finding]) -> tuple[list[Finding], dict[str
             )
     _doubted(out, blocks, chosen)
     _restated(out, blocks)
+    if seeds is not None:
+        _seed(seeds, out, chosen, blocks)
     return sorted(out.values(), key=lambda f: (f.line, f.column)), summary
+
+
+#: A block's true values go on to the readers when at least this share of its identified
+#: numbers is right, MIN_SEED_EVIDENCE of them with two digits or more.
+SEED_SHARE = Fraction(1, 2)
+MIN_SEED_EVIDENCE = 2
+
+
+def _seed(
+    seeds: Seeds,
+    out: dict[tuple[int, int], Finding],
+    chosen: dict[tuple[int, int], Verdict],
+    blocks: list[Block],
+) -> None:
+    """The true values of the numbers of each block the explanation identified with evidence:
+    what is computed from them later is judged by them (document.py reads the document again).
+    A block identified mostly by its misses (a hypothesis that explains a digit or two of it
+    where another would call all of it wrong) is not evidence enough of which true values it
+    stands for: its numbers stay as printed in the readers' world (b)."""
+    for block in blocks:
+        identified = [
+            (c, out[(c.line, c.column)])
+            for c in block.cells()
+            if (c.line, c.column) in chosen
+            and (c.line, c.column) in out
+            and out[(c.line, c.column)].reason.startswith("identified by its digits")
+        ]
+        right = [c for c, f in identified if f.status == Status.OK and c.weight >= 2]
+        if not identified or len(right) < MIN_SEED_EVIDENCE or len(right) < len(identified) * SEED_SHARE:
+            continue
+        for c, finding in identified:
+            true = _portable(chosen[(c.line, c.column)].truth)
+            if true is not None:
+                seeds[(c.line, c.column)] = (true, finding.status == Status.WRONG, finding.claimed)
+
+
+def _portable(true: Any) -> Fraction | tuple[str, str] | None:
+    """A true value as the readers' world (b) takes it: a Fraction as it is; a ball as a
+    decimal midpoint and a radius that still encloses it (:class:`symattn.exact.Known`); None
+    for a masked cell."""
+    if isinstance(true, Fraction):
+        return true
+    if not hasattr(true, "mid") or not true.is_finite():
+        return None
+    mid = true.mid()
+    text = mid.str(SEED_DIGITS, radius=False)
+    from flint import arb
+
+    # the decimal is off the midpoint by less than a unit of its last digit: the radius covers that too
+    radius = true.rad() + abs(mid) * arb(10) ** (1 - SEED_DIGITS)
+    return text, repr(float(radius.upper()) * 2 or 1e-300)
 
 
 def _computable(block: Block) -> bool:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-__all__ = ["Finding", "Kind", "Status"]
+__all__ = ["SEED_DIGITS", "Finding", "Kind", "Seeds", "Status"]
 
 
 class Status(StrEnum):
@@ -95,3 +95,12 @@ class Finding:
             "reason": self.reason,
             "fits": self.fits,
         }
+
+
+#: The true values of printed numbers the explanation identified, by (line, column): a
+#: ``Fraction``, or a ball as the texts of its midpoint and radius (:class:`symattn.exact.Known`);
+#: whether the printed number is wrong; and its text.  The readers' second pass takes them
+#: as world (b).
+Seeds = dict[tuple[int, int], tuple[Any, bool, str]]
+#: A ball's midpoint is handed on as a decimal of this many digits, when its radius is far below them.
+SEED_DIGITS = 40

@@ -14,7 +14,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from symattn.errors import SymattnError
-from symattn.exact import parse_claim
+from symattn.exact import certified_decimal, parse_claim
 from symattn.latexparse import (
     Mul,
     Node,
@@ -313,12 +313,17 @@ class Prose:
         if _fits(num.text, true) or (not wrong and (not deps or not truth)):
             self._add(num, status="ok", kind="ok", reason="restates an earlier result")
             return
+        try:
+            value = certified_decimal(true, (parse_claim(num.text).places or 0) + 3)
+        except SymattnError:
+            value = None
         if not wrong:
             self._add(
                 num,
                 status="wrong",
                 kind="rounding-carried",
                 carried_from=min(line for line, _ in deps),
+                value=value,
                 exact=exact_text(true),
                 reason="restates an earlier result, right by the document's rounded numbers, off in truth",
             )
@@ -328,6 +333,7 @@ class Prose:
             status="wrong",
             kind="carried",
             carried_from=min(wrong),
+            value=value,
             exact=exact_text(true),
             reason="restates an earlier result",
         )

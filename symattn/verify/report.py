@@ -119,6 +119,11 @@ class Report:
                 else block["why"]
             )
             lines.append(f"  line {block['line']}{name} [{shape}]: {what}")
+        if data.get("read_again"):
+            lines.append(
+                f"  read again: {data['read_again']} identified numbers taken at their true values "
+                f"in the readers' world (b); {data.get('changed', 0)} verdicts changed"
+            )
         return "\n".join(lines) + "\n"
 
     def to_json(self) -> str:

@@ -167,7 +167,7 @@ def bounded_exp(x: Any) -> Any:
     if getattr(x, "is_number", False):
         ball = enclose(x, 64)
         if not ball.is_finite() or ball > MAX_EXP_ARGUMENT:
-            raise ValueTooLargeError(f"e^({exact_text(x)}) is too large to evaluate")
+            raise ValueTooLargeError(f"e^({exact_text(x) or x}) is too large to evaluate")
     return sympy.exp(x)
 
 
