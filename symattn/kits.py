@@ -43,6 +43,7 @@ __all__ = [
     "silu",
     "sinusoidal",
     "softmax",
+    "standardised",
     "stds",
     "total",
     "transpose",
@@ -260,6 +261,24 @@ def variances(k: Any, a: Matrix, *, sample: bool) -> Matrix:
 
 def stds(k: Any, a: Matrix, *, sample: bool) -> Matrix:
     return [[k.sqrt(variance(k, row, sample))] for row in a]
+
+
+def standardised(
+    k: Any, a: Matrix, mu: Matrix, sigma: Matrix, *, eps: Fraction = Fraction(0), sample: bool = False
+) -> Matrix:
+    """``(x − μ)/√(σ² + ε)`` of each row with the row's μ and σ given (a column or a row of
+    one number per row of ``a``).  ``sample`` says which σ it stands for: it is the
+    declaration's (``registry.OPS``), which computes a true σ from ``a``; the arithmetic
+    here does not depend on it."""
+    del sample
+    mus = [x for row in mu for x in row]
+    sigmas = [x for row in sigma for x in row]
+    out = []
+    for row, m, s in zip(a, mus, sigmas, strict=True):
+        scale = k.sqrt(k.add(k.mul(s, s), k.c(eps))) if eps else s
+        minus_mu = k.mul(m, k.c(Fraction(-1)))
+        out.append([k.div(k.add(x, minus_mu), scale) for x in row])
+    return out
 
 
 def centred(k: Any, a: Matrix) -> Matrix:

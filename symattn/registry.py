@@ -386,6 +386,9 @@ class Op:
     stated: str = ""  # a convention a document may state in words, tried at each value it states
     crossed: tuple[dict[str, Any], ...] = ({},)  # variants tried with each stated value
     params: int = 0  # its last arguments are parameters: given blocks (γ, β), the first a result
+    #: its arguments after the first are statistics of the first: each one's true value is this
+    #: function of the first's (kit, matrix, **convention); world (a) takes them as printed
+    statistics: tuple[Callable[..., Matrix], ...] = ()
 
 
 def _same(shapes: list[tuple[int, int]]) -> tuple[int, int]:
@@ -421,6 +424,20 @@ def _wide(s: list[tuple[int, int]]) -> tuple[int, int] | None:
 
 def _stat_shape(s: list[tuple[int, int]]) -> tuple[int, int] | None:
     return (s[0][0], 1) if s[0][1] >= 2 else None
+
+
+def _shape_standardised(s: list[tuple[int, int]]) -> tuple[int, int] | None:
+    (n, d), mu, sigma = s
+    per_row = ((n, 1), (1, n))
+    return (n, d) if d >= 2 and mu in per_row and sigma in per_row else None
+
+
+def _true_means(k: Any, a: Matrix, **_convention: Any) -> Matrix:
+    return kits.means(k, a)
+
+
+def _true_stds(k: Any, a: Matrix, *, sample: bool = False, **_convention: Any) -> Matrix:
+    return kits.stds(k, a, sample=sample)
 
 
 _NORM_FORMS = ("pop", "sample", "std+eps")
@@ -495,6 +512,21 @@ OPS: tuple[Op, ...] = (
     Op("x − max", 1, kits.minus_max, _wide),
     Op("x ÷ sum", 1, kits.normalised, _wide),
     Op("x − mean", 1, kits.centred, _wide),
+    # a norm written with its per-token statistics printed: world (a) divides by the printed σ,
+    # the truth by the σ of the rows (population or sample)
+    Op(
+        "(x − μ)/σ",
+        3,
+        kits.standardised,
+        _shape_standardised,
+        tuple(
+            {"eps": e, "sample": sample}
+            for sample in (False, True)
+            for e in (Fraction(0), Fraction(1, 10**5))
+        ),
+        arithmetic=False,
+        statistics=(_true_means, _true_stds),
+    ),
     Op("mean", 1, kits.means, _stat_shape),
     Op(
         "variance",

@@ -428,3 +428,99 @@ def test_weights_named_and_shaped_as_a_softmax_are_judged_as_one_even_when_their
     assert not verify_text(fixed).wrong
     unnamed = doc.replace("Attention Weights = [", "                    [")
     assert not verify_text(unnamed).wrong  # rows of probabilities nothing names: not declared
+
+
+def _per_token_document(stds: list[str]) -> tuple[str, list[list[str]]]:
+    """Three tokens, their mean and σ printed one line each, and the rows normalised with the
+    printed statistics (as the author computed them), to three places."""
+    rows = [["0.1", "0.3", "-0.2", "0.8"], ["0.0", "0.1", "0.4", "-0.1"], ["0.5", "-0.3", "0.2", "0.6"]]
+    means = [sum(Fraction(x) for x in row) / 4 for row in rows]
+    normalised = [
+        [_three((Fraction(x) - m) / Fraction(s)) for x in row]
+        for row, m, s in zip(rows, means, stds, strict=True)
+    ]
+    text = (
+        "# LayerNorm per token\n\n```python\nx = [\n"
+        + "".join(f"    [{', '.join(r)}],\n" for r in rows)
+        + "]\n\n# every token has its own centre and spread\n"
+        + "".join(
+            f'"t{i}": mean={float(m):.3f}, std={s}\n'
+            for i, (m, s) in enumerate(zip(means, stds, strict=True))
+        )
+        + "\n# after layer normalization\nnormalized = [\n"
+        + "".join(f"    [{', '.join(r)}],\n" for r in normalised)
+        + "]\n```\n"
+    )
+    return text, normalised
+
+
+def _three(value: Fraction) -> str:
+    exact = Decimal(value.numerator) / Decimal(value.denominator)
+    return str(exact.quantize(Decimal("0.001"), ROUND_HALF_UP))
+
+
+def _population_std(row: list[str]) -> mpmath.mpf:
+    values = [mpmath.mpf(Fraction(x).numerator) / Fraction(x).denominator for x in row]
+    mean = sum(values) / len(values)
+    return mpmath.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
+
+
+def test_a_norm_computed_with_its_printed_statistics_carries_a_wrong_sigma():
+    """``"t1": mean=0.100, std=0.208`` per token, then the rows normalised with them: the rows
+    are (x − μ)/σ by the printed statistics; the printed σ is judged as the σ of its row, and
+    the row divided by a wrong σ is carried from it (typed in as a literal, but computed)."""
+    mpmath.mp.dps = 30
+    rows = [["0.1", "0.3", "-0.2", "0.8"], ["0.0", "0.1", "0.4", "-0.1"], ["0.5", "-0.3", "0.2", "0.6"]]
+    true = [
+        str(Decimal(mpmath.nstr(_population_std(r), 20)).quantize(Decimal("0.001"), ROUND_HALF_UP))
+        for r in rows
+    ]
+    stds = [true[0], "0.208", true[2]]
+    assert stds[1] != true[1]
+    text, normalised = _per_token_document(stds)
+    report = verify_text(text)
+    lines = text.split("\n")
+    stat_line = next(i for i, line in enumerate(lines, 1) if line.startswith('"t1"'))
+    wrong = [f for f in report.findings if str(f.status) == "wrong"]
+    fresh = [f for f in wrong if f.carried_from is None]
+    assert [(f.line, f.claimed) for f in fresh] == [(stat_line, "0.208")]
+    row_two = next(i for i, line in enumerate(lines, 1) if line.strip().startswith(f"[{normalised[1][0]},"))
+    carried = [f for f in wrong if f.carried_from is not None]
+    assert carried and all(f.line == row_two for f in carried)
+    assert all(f.carried_from == stat_line - 1 for f in carried)  # the first line of the printed statistics
+    ok = {(f.line, f.claimed) for f in report.findings if str(f.status) == "ok"}
+    assert (stat_line - 1, true[0]) in ok and (stat_line + 1, true[2]) in ok
+
+
+def test_the_same_statistics_printed_right_confirm_the_norm():
+    mpmath.mp.dps = 30
+    rows = [["0.1", "0.3", "-0.2", "0.8"], ["0.0", "0.1", "0.4", "-0.1"], ["0.5", "-0.3", "0.2", "0.6"]]
+    stds = [
+        str(Decimal(mpmath.nstr(_population_std(r), 20)).quantize(Decimal("0.001"), ROUND_HALF_UP))
+        for r in rows
+    ]
+    text, _ = _per_token_document(stds)
+    report = verify_text(text)
+    assert [f.claimed for f in report.findings if str(f.status) == "wrong"] == []
+
+
+def test_statistics_mostly_wrong_are_judged_through_the_norm_that_divides_by_them():
+    """Two of three σ wrong: no σ explains the column by its digits, but the rows normalised
+    with it are (x − μ)/σ by the printed numbers, so the column is the σ of the rows there."""
+    mpmath.mp.dps = 30
+    rows = [["0.1", "0.3", "-0.2", "0.8"], ["0.0", "0.1", "0.4", "-0.1"], ["0.5", "-0.3", "0.2", "0.6"]]
+    true = [
+        str(Decimal(mpmath.nstr(_population_std(r), 20)).quantize(Decimal("0.001"), ROUND_HALF_UP))
+        for r in rows
+    ]
+    stds = [true[0], "0.208", "0.374"]
+    text, _ = _per_token_document(stds)
+    report = verify_text(text)
+    lines = text.split("\n")
+    first = next(i for i, line in enumerate(lines, 1) if line.startswith('"t0"'))
+    verdicts = {(f.line, f.claimed): (str(f.status), f.carried_from) for f in report.findings}
+    assert verdicts[(first, true[0])] == ("ok", None)
+    assert verdicts[(first + 1, "0.208")] == ("wrong", None)
+    assert verdicts[(first + 2, "0.374")] == ("wrong", None)
+    carried = [f for f in report.findings if str(f.status) == "wrong" and f.carried_from is not None]
+    assert len(carried) >= 5 and {f.carried_from for f in carried} == {first}

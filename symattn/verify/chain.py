@@ -87,6 +87,7 @@ class Node:
     data: bool = False  # printed, not given and not explained (or computed from such): truth unknown
     hull: Matrix | None = None  # its truth over the rounding of the printouts it is computed from
     label: str = ""  # what it was identified as ("" for a given block)
+    block: Any = None  # the printed block it is
 
 
 @dataclass
@@ -238,7 +239,7 @@ class _Chain:
         wrong_cells: frozenset[tuple[int, int]] = frozenset(),
     ) -> None:
         printed = _printed(block)
-        node = Node(truth, printed, block.line, block.shape, given, wrong, deps)
+        node = Node(truth, printed, block.line, block.shape, given, wrong, deps, block=block)
         node.floats = _float_matrix(truth)
         node.printed_floats = _float_matrix(printed)
         node.rounded = _put_right(block, truth, wrong_cells) if wrong_cells else printed
@@ -255,7 +256,12 @@ class _Chain:
         if key not in self.cache:
             self.tried += 1
             try:
-                floats = _apply(op, convention, Floats, [_floats_of(a, False) for a in args])
+                floats = _apply(
+                    op,
+                    convention,
+                    Floats,
+                    _derived(op, convention, Floats, [_floats_of(a, False) for a in args]),
+                )
                 floats_a = _apply(op, convention, Floats, [_floats_of(a, True) for a in args])
             except (ValueError, ZeroDivisionError, OverflowError):
                 floats = floats_a = []
@@ -272,7 +278,11 @@ class _Chain:
                 shape = op.shape([a.shape for a in args])
                 if shape is None:
                     continue
-                if op.arity >= 2 and any(u.unary and _views(block, u.shape([shape]) or shape) for u in OPS):
+                if (
+                    op.arity >= 2
+                    and not op.statistics
+                    and any(u.unary and _views(block, u.shape([shape]) or shape) for u in OPS)
+                ):
                     first = self.candidate(op, {}, args, op.name)
                     if first is not None:
                         firsts.append(first)
@@ -530,7 +540,9 @@ class _Chain:
                         # numbers, off in truth; listed, never called wrong
                         verdict = dataclasses.replace(verdict, status="unverified", kind="rounding-carried")
                 if verdict.status == "wrong" and (
-                    (as_given and block.typed)  # typed in as a definition: confirmed, never called wrong
+                    # typed in as a definition: confirmed, never called wrong, unless it is what the
+                    # document's own wrong numbers give (then it was computed from them, not given)
+                    (as_given and block.typed and verdict.kind != "carried")
                     or (
                         hull is not None and _overlaps(lit, hull[i][j])
                     )  # right if its printouts are rounded results
@@ -543,6 +555,8 @@ class _Chain:
                 self.verdicts[(lit.line, lit.column)] = dataclasses.replace(verdict, grounded=not data)
                 if verdict.status == "wrong":
                     wrong_cells.add((i, j))
+        if best.cand.op.statistics and best.how == "whole":
+            self.judge_statistics(best, rivals)
         # the block is a node a later step may use: the whole result, or the row of it printed
         # (``x − max`` of one row, then ``exp`` of that row)
         whole = best.how == "whole"
@@ -558,6 +572,63 @@ class _Chain:
         self.nodes[-1].data = data
         self.nodes[-1].alternatives = _alternatives(best, rivals) if whole else []
         self.nodes[-1].hull = hull_full if whole else hull
+
+    def judge_statistics(self, best: _Found, rivals: list[_Found]) -> None:
+        """The printed statistics a norm was computed with (``mean=0.25, std=0.364`` per token),
+        judged as what the declaration says they are: the mean and σ of the rows of its first
+        argument.  A number is called wrong only where every convention nearly as good
+        (population or sample σ) calls it wrong."""
+        cand = best.cand
+        others = [r.cand for r in rivals if r.cand.op is cand.op and r.cand.args[0] is cand.args[0]]
+        first_a = _exact(cand.args[0], True)
+        for k, (arg, name) in enumerate(zip(cand.args[1:], ("mean", "std"), strict=False), start=1):
+            if not isinstance(arg, Node) or arg.block is None or (not arg.data and not arg.given):
+                continue  # identified before: judged there
+            truths = [
+                _statistic_truth(
+                    arg, _derived(c.op, c.convention, EXACT, [_exact(c.args[0], False), *c.args[1:]])[k]
+                )
+                for c in (cand, *others)
+            ]
+            in_a = _statistic_truth(
+                arg, _derived(cand.op, cand.convention, EXACT, [first_a, *cand.args[1:]])[k]
+            )
+            deps, carries = _deps(cand.args[0])
+            label = f"{name} of the rows of line {cand.args[0].line}" + (
+                f" ({'sample' if cand.convention.get('sample') else 'population'} σ)" if name == "std" else ""
+            )
+            wrong: set[tuple[int, int]] = set()
+            for i, lits in enumerate(arg.block.rows):
+                for j, lit in enumerate(lits):
+                    if (lit.line, lit.column) in self.verdicts:
+                        continue
+                    verdict = self.judge(
+                        lit,
+                        truths[0][i][j],
+                        in_a[i][j],
+                        deps=set(deps),
+                        carries_wrong=carries,
+                        stage_name=label,
+                        cell=(i + 1, j + 1),
+                        arithmetic=False,
+                    )
+                    if verdict is None:
+                        continue
+                    if verdict.status == "wrong" and any(
+                        _agrees(lit, float(_mid(t[i][j])), float(_mid(t[i][j]))) for t in truths[1:]
+                    ):
+                        continue  # another σ nearly as good gives it
+                    self.verdicts[(lit.line, lit.column)] = verdict
+                    if verdict.status == "wrong":
+                        wrong.add((i, j))
+            self.trace.append(_note(arg.block, label, "by the norm computed with it", 0))
+            arg.truth, arg.data, arg.given, arg.label = truths[0], False, False, label
+            arg.wrong = bool(wrong)
+            arg.floats = _float_matrix(truths[0])
+
+
+def _mid(x: Any) -> Any:
+    return x.mid() if hasattr(x, "mid") else x
 
 
 _UNSET = object()
@@ -575,7 +646,8 @@ def _leaves(arg: Any) -> list[Node]:
     """The printed blocks (nodes) a candidate is computed from, through its steps."""
     if isinstance(arg, Node):
         return [arg]
-    return [leaf for a in arg.args for leaf in _leaves(a)]
+    args = arg.args[:1] if arg.op.statistics else arg.args  # a statistic's truth is its first argument's
+    return [leaf for a in args for leaf in _leaves(a)]
 
 
 def _recent(nodes: list[Node], line: int) -> list[Node]:
@@ -608,7 +680,44 @@ def _exact(arg: Any, printed: bool | str, swap: dict[int, Matrix] | None = None)
         if swap and id(arg) in swap and printed is False:
             return swap[id(arg)]
         return arg.rounded if printed == "rounded" else arg.printed if printed else arg.truth
-    return _apply(arg.op, arg.convention, EXACT, [_exact(a, printed, swap) for a in arg.args])
+    values = [_exact(a, printed, swap) for a in arg.args]
+    if arg.op.statistics and printed is False:
+        values = _derived(arg.op, arg.convention, EXACT, values)
+    elif arg.op.statistics and printed == "rounded":  # the statistics as printed, each wrong one put right
+        truths = _derived(arg.op, arg.convention, EXACT, [_exact(a, False, swap) for a in arg.args])
+        values = [values[0], *(_put_right_as(a, t) for a, t in zip(arg.args[1:], truths[1:], strict=True))]
+    return _apply(arg.op, arg.convention, EXACT, values)
+
+
+def _derived(op: Op, convention: dict[str, Any], kit: Any, values: list[Matrix]) -> list[Matrix]:
+    """The arguments of an operation whose later arguments are statistics of its first
+    (``Op.statistics``: the μ and σ a norm prints per token), with those computed from the
+    first as the truth has them; the arguments as they are for any other operation."""
+    if not op.statistics:
+        return values
+    first = values[0]
+    return [first, *(statistic(kit, first, **convention) for statistic in op.statistics)]
+
+
+def _statistic_truth(node: Node, truth: Matrix) -> Matrix:
+    """A statistic computed as a column (one number per row) in the shape its block prints."""
+    return truth if node.shape == (len(truth), 1) else [[row[0] for row in truth]]
+
+
+def _put_right_as(node: Any, truth: Matrix) -> Matrix:
+    """A printed statistic with each number that is not its truth rounded put right."""
+    if not isinstance(node, Node) or node.block is None:
+        return _exact(node, "rounded")
+    from symattn.verify.explain import _rounds_to
+
+    shaped = _statistic_truth(node, truth)
+    wrong = frozenset(
+        (i, j)
+        for i, row in enumerate(node.block.rows)
+        for j, lit in enumerate(row)
+        if _rounds_to(lit, shaped[i][j]) is False
+    )
+    return _put_right(node.block, shaped, wrong) if wrong else node.printed
 
 
 def _alternatives(best: _Found, rivals: list[_Found]) -> list[Matrix]:
@@ -680,6 +789,13 @@ def _hull(arg: Any) -> Matrix | None:
             ]
             for vs, rs in zip(arg.printed, arg.radius, strict=True)
         ]
+    if arg.op.statistics:  # its statistics are those of its first argument, whatever was printed
+        first = _hull(arg.args[0])
+        if first is None:
+            return None
+        return _apply(
+            arg.op, arg.convention, EXACT, _derived(arg.op, arg.convention, EXACT, [first, *arg.args[1:]])
+        )
     hulls = [_hull(a) for a in arg.args]
     if all(h is None for h in hulls):
         return None
@@ -693,8 +809,26 @@ def _deps(arg: Any) -> tuple[frozenset[int], bool]:
     if isinstance(arg, Node):
         own = frozenset({arg.line}) if not arg.given and arg.printed != arg.truth else frozenset()
         return own | arg.deps, arg.wrong
-    parts = [_deps(a) for a in arg.args]
+    parts = [_deps(a) for a in (arg.args[:1] if arg.op.statistics else arg.args)]
+    if arg.op.statistics:  # a printed statistic off its truth is upstream of what divides by it
+        truths = _derived(arg.op, arg.convention, EXACT, [_exact(a, False) for a in arg.args])
+        parts += [_statistic_deps(a, t) for a, t in zip(arg.args[1:], truths[1:], strict=True)]
     return frozenset().union(*(p[0] for p in parts)), any(p[1] for p in parts)
+
+
+def _statistic_deps(node: Any, truth: Matrix) -> tuple[frozenset[int], bool]:
+    """A printed statistic's line when it differs from its truth, and whether a number of it is
+    wrong (not only rounded)."""
+    if not isinstance(node, Node) or node.block is None:
+        return _deps(node)
+    from symattn.verify.explain import _rounds_to
+
+    shaped = _statistic_truth(node, truth)
+    fits = [
+        _rounds_to(lit, shaped[i][j]) for i, row in enumerate(node.block.rows) for j, lit in enumerate(row)
+    ]
+    differs = node.printed != shaped
+    return (frozenset({node.line}) if differs else frozenset()) | node.deps, any(f is False for f in fits)
 
 
 def chain(
@@ -774,6 +908,21 @@ def _arguments(op: Op, pool: list[Node]) -> list[tuple[Node, ...]]:
         return [(n,) for n in pool]
     if op.arity == 2:
         return [(a, b) for a in pool for b in pool if a is not b or op.name == "A·Bᵀ"]
+    if op.statistics:  # a matrix and the printed statistics of its rows (one number per row)
+        vectors = [n for n in pool if 1 in n.shape]
+        return [
+            (a, m, s)
+            for a in pool
+            if a.shape[1] >= 2
+            for m in vectors
+            for s in vectors
+            if m is not s
+            and a is not m
+            and a is not s
+            and a.shape[0] in m.shape
+            and a.shape[0] in s.shape
+            and min(m.line, s.line) >= a.line  # the statistics of rows printed before them
+        ]
     biases = [n for n in pool if n.shape[0] == 1]
     if op.params:  # γ ⊙ x + β: x computed, γ and β given vectors
         results = [n for n in pool if not n.given]

@@ -96,6 +96,11 @@ _ONLY_BEFORE_A_ROW = re.compile(r"[\s\\`\[(]*")
 #: A row of a pipe table: cells between pipes, the outer pipes optional (GFM), so a row is any
 #: line with a pipe in it; it is a table only under a header with a rule line below it.
 _TABLE_ROW = re.compile(r"[^\n]*(?<!\\)\|")
+#: ``mean=0.25``, ``std: 0.364``: a number after its name on a line of such pairs (a per-token
+#: printout, ``"Hello": mean=0.25, std=0.364``); the name is a word, never a number.
+_KEYED = re.compile(
+    r"(?<![\w.])([A-Za-z\u4e00-\u9fff][\w\u4e00-\u9fff]*)\s*[=:：]\s*(" + _NUMBER.pattern + r")(?![\w.])"
+)
 _TABLE_RULE = re.compile(r"\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 
 
@@ -485,6 +490,34 @@ class _Scanner:
             return dataclasses.replace(lit, text=number, value=lit.value / 100, places=places)
         return _literal(number, line, column)
 
+    def keyed_columns(self) -> list[Block]:
+        """Lines one under another that each print the same names with a number after each
+        (``"Hello": mean=0.25, std=0.364`` then ``",": mean=0.10, std=0.208``): one column per
+        name, one number per line (a per-token statistic printed as text, not as a table)."""
+        blocks: list[Block] = []
+        lines = self.text.split("\n")
+        run: list[list[re.Match[str]]] = []
+        keys: tuple[str, ...] = ()
+        for index in range(len(lines) + 1):
+            found = list(_KEYED.finditer(lines[index])) if index < len(lines) else []
+            names = tuple(m.group(1) for m in found)
+            if found and names == keys and len(set(names)) == len(names):
+                run.append(found)
+                continue
+            if len(run) >= 2 and len(blocks) < MAX_BLOCKS and len(run) <= MAX_CELLS:
+                first_line = index - len(run) + 1
+                for k, name in enumerate(keys):
+                    cells = [
+                        _literal(matches[k].group(2), first_line + r, matches[k].start(2) + 1)
+                        for r, matches in enumerate(run)
+                    ]
+                    if all(c is not None and not c.infinite for c in cells):
+                        blocks.append(
+                            Block([[c for c in cells if c is not None]], first_line, name=name, column=True)
+                        )
+            run, keys = ([found], names) if found else ([], ())
+        return blocks
+
     def bars(self) -> list[Block]:
         """Matrices drawn in plain text between bars, one row per line, the bars of each row
         at the same column (``K = | 0.8  0.3  0.1 |`` and ``    | 0.2  0.9  0.4 |`` under it)."""
@@ -582,7 +615,9 @@ def printed_blocks(text: str) -> list[Block]:
     [(2, 3)]
     """
     scanner = _Scanner(text)
-    blocks = scanner.lists() + scanner.latex() + scanner.bars() + scanner.table_columns()
+    blocks = (
+        scanner.lists() + scanner.latex() + scanner.bars() + scanner.table_columns() + scanner.keyed_columns()
+    )
     seen: set[tuple[int, int]] = set()
     out: list[Block] = []
     for block in sorted(blocks, key=lambda b: (b.rows[0][0].line, b.rows[0][0].column)):

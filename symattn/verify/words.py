@@ -79,6 +79,7 @@ OP_WORDS: dict[str, tuple[str, ...]] = {
     "x − max": ("shifted", "stable", "减后", "减去最大值"),
     "x ÷ sum": ("normalized", "normalised", "probs", "probabilities", "归一化", "概率"),
     "x − mean": ("centered", "centred", "diff"),
+    "(x − μ)/σ": ("normalized", "normalised", "norm", "standardized", "归一化"),
     "mean": ("mean", "mu", "均值"),
     "variance": ("var", "variance", "方差"),
     "std": ("std", "sigma", "标准差"),

@@ -70,10 +70,14 @@ def score_document(cmd: list[str], expect_path: Path, timeout: float = 120) -> d
         else:
             status = "not read" if f is None else f"{f['status']}/{f['kind']}"
             out["missed"].append(f"{place[0]}:{place[1]} {n['claimed']} ({n.get('kind')}; verify: {status})")
-    for place, _n in right.items():
+    out["unconfirmed"] = []
+    for place, n in right.items():
         f = by_place.get(place)
         if f is not None and f["status"] == "ok":
             out["confirmed"] += 1
+        elif f is None or f["status"] != "wrong":  # a wrong one is a false alarm, listed below
+            status = "not read" if f is None else f"{f['status']}/{f['kind']}"
+            out["unconfirmed"].append(f"{place[0]}:{place[1]} {n['claimed']} (verify: {status})")
     for f in report["findings"]:
         if f["status"] == "wrong" and (f["line"], f["column"]) not in wrong:
             listed = "a correct result" if (f["line"], f["column"]) in right else "not a listed result"
@@ -88,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("round", type=Path)
     parser.add_argument("--symattn", default=f"{sys.executable} -m symattn")
     parser.add_argument("--json", action="store_true", help="one JSON line per document")
+    parser.add_argument("--unconfirmed", action="store_true", help="also list correct results not confirmed")
     args = parser.parse_args(argv)
     cmd = shlex.split(args.symattn)
     rows = [score_document(cmd, p) for p in sorted(args.round.glob("*.expect.json"))]
@@ -104,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"    missed {line}")
         for line in r["false_alarms"]:
             print(f"    FALSE ALARM {line}")
+        for line in r.get("unconfirmed", []) if args.unconfirmed else []:
+            print(f"    unconfirmed {line}")
     found = sum(r["found"] for r in rows)
     wrong = sum(r["wrong"] for r in rows)
     confirmed = sum(r["confirmed"] for r in rows)
