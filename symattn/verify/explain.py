@@ -95,6 +95,8 @@ _SYMBOL_AFTER = re.compile(r"[A-Za-z]|\\(?:mathbf|boldsymbol|operatorname|mathrm
 _ONLY_BEFORE_A_ROW = re.compile(r"[\s\\`\[(]*")
 #: A row of a pipe table: cells between pipes, the outer pipes optional (GFM), so a row is any
 #: line with a pipe in it; it is a table only under a header with a rule line below it.
+#: Where a vector may open: a bracket, or a parenthesis (a tuple, ``(0.92, 0.43)``).
+_OPENING = re.compile(r"[\[(]")
 _TABLE_ROW = re.compile(r"[^\n]*(?<!\\)\|")
 #: ``mean=0.25``, ``std: 0.364``: a number after its name on a line of such pairs (a per-token
 #: printout, ``"Hello": mean=0.25, std=0.364``); the name is a word, never a number.
@@ -343,10 +345,11 @@ class _Scanner:
         blocks: list[Block] = []
         text, i, n = self.text, 0, len(self.text)
         while i < n and len(blocks) < MAX_BLOCKS:
-            j = text.find("[", i)
-            if j < 0:
+            match = _OPENING.search(text, i)
+            if match is None:
                 break
-            parsed = self._list(j)
+            j = match.start()
+            parsed = self._list(j) if text[j] == "[" else self._tuple(j)
             if parsed is None:
                 i = j + 1
                 continue
@@ -432,6 +435,34 @@ class _Scanner:
             if i - start > 20_000:
                 return None
         return None
+
+    def _tuple(self, start: int) -> tuple[list, int] | None:
+        """A vector written as a tuple, ``(0.92, 0.43, 0.57, 0.08)``: numbers and commas between
+        parentheses, two numbers or more, the parenthesis not a call's or a grouping's (a word,
+        a closing bracket or an exponent's mark right before it)."""
+        before = self.text[start - 1] if start else " "
+        if before.isalnum() or before in "_\\)]}^'\"":
+            return None
+        close = self.text.find(")", start, start + 2_000)
+        if close < 0:
+            return None
+        parts = self.text[start + 1 : close].split(",")
+        if len(parts) < 2:
+            return None
+        items: list[Lit] = []
+        offset = start + 1
+        for part in parts:
+            stripped = part.strip()
+            match = _NUMBER.fullmatch(stripped)
+            if match is None:
+                return None
+            line, column = self.position(offset + part.index(stripped))
+            lit = _literal(stripped, line, column)
+            if lit is None:
+                return None
+            items.append(lit)
+            offset += len(part) + 1
+        return items, close + 1
 
     def table_columns(self) -> list[Block]:
         """Each column of plain numbers in a Markdown pipe table, as one vector (a table's column
