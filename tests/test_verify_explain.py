@@ -707,5 +707,7 @@ def test_the_same_document_with_right_weights_has_nothing_wrong():
 
 
 def test_a_vector_written_as_a_tuple_is_a_printed_block_and_a_call_is_not():
-    blocks = printed_blocks("a = (0.92, 0.43, 0.57)\nf(0.5, 2) and x^(1, 2), (see 2019, the rest)\n猫 = (2, 0)")
+    blocks = printed_blocks(
+        "a = (0.92, 0.43, 0.57)\nf(0.5, 2) and x^(1, 2), (see 2019, the rest)\n猫 = (2, 0)"
+    )
     assert [[c.text for c in b.cells()] for b in blocks] == [["0.92", "0.43", "0.57"], ["2", "0"]]
