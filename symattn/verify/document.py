@@ -683,9 +683,10 @@ def _report(name: str, text: str, tex: bool, options: VerifyOptions) -> Report:
 def _read_again(
     read: list[Finding], explained: list[Finding], again: list[Finding], seeds: Seeds
 ) -> list[Finding]:
-    """The explained findings, with each verdict the readers' second reading (``again``, with the
-    ``seeds``' true values) reaches otherwise than their first (``read``): where the explanation
-    kept the first reading's verdict, at a number it did not identify itself."""
+    """The explained findings, with each verdict of another status that the readers' second
+    reading (``again``, with the ``seeds``' true values) reaches than their first (``read``):
+    where the explanation kept the first reading's verdict, at a number it did not identify
+    itself.  A number the first reading already judged keeps its kind and root."""
     first = {(f.line, f.column): f for f in read}
     out = {(f.line, f.column): f for f in explained}
     for finding in again:
@@ -693,13 +694,9 @@ def _read_again(
         before = first.get(place)
         if place in seeds or out.get(place) is not before or finding.kind == Kind.SKIPPED:
             continue  # the explanation's own verdict; a formula the second reading had no time for
-        if before is not None and (before.status, before.kind, before.value, before.carried_from) == (
-            finding.status,
-            finding.kind,
-            finding.value,
-            finding.carried_from,
-        ):
-            continue
+        if before is not None and before.status == finding.status:
+            continue  # the same verdict: the first reading's kind and root stand (a wrong number stays
+            # the slip or the carried error it was; the second reading judges what was not judged)
         out[place] = finding
     return sorted(out.values(), key=lambda f: (f.line, f.column))
 
