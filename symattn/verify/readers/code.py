@@ -136,8 +136,15 @@ def code_block_spans(piece: Span, info: str, context: CodeContext, prose: str = 
         return _program(piece, annotated, context)
     if "$" in text or "\\begin" in text or language in ("latex", "tex", "markdown", "md"):
         return []  # LaTeX or Markdown source shown as code
+    return _hand_arithmetic(piece, language, context)
+
+
+def _hand_arithmetic(piece: Span, language: str, context: CodeContext) -> list[Span]:
+    """A code block that is not a program: hand arithmetic, line by line (a statement goes on
+    over lines that continue it), with lines of Python among it read as Python."""
     spans = []
     lines: list[Builder] = []
+    open_brackets = 0  # brackets the statement being read leaves open: its next line goes on
     ranges = _lines(piece)
     k = 0
     while k < len(ranges):
@@ -152,15 +159,34 @@ def code_block_spans(piece: Span, info: str, context: CodeContext, prose: str = 
         if language in _PYTHON and language and piece.text[a:b].lstrip().startswith("#"):
             k += 1  # a Python comment among hand arithmetic is a comment
             continue
-        if lines and _GOES_ON.match(piece.text, a, b):
+        marker = _LINE_COMMENT.match(piece.text, a, b) if language not in _PYTHON or not language else None
+        if marker and (language not in _PYTHON or marker.group(1).startswith("//")):
+            a = marker.end()  # a comment of another language is prose: ``// e^0.7071 = 2.0281``
+            # (in a block that names no language, only ``//``: never Python's)
+        next_row = open_brackets > 0 and piece.text[a:b].lstrip().startswith("[")  # a matrix's next row
+        if lines and (_GOES_ON.match(piece.text, a, b) or next_row):
             lines[-1].put(" ", piece.source_offset(a)).copy_span(piece, a, b)  # "        ≈ [[...]]" goes on
+            open_brackets += _bracket_depth(piece.text[a:b])
         else:
             spans.extend(prose_spans(lines[-1].build(True, "code"), reader="code") if lines else [])
             lines[:] = [Builder().copy_span(piece, a, b)]
+            open_brackets = _bracket_depth(piece.text[a:b])
         k += 1
     if lines:
         spans.extend(prose_spans(lines[-1].build(True, "code"), reader="code"))
     return spans
+
+
+#: Where a line comment of a language other than Python opens (C, Rust, JavaScript, Go,
+#: Java: ``//``; SQL, Lua, Haskell: ``--``; shell, R, Julia: ``#``; MATLAB: ``%``; a C block
+#: comment's lines: ``/*``, `` * ``).
+_LINE_COMMENT = re.compile(r"[ \t]*(//+|--(?!-)|#+|%+|/\*+|\*(?![*/]))[ \t]*")
+
+
+def _bracket_depth(line: str) -> int:
+    """How many more square brackets ``line`` opens than it closes (a matrix's rows go on; a
+    program's braces and calls are not hand arithmetic's)."""
+    return line.count("[") - line.count("]")
 
 
 #: A notebook cell's header on a line of its own, above the cell's program (``In [35]:``).
@@ -880,6 +906,26 @@ def _forget(program: _Program, names: list[str], at: int) -> list[Span]:
     return spans
 
 
+def _chained(program: _Program, statement: ast.Assign, at: int) -> list[Span]:
+    """``Q = K = V = np.array(...)``, ``q0 = x[:, :2] = [[1.0, 0.5], …]``: Python binds every
+    target to the value, and a worked example means the same, each target equal to it; the
+    names are bound to it (one chain, so each literal is read once), and a target that is no
+    name (a slice, whose value a reader cannot follow) is left out of the chain, not forgotten."""
+    names = [t for t in statement.targets if isinstance(t, ast.Name)]
+    for name in names:
+        program.assigned[name.id] = (program, statement.value)
+    if not names:
+        return _forget(program, _targets(statement), at)
+    out = Builder()
+    for name in names:
+        out.put(_name_text(name.id) + " = ", program.piece.source_offset(program.bounds(name)[0]))
+    try:
+        program.write(statement.value, out)
+    except (_Unknown, RecursionError):
+        return _forget(program, [n.id for n in names], at)
+    return [out.build(True, "code", frozenset({"tentative"}))]
+
+
 def _statement(  # noqa: PLR0915 - one branch per kind of statement
     program: _Program, statement: ast.stmt, context: CodeContext, *, interactive: bool
 ) -> list[Span]:
@@ -916,6 +962,8 @@ def _statement(  # noqa: PLR0915 - one branch per kind of statement
                 continue
             spans.append(out.build(True, "code", frozenset({"tentative"})))
         return spans
+    if isinstance(statement, ast.Assign) and len(statement.targets) > 1:
+        return _chained(program, statement, at)
     if (
         isinstance(statement, ast.AugAssign)
         and isinstance(statement.op, ast.Div)

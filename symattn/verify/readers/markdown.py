@@ -99,13 +99,15 @@ class _Cursor:
         builder = Builder()
         pos = start
         source = self.source
+        window = NEAR  # the first character may lie past a list item's marks and indentation
         for char in content:
             if char.isspace():
                 builder.put(char, min(pos, len(source) - 1))
                 if pos < end and source[pos].isspace():
                     pos += 1
                 continue
-            found = source.find(char, pos, min(end, pos + ALIGN_WINDOW))
+            found = source.find(char, pos, min(end, pos + window))
+            window = ALIGN_WINDOW
             entity = _ENTITY.match(source, pos)
             if entity and (found < 0 or found > pos):  # &#65; or &amp; is one character of text
                 builder.put(char, pos)

@@ -105,6 +105,8 @@ _POSITION_ARG = re.compile(r"\(\s*(?:pos|position|p|t|m)\s*=\s*(\d{1,4})\s*\)")
 _KWARG = re.compile(r",\s*[A-Za-z_]\w*\s*=(?!=)\s*[-\w.]+\s*(?=[,)])")
 #: An index written right after a word (``score[1][1]``).
 _INDEX = re.compile(r"(?:\[\s*\d+\s*\])+")
+#: A slice after a name (``x[:, :2]``, ``h[1:3]``): Python's, in hand arithmetic.
+_SLICE = re.compile(r"\[[-\d\s,]*:[-\d\s,:]*\]")
 _LEADING_RELATION = re.compile(r"\s*(?:=|≈|→|:=)\s*")
 #: A number with a scale suffix (``4.91M``, ``197K``, ``1.2B``): a decimal point or three digits.
 _SUFFIXED = re.compile(r"(?:\d+\.\d+|\d{3,})[KMB](?![A-Za-z0-9_])")
@@ -190,6 +192,10 @@ class _Writer:
             if ident and ident.end() <= end:
                 i = self.identifier(i, ident.group())
                 continue
+            if char == "." and _transposed(text, i):  # code's q.T
+                self.put("^{T}", i)
+                i += 2
+                continue
             if char == "√":
                 i = self.root(i + 1, end)
                 continue
@@ -269,6 +275,10 @@ class _Writer:
 
     def identifier(self, i: int, word: str) -> int:
         end = i + len(word)
+        sliced = _SLICE.match(self.text, end)
+        if sliced and sliced.end() <= self.limit:  # x[:, :2]: a slice, whose value is not followed
+            self.put(r"\text{?}", i)
+            return sliced.end()
         lower = word.lower()
         if lower in FUNCTIONS:
             if lower == "sqrt":
@@ -407,6 +417,16 @@ class _Writer:
         return close + 1
 
 
+def _transposed(text: str, i: int) -> bool:
+    """Whether the ``.`` at ``i`` is code's transpose, ``q.T`` or ``(Q @ K).T``."""
+    return (
+        text.startswith(".T", i)
+        and i > 0
+        and (text[i - 1].isalnum() or text[i - 1] in ")]_")
+        and not (i + 2 < len(text) and (text[i + 2].isalnum() or text[i + 2] == "_"))
+    )
+
+
 def core_text(piece: Span, start: int = 0, end: int | None = None, *, reader: str = "text") -> Span | None:
     """``piece.text[start:end]`` rewritten into the core grammar, or None."""
     writer = _Writer(piece)
@@ -434,11 +454,11 @@ def _runs(text: str, *, code: bool = False) -> list[tuple[int, int]]:
             depth = 0
         elif char in "[]":
             depth += 1 if char == "[" else -1
-        boundary = not _is_math_char(char)
+        boundary = not _is_math_char(char) and not (char == ":" and depth > 0)  # x[:, :2]: a slice
         if char == "\n" and depth > 0 and i < n and _continues(text, i + 1):
             boundary = False
-        if char == "." and not (i + 1 < n and text[i + 1].isdigit()):
-            boundary = True  # a full stop, not a decimal point
+        if char == "." and not (i + 1 < n and text[i + 1].isdigit()) and not _transposed(text, i):
+            boundary = True  # a full stop, not a decimal point (nor code's ``q.T``)
         word = _IDENT.match(text, i) if not boundary and char.isalpha() else None
         if word is not None:
             w = word.group()
