@@ -143,7 +143,12 @@ _NAME_CMDS = {
 _ACCENTS = {r"\tilde", r"\hat", r"\bar", r"\widetilde", r"\widehat", r"\overline"}
 _FRACS = {r"\frac", r"\dfrac", r"\tfrac", r"\cfrac"}
 _RELATIONS = {"=", r"\approx", r"\simeq", r"\equiv", r"\doteq", r"\eqqcolon", r"\coloneqq"}
-_SEPARATORS = {r"\quad", r"\qquad", r"\Rightarrow", r"\implies", r"\Longrightarrow", r"\iff", r"\text{sep}"}
+#: What separates two statements: a space, or an arrow (``(1, 0) \to (0.866, 0.5)``: a step
+#: to something else, not an equality).
+_SEPARATORS = {
+    r"\quad", r"\qquad", r"\Rightarrow", r"\implies", r"\Longrightarrow", r"\iff", r"\text{sep}",
+    r"\to", r"\rightarrow", r"\longrightarrow", r"\mapsto", r"\longmapsto", "\u2192", "\u27f6", "\u21a6",
+}  # fmt: skip
 _MULS = {r"\cdot", r"\times", r"\ast", "*"}
 #: The function an entrywise product ``a \odot b`` is read as.
 HADAMARD = "hadamard"
@@ -510,6 +515,8 @@ _GREEK = {
 }  # fmt: skip
 #: The Greek letters the grammar reads as names (``\theta``, ``\Sigma``).
 GREEK_NAMES = frozenset(_GREEK)
+#: The function an angle written in degrees is read as (30^\circ, 30°): its value in radians.
+DEGREES = "degrees"
 _TRANSPOSE = {"T", r"\top", r"\intercal", r"\mathsf{T}", r"\mathrm{T}", "\u22a4", "t"}
 #: Scalar functions left to latex2sympy2_extended (unambiguous, no matrices).
 SCALAR_FUNCTIONS = {r"\ln", r"\sin", r"\cos", r"\tan"}
@@ -621,7 +628,11 @@ class _Parser:
 
     def postfix(self) -> Node:
         node = self.atom()
-        while self.at("^", "_", "'") or self._at_pow():
+        while self.at("^", "_", "'", "\u00b0") or self._at_pow():
+            if self.at("\u00b0"):  # 30°: an angle in degrees
+                self.take()
+                node = Call(node.offset, DEGREES, (node,))
+                continue
             if self._at_pow():  # 2**3**2 is 2**(3**2): the exponent is the rest, read the same way
                 self.take()
                 node = Pow(node.offset, node, self.unary())
@@ -638,7 +649,9 @@ class _Parser:
                 else:
                     node = Unsupported(node.offset, "a subscript on an expression", (node,))
                 continue
-            if script_text in _TRANSPOSE or (
+            if op.text == "^" and script_text in (r"\circ", "\u00b0"):  # 30^\circ: an angle in degrees
+                node = Call(node.offset, DEGREES, (node,))
+            elif script_text in _TRANSPOSE or (
                 len(script) == 1 and script[0].kind == "name" and script[0].text == "T"
             ):
                 node = Transpose(node.offset, node)
@@ -763,6 +776,8 @@ class _Parser:
                 index = self.expr()
                 self.expect("]")
             return Sqrt(token.offset, self.argument(), index)
+        if text == r"\pi":
+            return Name(token.offset, "pi")
         if text == r"\infty":
             return Inf(token.offset)
         if text == r"\exp":

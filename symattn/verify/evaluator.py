@@ -18,6 +18,7 @@ from symattn import block, stages
 from symattn.errors import DivisionByZeroError, LatexParseError, ShapeError
 from symattn.exact import Known, parse_claim, safe_power
 from symattn.latexparse import (
+    DEGREES,
     HADAMARD,
     Call,
     Div,
@@ -62,6 +63,20 @@ from symattn.verify.world import (
 
 #: Functions of one number every reader knows (``log`` is left out: its base is a convention).
 _ELEMENTARY = {"sin": sympy.sin, "cos": sympy.cos, "tanh": sympy.tanh, "erf": sympy.erf}
+
+
+#: Functions of one vector, which a document may apply to the vector's entries written out.
+_OF_A_VECTOR = frozenset({"softmax", "mean", "np.mean"})
+
+
+def _row_of(args: list[Val]) -> Val:
+    """The numbers ``args`` as the entries of one row."""
+    return Val(
+        ImmutableMatrix([[arg.a for arg in args]]),
+        ImmutableMatrix([[arg.b for arg in args]]),
+        frozenset().union(*(arg.deps for arg in args)),
+        arith=all(arg.arith for arg in args),
+    )
 
 
 class Evaluator:
@@ -282,6 +297,8 @@ class Evaluator:
             return self.last_concat  # Concat(\dots) W_O, after Concat(O^{(1)}, O^{(2)}) was printed
         args = [self._value_of(arg, record) for arg in node.args]
         deps = frozenset().union(*(arg.deps for arg in args))
+        if name in _OF_A_VECTOR and len(args) >= 2 and not any(is_matrix(arg.a) for arg in args):
+            args = [_row_of(args)]  # softmax(0.29, 0.21, 0.51): a function of a vector, given its entries
         if name == HADAMARD and len(args) == 2:  # γ ⊙ x̂: entry by entry (a number or a row broadcast)
             return self._entrywise(*args)
         if name == "softmax" and len(args) == 1:
@@ -312,6 +329,9 @@ class Evaluator:
             return Val(
                 arg.a.applyfunc(bounded_exp), arg.b.applyfunc(bounded_exp), deps, arith=False, rows=arg.rows
             )
+        if name == DEGREES and len(args) == 1:  # 30^\circ: in radians
+            arg = self._scalar(args[0], "an angle")
+            return Val(arg.a * sympy.pi / 180, arg.b * sympy.pi / 180, deps, arith=arg.arith)
         if name in _ELEMENTARY and len(args) == 1 and (name in ("sin", "cos") or not is_matrix(args[0].a)):
             arg = self._scalar(args[0], name)  # exact: sin(1/100) stays sin(1/100)
             return Val(_ELEMENTARY[name](arg.a), _ELEMENTARY[name](arg.b), deps, arith=False)
