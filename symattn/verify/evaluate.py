@@ -105,6 +105,24 @@ __all__ = ["DocumentState"]
 _APPROX = ("\\approx", "≈")
 
 
+def _near_matrix(node: Matrix, value: Any) -> bool:
+    """Whether a printed matrix has ``value``'s shape and each cell within half the largest of
+    its cells' sizes: a calculator trace of that value (its slips included), not another one."""
+    if not is_matrix(value) or value.shape != (len(node.rows), len(node.rows[0])):
+        return False
+    try:
+        true = [[float(value[i, j]) for j in range(value.cols)] for i in range(value.rows)]
+    except (TypeError, ValueError):
+        return False
+    size = max((abs(x) for row in true for x in row), default=0.0)
+    printed = [[float(parse_claim(c.text).value) for c in row] for row in node.rows]  # type: ignore[union-attr]
+    return size > 0 and all(
+        abs(p - t) <= size / 2
+        for prow, trow in zip(printed, true, strict=True)
+        for p, t in zip(prow, trow, strict=True)
+    )
+
+
 class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator):
     """The bindings of one document and the findings made so far.
 
@@ -951,7 +969,10 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
             for part, number in pairs:
                 self.operands = []
                 world = self.evaluate(part)  # a number judged before keeps its truth (``results``)
-                if (
+                if isinstance(number, Matrix):  # a matrix put in: near the part's value, cell by cell
+                    if not _near_matrix(number, world.a):
+                        raise Unverifiable("not a value put in")
+                elif (
                     is_matrix(world.a)
                     or within(parse_claim(number.text).value, world.a, abs(world.a) / 2) is not True
                 ):

@@ -10,7 +10,7 @@ side before it, so what follows is judged against the truth, not against the rou
 
 from __future__ import annotations
 
-from symattn.latexparse import Call, Div, Mul, Name, Neg, Node, Num, Pow, Sqrt, Sum
+from symattn.latexparse import Call, Div, Matrix, Mul, Name, Neg, Node, Num, Pow, Sqrt, Sum
 
 __all__ = ["align"]
 
@@ -23,12 +23,17 @@ def align(before: Node, after: Node) -> list[tuple[Node, Num]] | None:
     sides have one structure except where ``after`` has a number; None when they do not line
     up (another expression, another function, a name changed) or nothing was put in."""
     pairs: list[tuple[Node, Num]] = []
+    if _numbers_only(after):
+        return None  # a printed result, not a step with values put in
     if not _walk(before, after, pairs) or not pairs or len(pairs) > MAX_PUT_IN:
         return None
     return pairs
 
 
 def _walk(before: Node, after: Node, pairs: list[tuple[Node, Num]]) -> bool:
+    if _numbers_only(after) and not isinstance(before, (Matrix, Name, Num)):
+        pairs.append((before, after))  # type: ignore[arg-type]  # Q K^T / √2 = [[1.25, …]] / 1.414
+        return True
     if isinstance(after, Num):
         if isinstance(before, Num) and before.text == after.text:
             return True
@@ -42,6 +47,11 @@ def _walk(before: Node, after: Node, pairs: list[tuple[Node, Num]]) -> bool:
         return before.name == after.name  # type: ignore[attr-defined]
     children = _children(before, after)
     return children is not None and all(_walk(b, a, pairs) for b, a in children)
+
+
+def _numbers_only(node: Node) -> bool:
+    """A matrix printed as numbers: what a step puts in for a part whose value is a matrix."""
+    return isinstance(node, Matrix) and all(isinstance(c, Num) for row in node.rows for c in row)
 
 
 def _children(before: Node, after: Node) -> list[tuple[Node, Node]] | None:
