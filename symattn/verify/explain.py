@@ -313,7 +313,7 @@ class _Scanner:
         before = self.text[max(0, start - 40) : start]
         before = before[before.rfind("\n") + 1 :]
         after = re.sub(r"^(?:\*\*|__|`|\$|[ \t)}])+", "", after)  # emphasis, code and math marks
-        before = re.sub(r"(?:\*\*|__|`|\$|[ \t({])+$", "", before)
+        before = re.sub(r"(?:\*\*|__|`|\$|[ \t({]|\\(?=$))+$", "", before)  # and a markdown escape, ``\[``
         if latex and _SYMBOL_AFTER.match(after):
             return True
         return bool(_OPERATOR_AFTER.match(after) or _OPERATOR_BEFORE.search(before))
@@ -1082,6 +1082,25 @@ def _role_prior(hyp: Hypothesis) -> int:
     )
 
 
+def _misnamed(hyp: Hypothesis) -> bool:
+    """Whether a given block has a role its own name gives another role or a computed node
+    (the block named ``V2`` as Q, ``Scaled`` as K): names are priors, and a hypothesis against
+    them is not sure enough to call a number wrong."""
+    if len(hyp.roots) < len(hyp.inputs):
+        return False  # one block is Q, K and V (self-attention, whatever it is called)
+    pairs = list(zip(hyp.inputs, hyp.roots, strict=False))
+    for role, root in pairs:
+        name = _plain(root.name)
+        if not name or name in ROLE_WORDS[role] or sum(r is root for _, r in pairs) > 1:
+            continue  # (one block as Q, K and V: self-attention, whatever it is called)
+        # X itself may be Q, K or V (no weights): its name is no other role's
+        others = [words for other, words in ROLE_WORDS.items() if other not in (role, "X")]
+        others += [words for node, words in NODE_WORDS.items() if node != role]
+        if any(name in words for words in others):
+            return True
+    return False
+
+
 def _names(hyp: Hypothesis) -> dict[str, set[str]]:
     """The names a statement may use for each role and stage: a computed stage's symbol, and a
     given block's own name (a role the hypothesis gave a block is named as the document named
@@ -1541,8 +1560,11 @@ def _attention(
         "roles": {name: root.line for name, root in zip(hyp.inputs, hyp.roots, strict=False)},
         "near": len(near) - 1,
     }
+    misnamed = _misnamed(hyp)
     chosen = {}
     for place, verdict in kept.items():
+        if verdict.status == "wrong" and misnamed:
+            continue  # the roles go against the document's own names: it may confirm, not accuse
         if verdict.status == "wrong" and any(
             other.get(place) is None or other[place].status != "wrong" for _e, other, *_rest in near
         ):
@@ -1963,7 +1985,11 @@ def explain(
         rich = next(
             (i for i, b in enumerate(blocks) if any((c.places or 0) >= 3 for c in b.cells())), len(blocks)
         )
-        given = [b for b in blocks[:rich] if all(by_place.get((c.line, c.column)) is None for c in b.cells())]
+        given = [
+            b
+            for b in blocks[:rich]
+            if all(by_place.get((c.line, c.column)) is None for c in b.cells()) and not _result(lines, b)
+        ]
     # a formula whose own arithmetic fails (\frac{1}{0}) is broken: what it prints is not open
     broken = {f.line for f in findings if f.kind == Kind.BAD_INPUT}
     open_blocks = [
@@ -2032,6 +2058,7 @@ def explain(
             )
     _doubted(out, blocks, chosen)
     _restated(out, blocks)
+    _restated_results(out, blocks)
     if seeds is not None:
         _seed(seeds, out, chosen, blocks)
     return sorted(out.values(), key=lambda f: (f.line, f.column)), summary
@@ -2086,6 +2113,23 @@ def _portable(true: Any) -> Fraction | tuple[str, str] | None:
     # the decimal is off the midpoint by less than a unit of its last digit: the radius covers that too
     radius = true.rad() + abs(mid) * arb(10) ** (1 - SEED_DIGITS)
     return text, repr(float(radius.upper()) * 2 or 1e-300)
+
+
+#: What a line says before a block it computes: a formula (an applied function or an operator
+#: between operands) and then "=" or "≈" (``softmax(0.29, 0.21, 0.51) ≈ [0.28, …]``).
+_COMPUTED_BY = re.compile(
+    r"(?:\)|[-+*/@\u00d7\u00b7\u2022\u2212]|\\(?:cdot|times))[^=\u2248]*(?:=|\u2248|\\approx)[\s`$*_\\\[(]*$"
+)
+
+
+_LIST_MARK = re.compile(r"^\s*(?:>\s*)*(?:[-*+]|\d+[.)])\s+")
+
+
+def _result(lines: list[str], block: Block) -> bool:
+    """Whether ``block`` is written as the result of a formula on its line: never a given."""
+    first = block.rows[0][0]
+    before = lines[first.line - 1][: first.column - 1].replace("**", "").replace("__", "")  # emphasis
+    return _COMPUTED_BY.search(_LIST_MARK.sub("", before)) is not None  # (a list item's mark is no product)
 
 
 def _computable(block: Block) -> bool:
@@ -2159,6 +2203,46 @@ def _restated(out: dict[tuple[int, int], Finding], blocks: list[Block]) -> None:
                 kind=Kind.CARRIED,
                 carried_from=was.carried_from or then.line,
                 reason=f"restates line {then.line}'s number, which is wrong there",
+            )
+
+
+#: Verdicts a printed block may restate: a result the document computed and printed before.
+_RESULTS = frozenset({Kind.OK, Kind.WRONG, Kind.SLIP, Kind.CARRIED, Kind.ROUNDING, Kind.ROUNDING_CARRIED})
+
+
+def _restated_results(out: dict[tuple[int, int], Finding], blocks: list[Block]) -> None:
+    """A block nobody judged whose every number, of two digits or more, is the text of a result
+    judged earlier in the document (``= 30.193`` and ``= 606.440``, then ``partition =
+    [[30.193], [606.440]]``) restates those results: right where they are right, and carried
+    where they are wrong."""
+    results: dict[str, Finding] = {}
+    judged = sorted(
+        (f for f in out.values() if f.status != Status.UNVERIFIED and f.kind in _RESULTS),
+        key=lambda f: (f.line, f.column),
+    )
+    for block in blocks:
+        cells = block.cells()
+        while judged and (judged[0].line, judged[0].column) < (cells[0].line, cells[0].column):
+            finding = judged.pop(0)
+            results[finding.claimed] = finding
+        if len(cells) < 2 or any(c.weight < 2 for c in cells):
+            continue
+        if not all(_open(out, c) and c.text in results for c in cells):
+            continue
+        if len({(results[c.text].line, results[c.text].column) for c in cells}) < len(cells):
+            continue  # one result printed twice in a block is no restatement of results
+        for c in cells:
+            was = results[c.text]
+            wrong = was.status == Status.WRONG
+            out[(c.line, c.column)] = dataclasses.replace(
+                was,
+                line=c.line,
+                column=c.column,
+                claimed=c.text,
+                kind=Kind.CARRIED if wrong else Kind.OK,
+                carried_from=(was.carried_from or was.line) if wrong else None,
+                reason=f"restates the result of line {was.line}"
+                + (", which is wrong there" if wrong else ""),
             )
 
 
