@@ -1,0 +1,174 @@
+"""How worked examples write what they compute, read as what it is (issue "Verify by explanation").
+
+Each test is a form met in a first-contact round (docs/verify-first-contact.md, r10), written
+here in our own words with other numbers; every true value comes from mpmath, never from
+symattn.
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+
+import mpmath
+import pytest
+
+from symattn.verify import verify_text
+from symattn.verify.explain import Block, Hypothesis, Lit, _misnamed
+
+mpmath.mp.dps = 40
+
+
+def _at(value: mpmath.mpf, places: int) -> str:
+    return str(Decimal(mpmath.nstr(value, 30)).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP))
+
+
+def _softmax(xs: list[str]) -> list[mpmath.mpf]:
+    exps = [mpmath.e ** mpmath.mpf(x) for x in xs]
+    return [e / sum(exps) for e in exps]
+
+
+def _verdicts(text: str) -> dict[str, str]:
+    report = verify_text(text)
+    return {f"{f.line}:{f.claimed}": str(f.status) for f in report.findings}
+
+
+def test_softmax_applied_to_the_entries_written_out_is_the_softmax_of_that_vector():
+    scores = ["0.4", "1.1", "0.2"]
+    true = [_at(p, 2) for p in _softmax(scores)]
+    slipped = [true[0], true[1], _at(mpmath.mpf(true[2]) + mpmath.mpf("0.05"), 2)]
+    text = (
+        "Weights of the first token:\n\n"
+        f"- Softmax({', '.join(scores)}) ≈ [{', '.join(true)}]\n"
+        f"- softmax({', '.join(scores)}) = [{', '.join(slipped)}]\n"
+    )
+    report = verify_text(text)
+    wrong = [(f.line, f.claimed) for f in report.wrong]
+    assert wrong == [(4, slipped[2])]
+    ok = sorted(f.claimed for f in report.findings if f.status == "ok" and f.line == 3)
+    assert ok == sorted(true)
+
+
+def test_a_nested_list_item_with_escaped_brackets_is_read():
+    true = [_at(p, 4) for p in _softmax(["1", "2"])]
+    text = f"*   **Weights:**\n    *   softmax(1, 2) ≈ \\[{true[0]}, {true[1]}]\n"
+    assert _verdicts(text) == {
+        f"2:{true[0]}": "ok",
+        f"2:{true[1]}": "ok",
+        "2:1": "unverified",
+        "2:2": "unverified",
+    }
+
+
+@pytest.mark.parametrize("language", ["rust", "c", "js", ""])
+def test_a_comment_of_another_language_is_prose(language):
+    e = _at(mpmath.e ** mpmath.mpf("0.5"), 4)
+    text = f"```{language}\nlet x = 0.5;\n// e^0.5 = {e}\n// e^0.5 = 1.9\n```\n"
+    verdicts = _verdicts(text)
+    assert verdicts[f"3:{e}"] == "ok"
+    assert verdicts["4:1.9"] == "wrong"
+
+
+def test_a_python_comment_among_hand_arithmetic_is_still_a_comment():
+    text = "```python\n# e^0.5 = 1.9 (a rough guess, not a result)\n```\n"
+    assert "wrong" not in _verdicts(text).values()
+
+
+def test_angles_in_degrees_pi_and_arrows():
+    cos30, sin30 = _at(mpmath.cos(mpmath.pi / 6), 3), _at(mpmath.sin(mpmath.pi / 6), 1)
+    text = (
+        f"$$(1, 0) \\to (\\cos 30^\\circ, \\sin 30^\\circ) \\approx ({cos30}, {sin30})$$\n\n"
+        f"$$\\cos(\\pi/3) = {_at(mpmath.cos(mpmath.pi / 3), 1)}$$\n\n"
+        "$$\\cos 60° = 0.6$$\n"
+    )
+    report = verify_text(text)
+    assert [(f.line, f.claimed) for f in report.wrong] == [(5, "0.6")]
+    ok = {(f.line, f.claimed) for f in report.findings if f.status == "ok"}
+    assert {(1, cos30), (1, sin30), (3, "0.5")} <= ok
+
+
+def test_an_arrow_is_a_step_to_something_else_not_an_equality():
+    text = "$$(0, 1) \\to (-0.5, 0.866)$$\n"  # a rotation's result, not (0, 1) itself
+    assert "wrong" not in _verdicts(text).values()
+
+
+def test_a_matrix_put_in_for_a_product_is_claimed_as_that_product():
+    q = [["1.0", "0.5"], ["0.8", "0.3"]]
+    dots = [[sum(mpmath.mpf(a) * mpmath.mpf(b) for a, b in zip(r, c, strict=True)) for c in q] for r in q]
+    printed = [[_at(d, 2) for d in row] for row in dots]
+    printed[0][1] = printed[1][0] = "1.01"  # a slip, as published: 0.95
+    scaled = [[_at(mpmath.mpf(p) / mpmath.mpf("1.414"), 2) for p in row] for row in printed]
+
+    def rows(m):
+        return ",\n          ".join(f"[{', '.join(r)}]" for r in m)
+
+    text = (
+        "```\n"
+        f"q = [[{'], ['.join(', '.join(r) for r in q)}]]\n\n"
+        "scores = q @ q^T / sqrt(2)\n"
+        f"       = [{rows(printed)}] / 1.414\n"
+        f"       = [{rows(scaled)}]\n"
+        "```\n"
+    )
+    report = verify_text(text)
+    slips = sorted((f.line, f.claimed, str(f.kind)) for f in report.wrong if f.line in (5, 6))
+    assert slips == [(5, "1.01", "slip"), (6, "1.01", "slip")]
+    assert {(f.line, f.claimed) for f in report.findings if f.status == "ok"} >= {
+        (5, printed[0][0]),
+        (6, printed[1][1]),
+    }
+
+
+def test_a_block_restating_printed_results_says_what_they_said():
+    a, b = "2.718 + 7.389 + 20.086", "54.598 + 148.413 + 403.429"
+    sums = [str(sum(Decimal(x) for x in s.split(" + "))) for s in (a, b)]
+    text = f"```\nrow 0: {a} = {sums[0]}\nrow 1: {b} = 606.54\npartition = [[{sums[0]}], [606.54]]\n```\n"
+    report = verify_text(text)
+    by_place = {(f.line, f.claimed): f for f in report.findings}
+    assert str(by_place[(2, sums[0])].status) == "ok" and str(by_place[(4, sums[0])].status) == "ok"
+    assert str(by_place[(3, "606.54")].status) == "wrong"
+    carried = by_place[(4, "606.54")]
+    assert str(carried.status) == "wrong" and str(carried.kind) == "carried" and carried.carried_from == 3
+
+
+def _block(name: str, line: int) -> Block:
+    from fractions import Fraction
+
+    return Block([[Lit("1", line, 1, Fraction(1), None), Lit("2", line, 4, Fraction(2), None)]], line, name)
+
+
+def test_a_hypothesis_against_the_documents_names_may_confirm_but_not_accuse():
+    v2, scaled, x = _block("V2", 1), _block("Scaled", 2), _block("X", 3)
+    matrix = [[1, 2]]
+    assert _misnamed(Hypothesis({"Q": matrix, "K": matrix}, (v2, scaled), {}))
+    assert not _misnamed(Hypothesis({"Q": matrix, "K": matrix}, (x, x), {}))  # X as Q and K: no weights
+    assert not _misnamed(Hypothesis({"Q": matrix, "K": matrix, "V": matrix}, (v2,), {}))  # Q = K = V
+    assert not _misnamed(Hypothesis({"Q": matrix, "K": matrix}, (_block("", 1), _block("K", 2)), {}))
+
+
+def test_a_chained_assignment_binds_every_name_and_a_slice_is_left_out():
+    x = [["1.0", "0.5", "0.2"], ["0.8", "0.3", "0.9"]]
+    head = [r[:2] for r in x]
+    dots = [
+        [sum(mpmath.mpf(a) * mpmath.mpf(b) for a, b in zip(r, c, strict=True)) for c in head] for r in head
+    ]
+    true = [[_at(d, 2) for d in row] for row in dots]
+    slipped = [row[:] for row in true]
+    slipped[1][1] = "0.84"  # as published: 0.73
+
+    def matrix(m):
+        return "[" + ", ".join(f"[{', '.join(r)}]" for r in m) + "]"
+
+    for assignment in (f"q0 = x[:, :2] = {matrix(head)}", f"Head 0: q0 = x[:, :2] = {matrix(head)}"):
+        text = f"```\nx = {matrix(x)}\n{assignment}\nscores = q0 @ q0.T = {matrix(slipped)}\n```\n"
+        report = verify_text(text)
+        assert [(f.line, f.claimed) for f in report.wrong] == [(4, "0.84")], assignment
+        assert sum(f.status == "ok" for f in report.findings if f.line == 4) == 3
+
+
+def test_q_k_v_bound_in_one_chained_assignment():
+    text = (
+        "```python\nimport numpy as np\nQ = K = V = np.array([[1.0, 0.5], [0.0, 1.0]])\n"
+        "S = Q @ K.T\nprint(S)\n```\n\n```\n[[1.25 0.5 ]\n [0.5  1.1 ]]\n```\n"
+    )
+    report = verify_text(text)
+    assert [f.claimed for f in report.wrong] == ["1.1"]
