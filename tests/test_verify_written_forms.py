@@ -172,3 +172,22 @@ def test_q_k_v_bound_in_one_chained_assignment():
     )
     report = verify_text(text)
     assert [f.claimed for f in report.wrong] == ["1.1"]
+
+
+def _norm_document(heading: str, claim: str) -> str:
+    return (
+        "# 第 7 章 LayerNorm\n\n## 7.3 LayerNorm\n\n### 手算一个例子\n\n"
+        "设某个 token 的 4 维向量为：$x = [2, 4, 4, 6]$\n\n"
+        "$$\\mu = \\frac{2+4+4+6}{4} = 4$$\n\n"
+        f"{heading}\n\n"
+        f"```\n该 batch 里 d0 只有一个值，比如 2\n{claim}\n```\n"
+    )
+
+
+def test_the_row_a_bare_mu_speaks_of_is_the_one_its_section_gave():
+    """A heading of the level of the section that gave the row, or above, ends it: a bare μ
+    after it is of no row the reader knows; a deeper heading does not end it."""
+    sibling = verify_text(_norm_document("## 7.4 BatchNorm 的问题", "均值 μ = 2"))
+    assert [f.claimed for f in sibling.wrong] == []
+    deeper = verify_text(_norm_document("#### 再看均值", "均值 μ = 5"))
+    assert [f.claimed for f in deeper.wrong] == ["5"]

@@ -162,7 +162,8 @@ def _run_span(state: DocumentState, span: Span, locator: Locator) -> None:
     if state.seeds_left:
         state.remember_seeds(state.position(0)[0])
     if span.reader == "scope":
-        state.new_scope(locator.position(span.source_offset(0))[0])
+        level = next((int(flag[6:]) for flag in span.flags if flag.startswith("level:")), 0)
+        state.new_scope(locator.position(span.source_offset(0))[0], level)
         return
     state.binary = "binary" in span.flags
     state.row_hint = next((int(flag[4:]) for flag in span.flags if flag.startswith("row:")), None)

@@ -129,11 +129,21 @@ class Environment:
         way that cannot be followed, so no stale value may judge later numbers."""
         self._forget([self._resolve(name)])
 
-    def new_scope(self, line: int) -> None:
+    def new_scope(self, line: int, level: int = 0) -> None:
         """A heading or a sentence that sets up data ("Let", "Suppose", "设"):
-        a bare value given after it for a bound name may start a new example."""
+        a bare value given after it for a bound name may start a new example.  A heading's
+        ``level`` (1 for ``#``) also says which sections it closes (:meth:`section_closed`)."""
         self.scope_line = line
         self.section_row = None  # a row named in the section before is not this one's
+        if level:
+            self.headings.append((line, level))
+
+    def section_closed(self, line: int) -> bool:
+        """Whether the section that holds ``line`` has ended: a heading after it of its level
+        or above (``## 7.4`` ends ``### 手算`` of 7.3; ``## Steps`` under ``# Cheat sheet``
+        does not end what the page gave before it)."""
+        level = next((lv for at, lv in reversed(self.headings) if at <= line), 0)
+        return level > 0 and any(at > line and lv <= level for at, lv in self.headings)
 
     def _resolve(self, name: str) -> str:
         """The bound name a document means by ``name`` (``W_q`` for ``W_{Q}``,

@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 import sympy
 from sympy import ImmutableMatrix
@@ -170,7 +170,8 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
         self.retrying = False
         self.chain_start_offset = 0
         self.binary = False  # the current formula is a printout of binary floats
-        self.scope_line = 0  # where the latest heading or setup sentence stood
+        # where the latest heading or setup sentence stood; (line, level) of each heading so far
+        self.scope_line, self.headings = 0, cast("list[tuple[int, int]]", [])
         self.bound_line: dict[str, int] = {}  # the line each name was last bound on
         self.last_halfwidth: Any = None  # of the last printed element of the chain being read
         self.row_results: dict[tuple[str, ...], Val] = {}  # printed rows by their texts

@@ -622,6 +622,8 @@ class Sublayers:
             raise Unverifiable("μ and σ of which row? (no vector is given before them)")
         name, value, halves = self.norm_rows
         i = 0 if index is None else index - 1
+        if index is None and self.section_closed(self.bound_line.get(name, 0)):
+            raise Unverifiable(f"μ and σ of which row? ({name} is given in a section that has ended)")
         if index is None and value.a.rows != 1:
             raise Unverifiable(f"μ and σ of which row of {name}?")
         if not 0 <= i < value.a.rows:

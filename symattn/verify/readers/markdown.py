@@ -142,8 +142,10 @@ class _Walker:
         starts = self.locator.starts
         return starts[line] if line < len(starts) else len(self.source)
 
-    def scope(self, offset: int) -> None:
-        self.spans.append(Span("", False, ((0, offset, True),), "scope"))
+    def scope(self, offset: int, level: int = 0) -> None:
+        """A marker where a new example may start; a heading's says its level (``## `` is 2)."""
+        flags = frozenset({f"level:{level}"}) if level else frozenset()
+        self.spans.append(Span("", False, ((0, offset, True),), "scope", flags))
 
     def walk(self, tokens: list[Any]) -> list[Span]:
         index = 0
@@ -154,7 +156,7 @@ class _Walker:
                 start, end = self.line_offset(token.map[0]), self.line_offset(token.map[1] + 1)
             kind = token.type
             if kind == "heading_open":
-                self.scope(start)
+                self.scope(start, int(token.tag[1:]) if token.tag[1:].isdigit() else 0)
                 self.in_heading, self.heading = True, None
             elif kind == "heading_close":
                 self.in_heading = False
