@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from decimal import Decimal
-from typing import Any, cast
+from typing import Any
 
 import sympy
 from sympy import ImmutableMatrix
@@ -150,6 +150,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
     tied: dict[int, Val]
     seeds: Seeds
     seeds_left: list[Any]
+    headings: list[tuple[int, int]]  # (line, level) of each heading read so far
 
     def __init__(self) -> None:
         self.env: dict[str, Binding] = {}
@@ -171,7 +172,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
         self.chain_start_offset = 0
         self.binary = False  # the current formula is a printout of binary floats
         # where the latest heading or setup sentence stood; (line, level) of each heading so far
-        self.scope_line, self.headings = 0, cast("list[tuple[int, int]]", [])
+        self.scope_line, self.headings = 0, []
         self.bound_line: dict[str, int] = {}  # the line each name was last bound on
         self.last_halfwidth: Any = None  # of the last printed element of the chain being read
         self.row_results: dict[tuple[str, ...], Val] = {}  # printed rows by their texts

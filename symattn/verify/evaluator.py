@@ -69,7 +69,7 @@ _ELEMENTARY = {"sin": sympy.sin, "cos": sympy.cos, "tanh": sympy.tanh, "erf": sy
 _OF_A_VECTOR = frozenset({"softmax", "mean", "np.mean"})
 
 
-def _row_of(args: list[Val]) -> Val:
+def _vector_of(args: list[Val]) -> Val:
     """The numbers ``args`` as the entries of one row."""
     return Val(
         ImmutableMatrix([[arg.a for arg in args]]),
@@ -298,7 +298,7 @@ class Evaluator:
         args = [self._value_of(arg, record) for arg in node.args]
         deps = frozenset().union(*(arg.deps for arg in args))
         if name in _OF_A_VECTOR and len(args) >= 2 and not any(is_matrix(arg.a) for arg in args):
-            args = [_row_of(args)]  # softmax(0.29, 0.21, 0.51): a function of a vector, given its entries
+            args = [_vector_of(args)]  # softmax(0.29, 0.21, 0.51): a function of a vector, given its entries
         if name == HADAMARD and len(args) == 2:  # γ ⊙ x̂: entry by entry (a number or a row broadcast)
             return self._entrywise(*args)
         if name == "softmax" and len(args) == 1:

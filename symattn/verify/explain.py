@@ -1092,7 +1092,7 @@ def _misnamed(hyp: Hypothesis) -> bool:
     for role, root in pairs:
         name = _plain(root.name)
         if not name or name in ROLE_WORDS[role] or sum(r is root for _, r in pairs) > 1:
-            continue  # (one block as Q, K and V: self-attention, whatever it is called)
+            continue
         # X itself may be Q, K or V (no weights): its name is no other role's
         others = [words for other, words in ROLE_WORDS.items() if other not in (role, "X")]
         others += [words for node, words in NODE_WORDS.items() if node != role]
@@ -2220,11 +2220,15 @@ def _restated_results(out: dict[tuple[int, int], Finding], blocks: list[Block]) 
         (f for f in out.values() if f.status != Status.UNVERIFIED and f.kind in _RESULTS),
         key=lambda f: (f.line, f.column),
     )
+    taken = 0  # the judged results before the block being read
     for block in blocks:
         cells = block.cells()
-        while judged and (judged[0].line, judged[0].column) < (cells[0].line, cells[0].column):
-            finding = judged.pop(0)
-            results[finding.claimed] = finding
+        while taken < len(judged) and (judged[taken].line, judged[taken].column) < (
+            cells[0].line,
+            cells[0].column,
+        ):
+            results[judged[taken].claimed] = judged[taken]
+            taken += 1
         if len(cells) < 2 or any(c.weight < 2 for c in cells):
             continue
         if not all(_open(out, c) and c.text in results for c in cells):

@@ -18,11 +18,11 @@ __all__ = ["align"]
 MAX_PUT_IN = 8
 
 
-def align(before: Node, after: Node) -> list[tuple[Node, Num]] | None:
+def align(before: Node, after: Node) -> list[tuple[Node, Num | Matrix]] | None:
     """The pairs (part of ``before``, number of ``after`` written in its place), when the two
     sides have one structure except where ``after`` has a number; None when they do not line
     up (another expression, another function, a name changed) or nothing was put in."""
-    pairs: list[tuple[Node, Num]] = []
+    pairs: list[tuple[Node, Num | Matrix]] = []
     if _numbers_only(after):
         return None  # a printed result, not a step with values put in
     if not _walk(before, after, pairs) or not pairs or len(pairs) > MAX_PUT_IN:
@@ -30,9 +30,9 @@ def align(before: Node, after: Node) -> list[tuple[Node, Num]] | None:
     return pairs
 
 
-def _walk(before: Node, after: Node, pairs: list[tuple[Node, Num]]) -> bool:
-    if _numbers_only(after) and not isinstance(before, (Matrix, Name, Num)):
-        pairs.append((before, after))  # type: ignore[arg-type]  # Q K^T / √2 = [[1.25, …]] / 1.414
+def _walk(before: Node, after: Node, pairs: list[tuple[Node, Num | Matrix]]) -> bool:
+    if isinstance(after, Matrix) and _numbers_only(after) and not isinstance(before, (Matrix, Name, Num)):
+        pairs.append((before, after))  # Q K^T / √2 = [[1.25, …]] / 1.414
         return True
     if isinstance(after, Num):
         if isinstance(before, Num) and before.text == after.text:

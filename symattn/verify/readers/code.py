@@ -159,8 +159,8 @@ def _hand_arithmetic(piece: Span, language: str, context: CodeContext) -> list[S
         if language in _PYTHON and language and piece.text[a:b].lstrip().startswith("#"):
             k += 1  # a Python comment among hand arithmetic is a comment
             continue
-        marker = _LINE_COMMENT.match(piece.text, a, b) if language not in _PYTHON or not language else None
-        if marker and (language not in _PYTHON or marker.group(1).startswith("//")):
+        marker = _LINE_COMMENT.match(piece.text, a, b)
+        if marker and (language not in _PYTHON or (not language and marker.group(1).startswith("//"))):
             a = marker.end()  # a comment of another language is prose: ``// e^0.7071 = 2.0281``
             # (in a block that names no language, only ``//``: never Python's)
         next_row = open_brackets > 0 and piece.text[a:b].lstrip().startswith("[")  # a matrix's next row
