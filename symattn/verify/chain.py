@@ -140,6 +140,37 @@ def _float_score(
     return matched, decided
 
 
+#: How far (relative) the ratios of a block's numbers to a norm's may spread and still have
+#: the norm's other values of ε computed.
+ROUGHLY = 0.01
+
+
+def _roughly(block: Any, cand: Candidate, shape: tuple[int, int]) -> bool:
+    """Whether the block is, row by row, the candidate times a factor of at most 1, in 3/5 of
+    its cells (a slip among them): what ε > 0 makes of a norm whose ε = 0 form matches none of
+    its digits (ε only divides each row by a larger root)."""
+    cells = block.cells()
+    width = len(block.rows[0])
+    for how, row in _views(block, shape):
+        values = _view(cand.floats, how, row)
+        near = 0
+        for start in range(0, len(values), width):
+            pairs = [
+                (lit.approx / v, abs(v))
+                for lit, v in zip(cells[start : start + width], values[start : start + width], strict=True)
+                if math.isfinite(v) and abs(v) > 1e-9 and not lit.infinite
+            ]
+            ratios = [r for r, _ in pairs]
+            if len(ratios) < 2 or max(a for _, a in pairs) - min(a for _, a in pairs) <= 1e-9 * max(1.0, pairs[0][1]):
+                continue  # one size (±a): any scale fits it
+            factor = sorted(ratios)[len(ratios) // 2]
+            if 0 < factor <= 1 + ROUGHLY:
+                near += sum(abs(r - factor) <= ROUGHLY * factor for r in ratios)
+        if near >= 2 and near * 5 >= len(cells) * 3:
+            return True
+    return False
+
+
 def _views(block: Any, shape: tuple[int, int]) -> list[tuple[str, int | None]]:
     """How a block of its shape can be a node of ``shape``: whole, transposed, or one row."""
     r, c = block.shape
@@ -318,7 +349,10 @@ class _Chain:
                 continue
             cand = self.candidate(op, convention, args, _describe(op, convention) + of)
             fits = _consider(block, cand, shape, args) if cand is not None else []
-            screened.setdefault(family, bool(fits))
+            screened.setdefault(
+                family,
+                bool(fits) or (cand is not None and "eps" in convention and _roughly(block, cand, shape)),
+            )
             out.extend(fits)
         return out
 

@@ -1143,6 +1143,30 @@ def _declared(block: Block, hyp: Hypothesis) -> frozenset[str]:
     )
 
 
+def _named_whole(block: Block, hyp: Hypothesis) -> Match | None:
+    """The node a block is by its own name (``K = [...]`` where the hypothesis computes K), when
+    it equals that whole node in every cell, four at least: the name and the whole match are
+    the evidence its small integers (0, 1, 2) cannot give.  It confirms; nothing is wrong in it."""
+    names = _names(hyp)
+    cells = block.cells()
+    name = _canonical(block.name)
+    if len(cells) < 4 or not name:
+        return None
+    for stage in ATTENTION.nodes:
+        node = hyp.truth.get(stage.name)
+        if (
+            stage.name in hyp.inputs
+            or node is None
+            or name not in names[stage.name]
+            or (len(node), len(node[0])) != block.shape
+        ):
+            continue
+        if all(_rounds_to(lit, true) for lit, true in zip(cells, (x for row in node for x in row), strict=True)):
+            evidence = sum(c.weight for c in cells)
+            return Match(block, stage.name, tuple(range(len(node))), False, evidence, Fraction(1), True)
+    return None
+
+
 def _row_stochastic(block: Block, node: Matrix) -> bool:
     """The block has the node's shape and its rows are probabilities: every cell a decimal
     strictly between 0 and 1 (a masked 0 is not), and each row summing to 1 within the
@@ -1359,6 +1383,10 @@ def _judge_document(
         if match_a is not None and (match is None or match_a.evidence > match.evidence):
             match = match_a
         if as_given and (match is None or match.evidence < GIVEN_EVIDENCE or match.share < GIVEN_SHARE):
+            match = named = _named_whole(block, hyp)
+        else:
+            named = None
+        if as_given and match is None:
             # a block the readers read as given is a result only where a node explains it clearly
             note(block, None, "read as given, and no formula or clear match says it is computed")
             continue
@@ -1385,7 +1413,11 @@ def _judge_document(
         note(
             block,
             node + (" (transposed)" if match.transposed else ""),
-            "declared by its formula" if match.declared else "by its digits",
+            "by its name, equal in every cell"
+            if match is named
+            else "declared by its formula"
+            if match.declared
+            else "by its digits",
             match.evidence,
         )
         block_wrong = _judge_cells(match, truth, target_a, verdicts, deps=deps, carries_wrong=carries_wrong)
