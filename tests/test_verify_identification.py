@@ -62,7 +62,9 @@ def test_a_block_under_its_own_name_that_equals_its_node_is_confirmed():
     w_v = [[1, 1], [0, 1], [1, 0]]
 
     def mul(a, b):
-        return [[sum(a[i][t] * b[t][j] for t in range(len(b))) for j in range(len(b[0]))] for i in range(len(a))]
+        return [
+            [sum(a[i][t] * b[t][j] for t in range(len(b))) for j in range(len(b[0]))] for i in range(len(a))
+        ]
 
     def bmatrix(m):
         return r"\begin{bmatrix}" + r"\\".join("&".join(str(v) for v in row) for row in m) + r"\end{bmatrix}"

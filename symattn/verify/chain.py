@@ -160,8 +160,8 @@ def _roughly(block: Any, cand: Candidate, shape: tuple[int, int]) -> bool:
                 for lit, v in zip(cells[start : start + width], values[start : start + width], strict=True)
                 if math.isfinite(v) and abs(v) > 1e-9 and not lit.infinite
             ]
-            ratios = [r for r, _ in pairs]
-            if len(ratios) < 2 or max(a for _, a in pairs) - min(a for _, a in pairs) <= 1e-9 * max(1.0, pairs[0][1]):
+            ratios, sizes = [r for r, _ in pairs], [a for _, a in pairs]
+            if len(ratios) < 2 or max(sizes) - min(sizes) <= 1e-9 * max(1.0, sizes[0]):
                 continue  # one size (±a): any scale fits it
             factor = sorted(ratios)[len(ratios) // 2]
             if 0 < factor <= 1 + ROUGHLY:

@@ -907,6 +907,7 @@ class Match:
     evidence: int
     share: Fraction
     declared: bool = False
+    by_name: bool = False  # a block under the node's own name, equal to it in every cell
 
     def target(self, values: Matrix) -> Matrix:
         m = _transpose(values) if self.transposed else values
@@ -1143,6 +1144,14 @@ def _declared(block: Block, hyp: Hypothesis) -> frozenset[str]:
     )
 
 
+def _as_given(block: Block, match: Match | None, hyp: Hypothesis) -> Match | None:
+    """What a block the readers read as given is: a node that explains it clearly, or the node
+    it is by its own name (:func:`_named_whole`); else None, a given."""
+    if match is not None and match.evidence >= GIVEN_EVIDENCE and match.share >= GIVEN_SHARE:
+        return match
+    return _named_whole(block, hyp)
+
+
 def _named_whole(block: Block, hyp: Hypothesis) -> Match | None:
     """The node a block is by its own name (``K = [...]`` where the hypothesis computes K), when
     it equals that whole node in every cell, four at least: the name and the whole match are
@@ -1161,9 +1170,11 @@ def _named_whole(block: Block, hyp: Hypothesis) -> Match | None:
             or (len(node), len(node[0])) != block.shape
         ):
             continue
-        if all(_rounds_to(lit, true) for lit, true in zip(cells, (x for row in node for x in row), strict=True)):
+        if all(
+            _rounds_to(lit, true) for lit, true in zip(cells, (x for row in node for x in row), strict=True)
+        ):
             evidence = sum(c.weight for c in cells)
-            return Match(block, stage.name, tuple(range(len(node))), False, evidence, Fraction(1), True)
+            return Match(block, stage.name, tuple(range(len(node))), False, evidence, Fraction(1), True, True)
     return None
 
 
@@ -1382,11 +1393,7 @@ def _judge_document(
         )
         if match_a is not None and (match is None or match_a.evidence > match.evidence):
             match = match_a
-        if as_given and (match is None or match.evidence < GIVEN_EVIDENCE or match.share < GIVEN_SHARE):
-            match = named = _named_whole(block, hyp)
-        else:
-            named = None
-        if as_given and match is None:
+        if as_given and (match := _as_given(block, match, hyp)) is None:
             # a block the readers read as given is a result only where a node explains it clearly
             note(block, None, "read as given, and no formula or clear match says it is computed")
             continue
@@ -1414,7 +1421,7 @@ def _judge_document(
             block,
             node + (" (transposed)" if match.transposed else ""),
             "by its name, equal in every cell"
-            if match is named
+            if match.by_name
             else "declared by its formula"
             if match.declared
             else "by its digits",
