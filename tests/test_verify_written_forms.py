@@ -191,3 +191,21 @@ def test_the_row_a_bare_mu_speaks_of_is_the_one_its_section_gave():
     assert [f.claimed for f in sibling.wrong] == []
     deeper = verify_text(_norm_document("#### 再看均值", "均值 μ = 5"))
     assert [f.claimed for f in deeper.wrong] == ["5"]
+
+
+def test_a_function_called_by_its_module_in_hand_arithmetic():
+    """``math.sqrt(2)`` in a line of hand arithmetic: the whole line is read, so the name it
+    sets holds the new value, and the matrix printed next is judged by it, not by the old one."""
+    scores = ["0.5", "1.2", "0.7"]
+    true = [_at(mpmath.mpf(s) / mpmath.sqrt(2), 3) for s in scores]
+    slipped = [*true[:2], _at(mpmath.mpf(true[2]) + mpmath.mpf("0.03"), 3)]
+    text = (
+        "```python\n"
+        f"scores = [[{', '.join(scores)}]]\n"
+        "scores = scores / math.sqrt(2) = scores / 1.414\n"
+        f"scores = [[{', '.join(slipped)}]]\n"
+        "```\n"
+    )
+    report = verify_text(text)
+    assert [(f.line, f.claimed) for f in report.wrong] == [(4, slipped[2])]
+    assert sorted(f.claimed for f in report.findings if f.line == 4 and f.status == "ok") == sorted(true[:2])

@@ -189,6 +189,9 @@ class _Writer:
                 i = number.end()
                 continue
             ident = _IDENT.match(text, i)
+            if ident and ident.end() < end and _module_dot(text, ident.end()):
+                i = ident.end() + 1  # math.sqrt(2): the function, without its module
+                continue
             if ident and ident.end() <= end:
                 i = self.identifier(i, ident.group())
                 continue
@@ -417,6 +420,24 @@ class _Writer:
         return close + 1
 
 
+#: Modules whose functions hand arithmetic calls by their qualified name (``math.sqrt(2)``,
+#: ``np.exp(x)``): the function is the math, the module is not.
+_MODULES = frozenset({"np", "numpy", "torch", "math", "F", "jnp", "tf", "scipy"})
+
+
+def _module_dot(text: str, i: int) -> bool:
+    """Whether the ``.`` at ``i`` joins a module to its function (``math.sqrt``)."""
+    j = i
+    while j > 0 and (text[j - 1].isalnum() or text[j - 1] == "_"):
+        j -= 1
+    return (
+        text[j:i] in _MODULES
+        and (j == 0 or text[j - 1] != ".")
+        and i + 1 < len(text)
+        and text[i + 1].isalpha()
+    )
+
+
 def _transposed(text: str, i: int) -> bool:
     """Whether the ``.`` at ``i`` is code's transpose, ``q.T`` or ``(Q @ K).T``."""
     return (
@@ -457,8 +478,13 @@ def _runs(text: str, *, code: bool = False) -> list[tuple[int, int]]:
         boundary = not _is_math_char(char) and not (char == ":" and depth > 0)  # x[:, :2]: a slice
         if char == "\n" and depth > 0 and i < n and _continues(text, i + 1):
             boundary = False
-        if char == "." and not (i + 1 < n and text[i + 1].isdigit()) and not _transposed(text, i):
-            boundary = True  # a full stop, not a decimal point (nor code's ``q.T``)
+        if (
+            char == "."
+            and not (i + 1 < n and text[i + 1].isdigit())
+            and not _transposed(text, i)
+            and not _module_dot(text, i)
+        ):
+            boundary = True  # a full stop, not a decimal point (nor code's ``q.T`` or ``math.sqrt``)
         word = _IDENT.match(text, i) if not boundary and char.isalpha() else None
         if word is not None:
             w = word.group()
