@@ -90,3 +90,49 @@ def test_a_block_under_its_own_name_that_equals_its_node_is_confirmed():
         by_line.setdefault(f.line, []).append(str(f.status))
     assert by_line[7].count("ok") == 18  # Q, K and V: every cell
     assert by_line[11].count("ok") == 9
+
+
+def test_matrices_written_side_by_side_and_weights_after_declared_scores():
+    """``Q = [[..],    K = [[..],    V = [[..],`` over three lines: three matrices, each read on
+    its own; the scores scaled under their own name, then rows of probabilities named as
+    weights: their softmax, judged cell by cell (here two slips in every row)."""
+    q = [["1", "0"], ["1", "1"], ["0", "2"]]
+    k = [["0", "1"], ["1", "0"], ["1", "1"]]
+    v = [["1", "2"], ["3", "4"], ["5", "6"]]
+    scores = [
+        [sum(mpmath.mpf(a) * mpmath.mpf(b) for a, b in zip(qi, kj, strict=True)) for kj in k] for qi in q
+    ]
+    scaled = [[s / mpmath.sqrt(2) for s in row] for row in scores]
+    weights = []
+    for row in scaled:
+        exps = [mpmath.e**s for s in row]
+        weights.append([e / sum(exps) for e in exps])
+    shown = [[_at(p, 2) for p in row] for row in weights]
+    move = mpmath.mpf("0.03")  # from the last cell to the middle one: rows still sum to 1
+    slipped = [
+        [row[0], _at(mpmath.mpf(row[1]) + move, 2), _at(mpmath.mpf(row[2]) - move, 2)] for row in shown
+    ]
+
+    def rows(m, indent):
+        return (",\n" + " " * indent).join("[" + ", ".join(m_row) + "]" for m_row in m)
+
+    lines = [
+        "```",
+        f"Q = [[{', '.join(q[0])}],    K = [[{', '.join(k[0])}],    V = [[{', '.join(v[0])}],",
+        f"     [{', '.join(q[1])}],         [{', '.join(k[1])}],         [{', '.join(v[1])}],",
+        f"     [{', '.join(q[2])}]]         [{', '.join(k[2])}]]         [{', '.join(v[2])}]]",
+        "```",
+        "",
+        "```",
+        f"Scaled = [{rows([[_at(s, 2) for s in row] for row in scaled], 10)}]",
+        "```",
+        "",
+        "```",
+        f"Weights ≈ [{rows(slipped, 11)}]",
+        "```",
+    ]
+    report = verify_text("\n".join(lines) + "\n")
+    wrong = sorted((f.line, f.claimed) for f in report.wrong)
+    assert wrong == sorted((14 + i, slipped[i][j]) for i in range(3) for j in (1, 2))
+    ok = [f for f in report.findings if f.status == "ok" and f.line in (8, 9, 10)]
+    assert len(ok) == 9  # the scaled scores, under their own name

@@ -38,6 +38,7 @@ from symattn.registry import VOCABULARY_GRAPH as VOCABULARY
 from symattn.rounding import round_half_away
 from symattn.verify.chain import _float_score, chain
 from symattn.verify.finding import SEED_DIGITS, Finding, Kind, Seeds, Status
+from symattn.verify.readers.text import side_by_side
 from symattn.verify.words import NODE_WORDS, ROLE_WORDS, not_computed, stated_values
 
 __all__ = ["MAX_HYPOTHESES", "Block", "explain", "printed_blocks"]
@@ -645,9 +646,22 @@ def printed_blocks(text: str) -> list[Block]:
     >>> [b.shape for b in printed_blocks("keys = x @ w  # [[0, 1, 1], [4, 0, 0]]")]
     [(2, 3)]
     """
+    beside: list[Block] = []
+    groups = side_by_side(text.split("\n")) if "[" in text else []
+    if groups:  # matrices written side by side: each read from its own columns, the lines blanked
+        lines = text.split("\n")
+        for first, end, cuts in groups[:MAX_BESIDE]:
+            beside += _beside(lines[first:end], first, cuts)
+            lines[first:end] = [" " * len(line) for line in lines[first:end]]
+        text = "\n".join(lines)
     scanner = _Scanner(text)
     blocks = (
-        scanner.lists() + scanner.latex() + scanner.bars() + scanner.table_columns() + scanner.keyed_columns()
+        scanner.lists()
+        + scanner.latex()
+        + scanner.bars()
+        + scanner.table_columns()
+        + scanner.keyed_columns()
+        + beside
     )
     seen: set[tuple[int, int]] = set()
     out: list[Block] = []
@@ -660,6 +674,23 @@ def printed_blocks(text: str) -> list[Block]:
             out[-1] = dataclasses.replace(out[-1], rows=[*out[-1].rows, *block.rows])
             continue
         out.append(block)
+    return out
+
+
+#: Groups of matrices written side by side read from one document.
+MAX_BESIDE = 20
+
+
+def _beside(lines: list[str], first: int, cuts: list[int]) -> list[Block]:
+    """The matrices of lines written side by side (``Q = [[1, 0],    K = [[1, 0],`` and the
+    rows under them), each read alone from its own columns, at its place in the document."""
+    bounds = [0, *cuts, max(len(line) for line in lines) + 1]
+    out = []
+    for lo, hi in itertools.pairwise(bounds):
+        columns = "\n".join(" " * min(lo, len(line)) + line[lo:hi] for line in lines)
+        for block in _Scanner(columns).lists():
+            rows = [[dataclasses.replace(c, line=c.line + first) for c in row] for row in block.rows]
+            out.append(dataclasses.replace(block, rows=rows, line=block.line + first))
     return out
 
 
@@ -1433,7 +1464,8 @@ def _judge_document(
         if len(match.rows) == len(hyp.truth[match.stage]) and not match.transposed:
             printed[match.stage] = ([[c.value for c in row] for row in block.rows], block.line, block_wrong)
             version += 1
-            last_stage = "" if match.declared else match.stage  # identified by its own digits
+            # identified by its own digits (a formula's name alone says too little)
+            last_stage = match.stage if match.evidence - _DECLARED * match.declared >= MIN_EVIDENCE else ""
     return evidence, verdicts
 
 

@@ -21,13 +21,14 @@ Nothing here runs code.  A fenced block or code span is one of three things:
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
 from symattn.verify.readers.span import Builder, Span
-from symattn.verify.readers.text import _close, _Fail, _Writer, prose_spans
+from symattn.verify.readers.text import _close, _Fail, _Writer, prose_spans, side_by_side
 
 __all__ = ["MAX_PROGRAM", "CodeContext", "code_block_spans", "inline_code_spans", "phrase_name"]
 
@@ -146,9 +147,18 @@ def _hand_arithmetic(piece: Span, language: str, context: CodeContext) -> list[S
     lines: list[Builder] = []
     open_brackets = 0  # brackets the statement being read leaves open: its next line goes on
     ranges = _lines(piece)
+    beside = {first: (end, cuts) for first, end, cuts in side_by_side([piece.text[a:b] for a, b in ranges])}
     k = 0
     while k < len(ranges):
         a, b = ranges[k]
+        if k in beside:  # matrices written side by side over several lines: each read on its own
+            spans.extend(prose_spans(lines[-1].build(True, "code"), reader="code") if lines else [])
+            lines.clear()
+            end, cuts = beside[k]
+            for column in _columns(piece, ranges[k:end], cuts):
+                spans.extend(prose_spans(column, reader="code"))
+            k = end
+            continue
         group = _statement_lines(piece, ranges, k) if language in _PYTHON and language else 0
         if group:  # lines of Python among hand arithmetic: assignments, with Python's meaning
             spans.extend(prose_spans(lines[-1].build(True, "code"), reader="code") if lines else [])
@@ -175,6 +185,24 @@ def _hand_arithmetic(piece: Span, language: str, context: CodeContext) -> list[S
     if lines:
         spans.extend(prose_spans(lines[-1].build(True, "code"), reader="code"))
     return spans
+
+
+def _columns(piece: Span, ranges: list[tuple[int, int]], cuts: list[int]) -> list[Span]:
+    """The statements of lines written side by side (:func:`side_by_side`), one span each:
+    each line's stretch between two cuts, in order, mapped to where it stands."""
+    bounds = [0, *cuts, max(b - a for a, b in ranges) + 1]
+    out = []
+    for lo, hi in itertools.pairwise(bounds):
+        column = Builder()
+        for a, b in ranges:
+            start, stop = a + lo, min(a + hi, b)
+            if start < stop:
+                if column.length:
+                    column.put(" ", piece.source_offset(start))
+                column.copy_span(piece, start, stop)
+        if column.length:
+            out.append(column.build(True, "code"))
+    return out
 
 
 #: Where a line comment of a language other than Python opens (C, Rust, JavaScript, Go,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import itertools
 import re
 import unicodedata
 
@@ -521,6 +522,50 @@ _SIDE_BY_SIDE = re.compile(
     r"|(?<=\d)[ \t]{2,}(?=[=\u2248][-\u2212]?[\d.]+(?:[ \t]{2,}|[ \t]*(?:\n|$)))"
     r"|(?<=\))[ \t]{2,}(?=[A-Za-z_]\w*\()"
 )
+
+
+#: A statement beside another on its line: two spaces or more, then a name, "=" and a bracket
+#: (``Q = [[1, 0],    K = [[1, 0],``).
+_BESIDE = re.compile(r"(?<=\S)[ \t]{2,}(?=[A-Za-z_]\w{0,15}[ \t]*=[ \t]*\[)")
+#: Most lines one group of matrices written side by side may take.
+_BESIDE_LINES = 40
+
+
+def side_by_side(lines: list[str]) -> list[tuple[int, int, list[int]]]:
+    """The groups of lines that hold matrices written side by side, over several lines::
+
+        Q = [[1, 0],    K = [[1, 0],    V = [[1, 2, 3],
+             [0, 1],         [0, 1],         [4, 5, 6],
+
+    each as ``(first, end, cuts)``: lines ``first`` to ``end - 1`` (0-based), and the columns
+    (0-based) where each statement after the first starts.  The lines after the first go on
+    their matrices' rows at the same columns: each cut falls in a gap of every one of them,
+    and the group ends where every matrix is closed."""
+    out = []
+    k = 0
+    while k < len(lines):
+        line = lines[k]
+        cuts = [m.end() for m in _BESIDE.finditer(line)]
+        pieces = _pieces(line, cuts)
+        depth = [p.count("[") - p.count("]") for p in pieces]
+        end = k + 1
+        while cuts and any(d > 0 for d in depth) and end < len(lines) and end - k < _BESIDE_LINES:
+            row = lines[end]
+            if not row.strip() or any(0 < c <= len(row) and not row[c - 1].isspace() for c in cuts):
+                break
+            depth = [d + p.count("[") - p.count("]") for d, p in zip(depth, _pieces(row, cuts), strict=True)]
+            end += 1
+        if end > k + 1 and all(d == 0 for d in depth) and all("[" in p for p in pieces):
+            out.append((k, end, cuts))
+            k = end
+        else:
+            k += 1
+    return out
+
+
+def _pieces(line: str, cuts: list[int]) -> list[str]:
+    bounds = [0, *cuts, max(len(line), cuts[-1] if cuts else 0)]
+    return [line[a:b] for a, b in itertools.pairwise(bounds)]
 
 
 def _side_by_side(text: str, start: int, end: int) -> list[tuple[int, int]]:
