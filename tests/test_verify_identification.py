@@ -136,3 +136,38 @@ def test_matrices_written_side_by_side_and_weights_after_declared_scores():
     assert wrong == sorted((14 + i, slipped[i][j]) for i in range(3) for j in (1, 2))
     ok = [f for f in report.findings if f.status == "ok" and f.line in (8, 9, 10)]
     assert len(ok) == 9  # the scaled scores, under their own name
+
+
+def test_rows_under_labels_of_their_own_with_masked_cells():
+    """``t2   [0.2    0.9    -∞ ]``: rows each after a label are one matrix; ``-∞`` is a masked
+    score; the softmax printed under it in the same layout is judged row by row."""
+    scores = [["0.5"], ["0.2", "0.9"], ["1.1", "0.3", "0.8"]]
+    probs = []
+    for row in scores:
+        exps = [mpmath.e ** mpmath.mpf(s) for s in row]
+        probs.append([_at(e / sum(exps), 4) for e in exps])
+    slipped = [list(row) for row in probs]
+    slipped[2][0] = _at(mpmath.mpf(probs[2][0]) + mpmath.mpf("0.0100"), 4)
+    slipped[2][2] = _at(mpmath.mpf(probs[2][2]) - mpmath.mpf("0.0100"), 4)
+
+    def table(rows, fill):
+        return "\n".join(
+            f"t{i + 1}   [" + "   ".join(f"{c:<7}" for c in [*row, *[fill] * (3 - len(row))]) + "]"
+            for i, row in enumerate(rows)
+        )
+
+    text = (
+        "```\n"
+        "Masked scores:\n"
+        f"{table(scores, '-∞')}\n"
+        "\n"
+        "Softmax (each row sums to 1):\n"
+        f"{table(slipped, '0')}\n"
+        "```\n"
+    )
+    report = verify_text(text)
+    assert sorted((f.line, f.claimed) for f in report.wrong) == sorted(
+        [(10, slipped[2][0]), (10, slipped[2][2])]
+    )
+    ok = sorted(f.claimed for f in report.findings if f.status == "ok" and f.line in (8, 9, 10))
+    assert ok == sorted([*probs[0], *probs[1], probs[2][1]])

@@ -249,7 +249,7 @@ def _canonical(name: str) -> str:
 
 
 #: A masked score as printouts and LaTeX write it: ``-inf``, ``-\infty``.
-_INFINITE = re.compile(r"[-\u2212]?(?:inf\b|\\infty\b)")
+_INFINITE = re.compile(r"[-\u2212]?(?:inf\b|\\infty\b|\u221e)")
 #: The rest of a row left out: ``[0.841, 0.540, ...]`` (the last item of a list, before its "]").
 _ELLIPSIS = re.compile(r"(?:\.\.\.|\u2026|\u22ef|\\[lc]?dots\b)(?=[\s,]*\])")
 _LEFT_OUT = object()  # an ellipsis read as a list's last item
@@ -694,16 +694,33 @@ def _beside(lines: list[str], first: int, cuts: list[int]) -> list[Block]:
     return out
 
 
+def _row_label(before: str) -> bool:
+    """Whether the text before a row's bracket is a row label (``pos2   [0.01  0.99 ...]``):
+    one short token that assigns no name (no ``=``, ``:``, ``≈``)."""
+    label = before.rstrip(" \t[(")
+    return (
+        len(label.split()) == 1
+        and len(label.strip()) <= 12
+        and not any(ch in label for ch in "=:\u2248|()[]")
+    )
+
+
 def _continues(matrix: Block, row: Block, scanner: _Scanner) -> bool:
     """A one-row block alone on the line after a block's last row, at its column, of its length
     and with no name of its own: the next row of that matrix (``W1 = [0.2, 0.1]`` and, under
-    it, ``     [0.1, 0.2]``; a table's rows of vectors, after the last ``|``)."""
+    it, ``     [0.1, 0.2]``; a table's rows of vectors, after the last ``|``; rows under
+    labels of their own, each after one, ``pos1 [..]`` then ``pos2 [..]``)."""
     last = matrix.rows[-1]
     first = row.rows[0][0]
     start = scanner.starts[first.line - 1]
     before = scanner.text[start : start + first.column - 1]
+    top = matrix.rows[0][0]
+    top_start = scanner.starts[top.line - 1]
     return (
-        _ONLY_BEFORE_A_ROW.fullmatch(before.rsplit("|", 1)[-1]) is not None
+        (
+            _ONLY_BEFORE_A_ROW.fullmatch(before.rsplit("|", 1)[-1]) is not None
+            or (_row_label(before) and _row_label(scanner.text[top_start : top_start + top.column - 1]))
+        )
         and row.shape[0] == 1
         and len(row.rows[0]) == len(last)
         and row.rows[0][0].line == last[0].line + 1
