@@ -209,3 +209,26 @@ def test_a_function_called_by_its_module_in_hand_arithmetic():
     report = verify_text(text)
     assert [(f.line, f.claimed) for f in report.wrong] == [(4, slipped[2])]
     assert sorted(f.claimed for f in report.findings if f.line == 4 and f.status == "ok") == sorted(true[:2])
+
+
+def test_a_pipeline_with_the_function_named_between_arrows():
+    """``[..] -> softmax -> [..]``: the last is the softmax of the first; ``~0`` is about 0."""
+    first, second = ["1.2", "0.4", "-0.3"], ["9", "1", "0"]
+    p = [_at(x, 2) for x in _softmax(first)]
+    q = _softmax(second)
+    slipped = [p[0], _at(mpmath.mpf(p[1]) + mpmath.mpf("0.05"), 2), p[2]]
+    text = (
+        "```\n"
+        f"scores: [{', '.join(first)}] -> softmax -> [{', '.join(p)}]\n"
+        f"again:  [{', '.join(first)}] → softmax → [{', '.join(slipped)}]\n"
+        f"sharp:  [{', '.join(second)}] -> softmax -> [{_at(q[0], 3)}, ~0, ~0]\n"
+        "```\n"
+    )
+    report = verify_text(text)
+    assert [(f.line, f.claimed) for f in report.wrong] == [(3, slipped[1])]
+    assert sorted(f.claimed for f in report.findings if f.line == 2 and f.status == "ok") == sorted(p)
+    assert [f.claimed for f in report.findings if f.line == 4 and f.status == "ok"] == [
+        _at(q[0], 3),
+        "0",
+        "0",
+    ]

@@ -237,8 +237,8 @@ class _Writer:
                     i = script.end()
                     continue
                 self.put(" ", i)
-            elif char in "\u2009\u00a0\t":
-                self.put(" ", i)
+            elif char in "\u2009\u00a0\t" or (char == "~" and text[i + 1 : i + 2].isdigit()):
+                self.put(" ", i)  # a thin space; "~0": about 0, the number as printed
             elif char == "(" and (position := _POSITION_ARG.match(text, i)) and position.end() <= end:
                 self.put("(", i)  # PE(pos=1): the position itself
                 self.copy(position.start(1), position.end(1))
@@ -891,14 +891,69 @@ def _cut_operand(text: str, start: int, end: int) -> bool:
     return tail[-1:] in _OPERATORS and not tail.endswith("**") and after[:1].isalpha()
 
 
+#: Arrows between the steps of a pipeline written on one line.
+_ARROWS = ("->", "\u2192", "\u27f6", "=>")
+
+
+def _pipelines(piece: Span, reader: str) -> list[tuple[Span, tuple[int, int]]]:
+    """Pipelines written with arrows, a function named alone between two of them: ``[80, 70,
+    60] -> softmax -> [0.9, 0.1, 0]`` says the last is the function of the first.  Each is read
+    as ``softmax([80, 70, 60]) = [0.9, 0.1, 0]``, with the place it covers."""
+    text = piece.text
+    out = []
+    at = 0
+    for line in text.split("\n"):
+        cuts = []  # (start, end) of each arrow on the line
+        i = 0
+        while i < len(line):
+            arrow = next((a for a in _ARROWS if line.startswith(a, i)), None)
+            if arrow is None:
+                i += 1
+                continue
+            cuts.append((i, i + len(arrow)))
+            i += len(arrow)
+        bounds = [(0, 0), *cuts, (len(line), len(line))]
+        for k in range(1, len(cuts)):
+            name = line[cuts[k - 1][1] : cuts[k][0]].strip().lower()
+            if name not in FUNCTIONS:
+                continue
+            a0, a1 = bounds[k - 1][1], cuts[k - 1][0]
+            b0, b1 = cuts[k][1], bounds[k + 2][0]
+            first, second = line[a0:a1], line[b0:b1]
+            if "[" not in first or "[" not in second:
+                continue  # a pipeline of vectors only: "logits -> softmax -> probabilities" is prose
+            a0, b1 = a0 + first.index("["), b0 + second.rindex("]") + 1
+            b0 += second.index("[")
+            left, right = core_text(piece, at + a0, at + a1), core_text(piece, at + b0, at + b1)
+            if left is None or right is None:
+                continue
+            here = piece.source_offset(at + cuts[k - 1][1])
+            built = (
+                Builder()
+                .put(FUNCTIONS[name] + "(", here)
+                .copy_span(left, 0, len(left.text))
+                .put(r") \approx " if "~" in second else ") = ", here)  # [0.999, ~0]: about 0
+                .copy_span(right, 0, len(right.text))
+                .build(True, reader, frozenset({"tentative"}))
+            )
+            out.append((built, (at + a0, at + b1)))
+        at += len(line) + 1
+    return out
+
+
 def prose_spans(piece: Span, *, reader: str = "text", context: tuple[str, int] | None = None) -> list[Span]:
     """The math runs of a piece of prose (or one code line), rewritten; in prose,
     also the numbers outside them (flagged ``bare``).  ``context`` is the whole
     paragraph and its source offset, where a number's clause is looked for."""
     spans = []
     covered: list[tuple[int, int]] = []
+    for span, place in _pipelines(piece, reader):
+        spans.append(span)
+        covered.append(place)
     for run_start, run_end in _runs(piece.text, code=reader == "code"):
         start, end = run_start, run_end
+        if any(lo <= run_start < hi for lo, hi in covered):
+            continue  # part of a pipeline read whole
         if _cut_operand(piece.text, run_start, run_end):
             continue  # "gama * x_hat + beta = …": a product whose left operand is a word the run stopped at
         while end > start and piece.text[end - 1] in " ,;:*_→=≈([":
