@@ -638,8 +638,12 @@ class _Parser:
                 node = Pow(node.offset, node, self.unary())
                 continue
             op = self.take()
-            if op.text == "'":
-                node = Unsupported(node.offset, "a primed name", (node,))
+            if op.text == "'":  # S' is a name of its own (a derivative f'(x) is never defined)
+                node = (
+                    Name(node.offset, node.name + "'")
+                    if isinstance(node, Name)
+                    else Unsupported(node.offset, "a primed name", (node,))
+                )
                 continue
             script = self.script_tokens()
             script_text = "".join(t.text for t in script)

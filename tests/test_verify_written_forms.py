@@ -232,3 +232,32 @@ def test_a_pipeline_with_the_function_named_between_arrows():
         "0",
         "0",
     ]
+
+
+def test_worked_math_in_a_programs_strings_and_an_indented_body():
+    """A method's body cut out with its indent is a program; its string literals hold the worked
+    math (LaTeX for a renderer, a label in words), read as text; ``S'`` is a name of its own."""
+    s = [["0.9", "0.3"], ["0.4", "1.2"]]
+    scaled = [[mpmath.mpf(x) / mpmath.sqrt(2) for x in row] for row in s]
+    probs = []
+    for row in scaled:
+        exps = [mpmath.e**x for x in row]
+        probs.append([_at(e / sum(exps), 2) for e in exps])
+    slipped = [probs[0], [_at(mpmath.mpf(probs[1][0]) - mpmath.mpf("0.05"), 2), probs[1][1]]]
+
+    def pmatrix(m):
+        return r"\begin{pmatrix} " + r" \\ ".join(" & ".join(row) for row in m) + r" \end{pmatrix}"
+
+    text = (
+        "```python\n"
+        '        label = Text("Scale by √d_k = √2 ≈ 1.41")\n'
+        f"        step = MathTex(r\"S' = \\frac{{1}}{{\\sqrt{{2}}}} {pmatrix(s)} = "
+        f'{pmatrix([[_at(x, 2) for x in row] for row in scaled])}")\n'
+        f'        soft = MathTex(r"A = \\text{{softmax}}(S\') = {pmatrix(slipped)}")\n'
+        "        self.play(Write(step))\n"
+        "```\n"
+    )
+    report = verify_text(text)
+    assert [(f.line, f.claimed) for f in report.wrong] == [(4, slipped[1][0])]
+    assert [f.claimed for f in report.findings if f.line == 2 and f.status == "ok"] == ["1.41"]
+    assert len([f for f in report.findings if f.line == 3 and f.status == "ok"]) == 4

@@ -129,6 +129,8 @@ def code_block_spans(piece: Span, info: str, context: CodeContext, prose: str = 
         return spans
     if _parses(text):  # a program (comments included) is program text, not arithmetic
         return _program(piece, [(0, len(text))], context) if language in _PYTHON else []
+    if language in _PYTHON and language and text[:1] in " \t" and _parses(_INDENTED + text):
+        return _program(piece, [(0, len(text))], context, indented=True)  # a method's body, cut out
     header = _CELL_HEADER.match(text)
     if header and _parses(text[header.end() :]):  # a notebook cell: "In [35]:", then its program
         return _program(piece, [(header.end(), len(text))], context) if language in _PYTHON else []
@@ -836,11 +838,23 @@ def _targets(statement: ast.AST) -> list[str]:
     return names
 
 
+#: What makes the body of a function, cut out with its indent, a program.
+_INDENTED = "if 1:\n"
+
+
 def _program(
-    piece: Span, parts: list[tuple[int, int]], context: CodeContext, *, statement_only: bool = False
+    piece: Span,
+    parts: list[tuple[int, int]],
+    context: CodeContext,
+    *,
+    statement_only: bool = False,
+    indented: bool = False,
 ) -> list[Span]:
-    """The spans of the program made of ``parts`` of ``piece`` (lines, without their prompts)."""
+    """The spans of the program made of ``parts`` of ``piece`` (lines, without their prompts;
+    ``indented``: lines cut out of a function's body, still indented)."""
     builder = Builder()
+    if indented:
+        builder.put(_INDENTED, parts[0][0])
     for index, (start, end) in enumerate(parts):
         if index:
             builder.put("\n", start)
@@ -853,13 +867,49 @@ def _program(
     program = _Program(sub, 0)
     program.masks, program.assigned = context.masks, context.assigned  # a session is one program
     spans: list[Span] = []
-    body = tree.body
+    body = tree.body[0].body if indented and isinstance(tree.body[0], ast.If) else tree.body
     for index, statement in enumerate(body):
         spans.extend(_statement(program, statement, context, interactive=statement_only))
         following = program.bounds(body[index + 1])[0] if index + 1 < len(body) else len(sub.text)
         shown = _commented_printout(program, statement, following)
         if shown is not None:
             spans.append(shown)
+    return sorted(spans + _strings(program, tree), key=lambda span: span.source_offset(0))
+
+
+#: Most string literals of one program read as text.
+MAX_STRINGS = 200
+
+
+def _strings(program: _Program, tree: ast.Module) -> list[Span]:
+    """The worked math a program's string literals hold, read as the text it is: LaTeX for a
+    renderer (``MathTex(r"QK^T = \\begin{pmatrix} … = …")``), or a label or a message in
+    words and symbols (``Text("Scale by √d_k = √2 ≈ 1.41")``), or a worked answer in a
+    triple-quoted string.  Only strings that stand in the source as their value (no escapes),
+    so every number keeps its place; an f-string's parts are the program's, not text."""
+    spans: list[Span] = []
+    found = 0
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+            continue
+        value = node.value
+        if not any(ch.isdigit() for ch in value) or not any(ch in value for ch in "=\u2248"):
+            continue
+        lo, hi = program.bounds(node)
+        source = program.text[lo:hi]
+        at = source.find(value)
+        if at < 0 or source.count(value) != 1:
+            continue  # escapes: the value is not the source
+        found += 1
+        if found > MAX_STRINGS:
+            break
+        if "\\" in value:  # LaTeX: the core grammar itself
+            spans.append(
+                Builder().copy_span(program.piece, lo + at, lo + at + len(value)).build(True, "latex")
+            )
+        else:
+            inner = Builder().copy_span(program.piece, lo + at, lo + at + len(value)).build(False, "text")
+            spans.extend(prose_spans(inner, reader="code"))
     return spans
 
 
