@@ -261,3 +261,19 @@ def test_worked_math_in_a_programs_strings_and_an_indented_body():
     assert [(f.line, f.claimed) for f in report.wrong] == [(4, slipped[1][0])]
     assert [f.claimed for f in report.findings if f.line == 2 and f.status == "ok"] == ["1.41"]
     assert len([f for f in report.findings if f.line == 3 and f.status == "ok"]) == 4
+
+
+def test_the_prose_of_html_with_its_tags_as_line_breaks():
+    """``<p>…= 0.66<br>…= 1.07</p>``, in Markdown's HTML and in a page a script builds: the
+    tags end a statement as a line break would."""
+    dots = [("1.0", "0.5", "0.2", "0.8"), ("1.0", "1.0", "0.2", "0.3")]
+    true = [str(Decimal(a) * Decimal(b) + Decimal(c) * Decimal(d)) for a, b, c, d in dots]
+    wrong = str(Decimal(true[1]) + Decimal("0.3"))  # beyond what rounded operands allow
+    html = (
+        f'<p class="mono">a: {dots[0][0]}×{dots[0][1]} + {dots[0][2]}×{dots[0][3]} = {true[0]}<br>'
+        f"b: {dots[1][0]}×{dots[1][1]} + {dots[1][2]}×{dots[1][3]} = {wrong}</p>"
+    )
+    for text, line in ((html + "\n", 1), (f"```js\nconst page = `\n{html}\n`\n```\n", 3)):
+        report = verify_text(text)
+        assert [(f.line, f.claimed) for f in report.wrong] == [(line, wrong)]
+        assert [f.claimed for f in report.findings if f.status == "ok"] == [true[0]]

@@ -342,6 +342,9 @@ class _Walker:
                 formula = image_span(url)
                 if formula is not None:
                     self.spans.append(formula)
+        plain = not any(mark in found.text for mark in ("$", "\\", "<table", "<TABLE", "<script"))
+        if self.config.text and plain:  # the prose of the HTML: its tags end runs, as line breaks do
+            self.spans.extend(prose_spans(found, context=(found.text, base)))
         if self.config.tables and "<table" in found.text.lower():
             for rows in _html_tables(found.text, base):
                 span = table_span(rows, self.prose)

@@ -459,6 +459,19 @@ def core_text(piece: Span, start: int = 0, end: int | None = None, *, reader: st
     return writer.out.build(True, reader, frozenset({"tentative"}))
 
 
+def _tag_end(text: str, i: int) -> int:
+    """Where the HTML tag opening at ``i`` ends (``<br>``, ``</p>``, ``<td class="ms">``), or 0:
+    a letter's name after ``<`` or ``</``, then ``>`` on the same line, within 200 characters."""
+    j = i + 1 + (text[i + 1 : i + 2] == "/")
+    k = j
+    while k < len(text) and text[k].isascii() and text[k].isalnum():
+        k += 1
+    if k == j or not text[j].isalpha() or (k < len(text) and text[k] not in " \t/>"):
+        return 0
+    close = text.find(">", k, i + 200)
+    return close + 1 if close >= 0 and "\n" not in text[k:close] and "<" not in text[k:close] else 0
+
+
 def _is_math_char(char: str) -> bool:
     return char in _MATH_CHARS or (char.isalnum() and char.isascii())
 
@@ -479,6 +492,13 @@ def _runs(text: str, *, code: bool = False) -> list[tuple[int, int]]:
         boundary = not _is_math_char(char) and not (char == ":" and depth > 0)  # x[:, :2]: a slice
         if char == "\n" and depth > 0 and i < n and _continues(text, i + 1):
             boundary = False
+        tag = _tag_end(text, i) if char == "<" else 0
+        if tag:  # an HTML tag (``<br>``, ``<td class="x">``) ends a run, as a line break does
+            if start is not None:
+                runs.append((start, i))
+            start = None
+            i = tag
+            continue
         if (
             char == "."
             and not (i + 1 < n and text[i + 1].isdigit())
