@@ -171,3 +171,22 @@ def test_rows_under_labels_of_their_own_with_masked_cells():
     )
     ok = sorted(f.claimed for f in report.findings if f.status == "ok" and f.line in (8, 9, 10))
     assert ok == sorted([*probs[0], *probs[1], probs[2][1]])
+
+
+def test_a_block_right_under_another_convention_is_not_called_wrong():
+    """The scaled scores follow 1/√d_k as their line says; the weights after them follow
+    1/d_k.  The hypothesis that explains most digits (1/d_k) may not call the scaled scores
+    wrong: under 1/√d_k every one of them is right."""
+    root2 = mpmath.sqrt(2)
+    scaled = _at(4 / root2, 3)
+    exps = [mpmath.e ** mpmath.mpf(2), mpmath.mpf(1)]  # softmax at 1/d_k: [4, 0] / 2
+    weights = [_at(e / sum(exps), 3) for e in exps]
+    text = (
+        "Let $Q = K = V = \\begin{pmatrix} 2 & 0 \\\\ 0 & 2 \\end{pmatrix}$.\n\n"
+        "Scores = $\\begin{pmatrix} 4 & 0 \\\\ 0 & 4 \\end{pmatrix}$.\n\n"
+        f"Scaled = Scores / √2 ≈ $\\begin{{pmatrix}} {scaled} & 0 \\\\ 0 & {scaled} \\end{{pmatrix}}$.\n\n"
+        f"α ≈ softmax ≈ $\\begin{{pmatrix}} {weights[0]} & {weights[1]} \\\\ {weights[1]} & {weights[0]} "
+        "\\end{pmatrix}$.\n"
+    )
+    report = verify_text(text)
+    assert not [f for f in report.wrong if f.line == 5]

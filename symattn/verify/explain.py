@@ -1649,16 +1649,43 @@ def _attention(
         "near": len(near) - 1,
     }
     misnamed = _misnamed(hyp)
+    other_way = _right_another_way(kept, blocks, scored)
     chosen = {}
     for place, verdict in kept.items():
         if verdict.status == "wrong" and misnamed:
             continue  # the roles go against the document's own names: it may confirm, not accuse
+        if verdict.status == "wrong" and place in other_way:
+            continue  # its whole block is right under another hypothesis: a convention, not a slip
         if verdict.status == "wrong" and any(
             other.get(place) is None or other[place].status != "wrong" for _e, other, *_rest in near
         ):
             continue  # another hypothesis explains the document nearly as well and does not call it wrong
         chosen[place] = dataclasses.replace(verdict, scale=hyp.describe())
     return chosen
+
+
+def _right_another_way(
+    kept: dict[tuple[int, int], Verdict], blocks: list[Block], scored: list[Any]
+) -> set[tuple[int, int]]:
+    """The places of each block the kept hypothesis calls wrong that another hypothesis finds
+    right in every cell, on digits enough to be evidence (``Scaled = Scores / √2 ≈ [0.707, 0]``
+    where the rest of the document follows 1/d_k): the document mixes conventions, and that
+    block is not wrong under every hypothesis that explains it."""
+    out: set[tuple[int, int]] = set()
+    for block in blocks:
+        places = [(c.line, c.column) for c in block.cells()]
+        if not any(p in kept and kept[p].status == "wrong" for p in places):
+            continue
+        telling = [(c.line, c.column) for c in block.cells() if c.weight]  # a 0 or a 1 says nothing
+        if sum(c.weight for c in block.cells()) < MIN_EVIDENCE:
+            continue
+        for _evidence, verdicts, *_rest in scored:
+            if all(p in verdicts and verdicts[p].status == "ok" for p in telling) and not any(
+                p in verdicts and verdicts[p].status == "wrong" for p in places
+            ):
+                out.update(places)
+                break
+    return out
 
 
 #: Role assignments whose lazy parameter values are tried (the best ones by their defaults).
