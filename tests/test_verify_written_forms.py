@@ -277,3 +277,19 @@ def test_the_prose_of_html_with_its_tags_as_line_breaks():
         report = verify_text(text)
         assert [(f.line, f.claimed) for f in report.wrong] == [(line, wrong)]
         assert [f.claimed for f in report.findings if f.status == "ok"] == [true[0]]
+
+
+def test_names_set_anew_by_a_chained_definition():
+    """``d_k = d_v = 512/8 = 64`` after ``d_k = d_v = 2``: both names are set anew by the
+    computation; neither is compared with its old value, and 64 used later is not carried."""
+    text = (
+        "A toy head first: d_k = d_v = 2.\n\n"
+        "In the real model, d_k = d_v = 512/8 = 64 dimensions.\n\n"
+        f"Per head: 3 × (512 × 64) = {3 * 512 * 64:,} parameters.\n"
+    )
+    report = verify_text(text)
+    assert not report.wrong
+    assert sorted(f.claimed for f in report.findings if f.status == "ok") == [
+        "64",
+        str(3 * 512 * 64),
+    ]  # as read

@@ -25,6 +25,7 @@ softmax come from :mod:`symattn.stages`, decimals and judgements from
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
@@ -411,6 +412,10 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
             and self._reshapes(names, values[0])
         ):
             self._forget(names)  # a new example gives its inputs again: a redefinition, not a claim
+        leading = list(itertools.takewhile(lambda e: isinstance(e, Name), chain.elements))
+        if 2 <= len(leading) < len(chain.elements) and not is_claim_shape(chain.elements[len(leading)]):
+            # d_k = d_v = 512/8 = 64: every name is set anew by the computation, none is its value
+            self._forget([e.name for e in leading if e.name in self.env])
         self.defined_by_input = False
         self.last_dot = None
         self.head_factors = None
