@@ -293,3 +293,13 @@ def test_names_set_anew_by_a_chained_definition():
         "64",
         str(3 * 512 * 64),
     ]  # as read
+
+
+def test_an_ellipsis_line_does_not_make_a_block_a_session():
+    """``... continues to dimension 512`` in a block of hand arithmetic is an ellipsis, not a
+    REPL's continuation prompt: the block is still read line by line."""
+    value = _at(mpmath.sin(mpmath.mpf(2) / 5), 3)
+    text = f"```\nPE(1,2) = sin(2/5) = {value}\nPE(1,3) = cos(2/5) = 0.5\n\n... continues to dimension 512\n```\n"
+    report = verify_text(text)
+    assert [(f.line, f.claimed) for f in report.wrong] == [(3, "0.5")]
+    assert [f.claimed for f in report.findings if f.status == "ok"] == [value]

@@ -114,7 +114,8 @@ def code_block_spans(piece: Span, info: str, context: CodeContext, prose: str = 
     text = piece.text
     if len(text) > MAX_PROGRAM:
         return []
-    if any(_PROMPT.match(text[a:b]) for a, b in _lines(piece)):
+    prompts = [_PROMPT.match(text[a:b]) for a, b in _lines(piece)]
+    if any(m and not _CONTINUED.match(m.group()) for m in prompts):  # "... more" alone is an ellipsis
         return _session(piece, context)
     printouts = _printouts(piece)
     if printouts:
