@@ -303,3 +303,14 @@ def test_an_ellipsis_line_does_not_make_a_block_a_session():
     report = verify_text(text)
     assert [(f.line, f.claimed) for f in report.wrong] == [(3, "0.5")]
     assert [f.claimed for f in report.findings if f.status == "ok"] == [value]
+
+
+def test_arithmetic_after_a_name_the_grammar_cannot_write():
+    """``P(A|selected) = 0.50/0.90 = 0.556``: the name is beyond the grammar, the arithmetic after
+    it is still judged."""
+    right = _at(mpmath.mpf("0.50") / mpmath.mpf("0.90"), 3)
+    wrong = _at(mpmath.mpf("0.25") / mpmath.mpf("0.90") + mpmath.mpf("0.01"), 3)
+    text = f"```\nP(A|selected) = 0.50/0.90 = {right}\nP(B|selected) = 0.25/0.90 = {wrong}\n```\n"
+    report = verify_text(text)
+    assert [(f.line, f.claimed) for f in report.wrong] == [(3, wrong)]
+    assert [f.claimed for f in report.findings if f.status == "ok"] == [right]

@@ -994,6 +994,13 @@ def prose_spans(piece: Span, *, reader: str = "text", context: tuple[str, int] |
         if not _RELATION.search(run) or not _worth_reading(run):
             continue
         span = core_text(piece, start, end, reader=reader)
+        if span is None and "=" in run:  # P(A|selected) = 0.50/0.90 = 0.556: a name the grammar
+            start += run.index("=") + 1  # cannot write; the arithmetic after it still stands
+            span = (
+                core_text(piece, start, end, reader=reader)
+                if _RELATION.search(piece.text, start, end)
+                else None
+            )
         if span is not None:
             spans.append(span)
             covered.append((start, end))
