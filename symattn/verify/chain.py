@@ -256,6 +256,7 @@ class _Chain:
         self.verdicts: dict[tuple[int, int], Any] = {}
         self.tried = 0
         self.cache: dict[tuple[Any, ...], Candidate | None] = {}
+        self.written: set[int] = set()  # lines whose blocks include operands of arithmetic written out
 
     # --- nodes and candidates
 
@@ -472,6 +473,12 @@ class _Chain:
             and (f.cand is not best.cand or (f.how, f.row) != (best.how, best.row))
         ]
         self.judge_block(block, best, truth=truth, in_a=in_a, rivals=rivals, as_given=as_given)
+        if block.line in self.written:  # the result of arithmetic written out on its line: that
+            # arithmetic says what it is, and a step found by its digits may confirm, not accuse
+            for lit in block.cells():
+                verdict = self.verdicts.get((lit.line, lit.column))
+                if verdict is not None and verdict.status == "wrong":
+                    del self.verdicts[(lit.line, lit.column)]
 
     def declared(self, block: Any, pool: list[Node]) -> bool:
         """A block the document names as a softmax's output (``weights = [[…]]``), whose rows
@@ -884,6 +891,7 @@ def chain(
     each tried as one more convention of the operations that take it; ``wrong`` the places
     already found wrong (a step on an identified block with one of them is carried)."""
     graph = _Chain(given, identified, trace, judge, stated=stated, wrong=wrong)
+    graph.written = {b.line for b in blocks if b.operand}  # lines with arithmetic written out
     for block in sorted(blocks, key=lambda b: (b.line, b.rows[0][0].column)):
         graph.read(block)
     return graph.verdicts, graph.tried
