@@ -414,8 +414,11 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
             self._forget(names)  # a new example gives its inputs again: a redefinition, not a claim
         leading = list(itertools.takewhile(lambda e: isinstance(e, Name), chain.elements))
         if 2 <= len(leading) < len(chain.elements) and not is_claim_shape(chain.elements[len(leading)]):
-            # d_k = d_v = 512/8 = 64: every name is set anew by the computation, none is its value
-            self._forget([e.name for e in leading if e.name in self.env])
+            # d_k = d_v = 512/8 = 64 after d_k = d_v = 2: names the document gave, all of them, are
+            # set anew by the computation (X = N_1 = [...] restates the computed N_1, and X takes it)
+            known = [e.name for e in leading if e.name in self.env]
+            if known and all(name in self.inputs for name in known):
+                self._forget(known)
         self.defined_by_input = False
         self.last_dot = None
         self.head_factors = None
