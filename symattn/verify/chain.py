@@ -245,6 +245,7 @@ class _Chain:
         *,
         stated: dict[str, tuple[Fraction, ...]] | None = None,
         wrong: frozenset[tuple[int, int]] = frozenset(),
+        written: set[int] | None = None,
     ) -> None:
         self.stated: dict[str, tuple[Fraction, ...]] = dict(stated or {})
         self.wrong = wrong
@@ -256,7 +257,7 @@ class _Chain:
         self.verdicts: dict[tuple[int, int], Any] = {}
         self.tried = 0
         self.cache: dict[tuple[Any, ...], Candidate | None] = {}
-        self.written: set[int] = set()  # lines whose blocks include operands of arithmetic written out
+        self.written = written or set()  # lines whose blocks include operands of arithmetic written out
 
     # --- nodes and candidates
 
@@ -890,8 +891,8 @@ def chain(
     ``stated`` the values the text states for a convention (``{"temperature": (0.5, 2)}``),
     each tried as one more convention of the operations that take it; ``wrong`` the places
     already found wrong (a step on an identified block with one of them is carried)."""
-    graph = _Chain(given, identified, trace, judge, stated=stated, wrong=wrong)
-    graph.written = {b.line for b in blocks if b.operand}  # lines with arithmetic written out
+    written = {b.line for b in blocks if b.operand}  # lines with arithmetic written out
+    graph = _Chain(given, identified, trace, judge, stated=stated, wrong=wrong, written=written)
     for block in sorted(blocks, key=lambda b: (b.line, b.rows[0][0].column)):
         graph.read(block)
     return graph.verdicts, graph.tried

@@ -647,11 +647,11 @@ def printed_blocks(text: str) -> list[Block]:
     [(2, 3)]
     """
     beside: list[Block] = []
-    groups = side_by_side(text.split("\n")) if "[" in text else []
+    lines = text.split("\n") if "[" in text else []
+    groups = side_by_side(lines)
     if groups:  # matrices written side by side: each read from its own columns, the lines blanked
-        lines = text.split("\n")
-        for first, end, cuts in groups[:MAX_BESIDE]:
-            beside += _beside(lines[first:end], first, cuts)
+        for first, end, columns in groups[:MAX_BESIDE]:
+            beside += _beside(lines[first:end], first, columns)
             lines[first:end] = [" " * len(line) for line in lines[first:end]]
         text = "\n".join(lines)
     scanner = _Scanner(text)
@@ -681,12 +681,11 @@ def printed_blocks(text: str) -> list[Block]:
 MAX_BESIDE = 20
 
 
-def _beside(lines: list[str], first: int, cuts: list[int]) -> list[Block]:
+def _beside(lines: list[str], first: int, columns: list[tuple[int, int]]) -> list[Block]:
     """The matrices of lines written side by side (``Q = [[1, 0],    K = [[1, 0],`` and the
     rows under them), each read alone from its own columns, at its place in the document."""
-    bounds = [0, *cuts, max(len(line) for line in lines) + 1]
     out = []
-    for lo, hi in itertools.pairwise(bounds):
+    for lo, hi in columns:
         columns = "\n".join(" " * min(lo, len(line)) + line[lo:hi] for line in lines)
         for block in _Scanner(columns).lists():
             rows = [[dataclasses.replace(c, line=c.line + first) for c in row] for row in block.rows]

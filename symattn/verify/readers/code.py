@@ -21,14 +21,13 @@ Nothing here runs code.  A fenced block or code span is one of three things:
 from __future__ import annotations
 
 import ast
-import itertools
 import re
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
 from symattn.verify.readers.span import Builder, Span
-from symattn.verify.readers.text import _close, _Fail, _Writer, prose_spans, side_by_side
+from symattn.verify.readers.text import MODULES, _close, _Fail, _Writer, prose_spans, side_by_side
 
 __all__ = ["MAX_PROGRAM", "CodeContext", "code_block_spans", "inline_code_spans", "phrase_name"]
 
@@ -150,15 +149,15 @@ def _hand_arithmetic(piece: Span, language: str, context: CodeContext) -> list[S
     lines: list[Builder] = []
     open_brackets = 0  # brackets the statement being read leaves open: its next line goes on
     ranges = _lines(piece)
-    beside = {first: (end, cuts) for first, end, cuts in side_by_side([piece.text[a:b] for a, b in ranges])}
+    beside = {first: (end, cols) for first, end, cols in side_by_side([piece.text[a:b] for a, b in ranges])}
     k = 0
     while k < len(ranges):
         a, b = ranges[k]
         if k in beside:  # matrices written side by side over several lines: each read on its own
             spans.extend(prose_spans(lines[-1].build(True, "code"), reader="code") if lines else [])
             lines.clear()
-            end, cuts = beside[k]
-            for column in _columns(piece, ranges[k:end], cuts):
+            end, columns = beside[k]
+            for column in _columns(piece, ranges[k:end], columns):
                 spans.extend(prose_spans(column, reader="code"))
             k = end
             continue
@@ -190,12 +189,11 @@ def _hand_arithmetic(piece: Span, language: str, context: CodeContext) -> list[S
     return spans
 
 
-def _columns(piece: Span, ranges: list[tuple[int, int]], cuts: list[int]) -> list[Span]:
+def _columns(piece: Span, ranges: list[tuple[int, int]], columns: list[tuple[int, int]]) -> list[Span]:
     """The statements of lines written side by side (:func:`side_by_side`), one span each:
-    each line's stretch between two cuts, in order, mapped to where it stands."""
-    bounds = [0, *cuts, max(b - a for a, b in ranges) + 1]
+    each line's stretch in the statement's columns, in order, mapped to where it stands."""
     out = []
-    for lo, hi in itertools.pairwise(bounds):
+    for lo, hi in columns:
         column = Builder()
         for a, b in ranges:
             start, stop = a + lo, min(a + hi, b)
@@ -482,11 +480,10 @@ def _numbers_span(piece: Span, rows: list[list[tuple[int, int]]], *, scalar: boo
 # --- Python programs --------------------------------------------------------------
 
 _PASS_METHODS = {"astype", "float", "double", "numpy", "detach", "cpu", "to", "clone", "contiguous"}
-_MODULES = {"np", "numpy", "torch", "F", "nn", "math", "scipy", "special", "jnp", "jax", "tf"}
 
 
 def _is_module(node: ast.AST) -> bool:
-    return (isinstance(node, ast.Name) and node.id in _MODULES) or isinstance(node, ast.Attribute)
+    return (isinstance(node, ast.Name) and node.id in MODULES) or isinstance(node, ast.Attribute)
 
 
 def _softmax_by_hand(node: ast.BinOp) -> ast.AST | None:

@@ -421,9 +421,9 @@ class _Writer:
         return close + 1
 
 
-#: Modules whose functions hand arithmetic calls by their qualified name (``math.sqrt(2)``,
-#: ``np.exp(x)``): the function is the math, the module is not.
-_MODULES = frozenset({"np", "numpy", "torch", "math", "F", "jnp", "tf", "scipy"})
+#: Modules whose functions code calls by their qualified name (``math.sqrt(2)``, ``np.exp(x)``,
+#: ``F.softmax``): the function is the math, the module is not (the code reader's too).
+MODULES = frozenset({"np", "numpy", "torch", "F", "nn", "math", "scipy", "special", "jnp", "jax", "tf"})
 
 
 def _module_dot(text: str, i: int) -> bool:
@@ -432,7 +432,7 @@ def _module_dot(text: str, i: int) -> bool:
     while j > 0 and (text[j - 1].isalnum() or text[j - 1] == "_"):
         j -= 1
     return (
-        text[j:i] in _MODULES
+        text[j:i] in MODULES
         and (j == 0 or text[j - 1] != ".")
         and i + 1 < len(text)
         and text[i + 1].isalpha()
@@ -551,16 +551,16 @@ _BESIDE = re.compile(r"(?<=\S)[ \t]{2,}(?=[A-Za-z_]\w{0,15}[ \t]*=[ \t]*\[)")
 _BESIDE_LINES = 40
 
 
-def side_by_side(lines: list[str]) -> list[tuple[int, int, list[int]]]:
+def side_by_side(lines: list[str]) -> list[tuple[int, int, list[tuple[int, int]]]]:
     """The groups of lines that hold matrices written side by side, over several lines::
 
         Q = [[1, 0],    K = [[1, 0],    V = [[1, 2, 3],
              [0, 1],         [0, 1],         [4, 5, 6],
 
-    each as ``(first, end, cuts)``: lines ``first`` to ``end - 1`` (0-based), and the columns
-    (0-based) where each statement after the first starts.  The lines after the first go on
-    their matrices' rows at the same columns: each cut falls in a gap of every one of them,
-    and the group ends where every matrix is closed."""
+    each as ``(first, end, columns)``: lines ``first`` to ``end - 1`` (0-based), and each
+    statement's columns ``(lo, hi)`` (0-based, ``hi`` past the longest line).  The lines after
+    the first go on their matrices' rows at the same columns: each cut falls in a gap of every
+    one of them, and the group ends where every matrix is closed."""
     out = []
     k = 0
     while k < len(lines):
@@ -576,7 +576,8 @@ def side_by_side(lines: list[str]) -> list[tuple[int, int, list[int]]]:
             depth = [d + p.count("[") - p.count("]") for d, p in zip(depth, _pieces(row, cuts), strict=True)]
             end += 1
         if end > k + 1 and all(d == 0 for d in depth) and all("[" in p for p in pieces):
-            out.append((k, end, cuts))
+            bounds = [0, *cuts, max(len(row) for row in lines[k:end]) + 1]
+            out.append((k, end, list(itertools.pairwise(bounds))))
             k = end
         else:
             k += 1
@@ -920,7 +921,9 @@ def _pipelines(piece: Span, reader: str) -> list[tuple[Span, tuple[int, int]]]:
     60] -> softmax -> [0.9, 0.1, 0]`` says the last is the function of the first.  Each is read
     as ``softmax([80, 70, 60]) = [0.9, 0.1, 0]``, with the place it covers."""
     text = piece.text
-    out = []
+    out: list[tuple[Span, tuple[int, int]]] = []
+    if not any(arrow in text for arrow in _ARROWS):
+        return out  # most prose has no arrow: no line is walked
     at = 0
     for line in text.split("\n"):
         cuts = []  # (start, end) of each arrow on the line
