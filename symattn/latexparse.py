@@ -786,7 +786,7 @@ class _Parser:
             return Inf(token.offset)
         if text == r"\exp":
             return Call(token.offset, "exp", (self.call_argument(),))
-        if text in (r"\sin", r"\cos") and not self.at("_"):
+        if text in (r"\sin", r"\cos", r"\tanh") and not self.at("_"):
             trig = self.trig(token)
             if trig is not None:
                 return trig

@@ -314,3 +314,127 @@ def test_arithmetic_after_a_name_the_grammar_cannot_write():
     report = verify_text(text)
     assert [(f.line, f.claimed) for f in report.wrong] == [(3, wrong)]
     assert [f.claimed for f in report.findings if f.status == "ok"] == [right]
+
+
+# --- forms met in r12 and r13 (2026-12-05): comments, ASCII arrows, Unicode subscripts ----------
+
+
+def test_worked_arithmetic_in_a_programs_comments_is_read_a_bare_remark_is_not():
+    e = mpmath.e ** mpmath.mpf("0.5")
+    share = _at(e / (e + 1), 4)
+    slipped = _at(e / (e + 1) + mpmath.mpf("0.01"), 4)
+    text = (
+        "```python\n"
+        "import torch\n"
+        "x = torch.tensor([0.5, 0.0])\n"
+        f"# e^0.5 / (e^0.5 + e^0) = {share}\n"
+        f"# 1 - {share} = {slipped}\n"
+        "# each row should have mean≈0, std≈2\n"
+        "w = torch.softmax(x, dim=-1)\n"
+        "```\n"
+    )
+    report = verify_text(text)
+    assert [(f.line, f.claimed) for f in report.wrong] == [(5, slipped)]
+    assert any(f.line == 4 and f.claimed == share and f.status == "ok" for f in report.findings)
+    assert not [f for f in report.findings if f.line == 6]  # which of the program's values? not said
+
+
+def test_an_ascii_arrow_and_a_rounded_root_used_in_a_vector():
+    root = _at(mpmath.sqrt(2), 3)
+    inverse = _at(1 / mpmath.sqrt(2), 4)  # 0.7071 (1/1.414 would give 0.7072)
+    text = f"```\n# scale -> sqrt(2) = {root}\n# -> [1.0 / {root}, 0.0] = [{inverse}, 0.0]\n```\n"
+    verdicts = _verdicts(text)
+    assert verdicts[f"2:{root}"] == "ok"
+    assert verdicts[f"3:{inverse}"] == "ok"
+    assert "wrong" not in verdicts.values()
+
+
+def test_the_last_line_of_a_c_block_comment_is_read():
+    text = "```c\n/* out = 0.25 * [8, 0] + 0.75 * [0, 4]\n *     = [2, 4] */\nfloat x = 1.0f;\n```\n"
+    assert [(f.line, f.claimed) for f in verify_text(text).wrong] == [(3, "4")]
+
+
+def test_names_with_unicode_subscripts_and_the_natural_log():
+    loss = _at(-mpmath.log(mpmath.mpf("0.2")), 3)
+    text = (
+        f"score₂ⱼ = 0.5 + 0.25 = 0.85\n\nA₂₃ = 0.4\n\nloss = -ln(0.2) = {loss}\n\n"
+        f"ln(0.2) = -{_at(mpmath.mpf(loss) + mpmath.mpf('0.1'), 3)}\n"
+    )
+    verdicts = _verdicts(text)
+    assert verdicts["1:0.85"] == "wrong"
+    assert verdicts[f"5:{loss}"] == "ok"
+    assert [k for k, v in verdicts.items() if v == "wrong" and k.startswith("7:")]
+
+
+def test_tanh_written_in_latex_or_in_text():
+    true = _at(mpmath.tanh(mpmath.mpf("0.8")), 4)
+    off = _at(mpmath.mpf(true) + mpmath.mpf("0.0004"), 4)
+    verdicts = _verdicts(f"$\\tanh(0.8) = {true}$\n\ntanh(0.8) ≈ {off}\n")
+    assert verdicts == {"1:0.8": "unverified", f"1:{true}": "ok", "3:0.8": "unverified", f"3:{off}": "wrong"}
+
+
+def test_a_dot_product_written_out_after_its_name_is_a_step_of_exact_arithmetic():
+    text = "Q₁ = [0.2, 0.5], K₁ = [0.1, 0.4]\n\nQ₁·K₁ = 0.2×0.1 + 0.5×0.4 = 0.02 + 0.20 = 0.22\n"
+    verdicts = _verdicts(text)
+    assert verdicts["3:0.02"] == verdicts["3:0.20"] == verdicts["3:0.22"] == "ok"
+
+
+def test_a_weighted_sum_restates_a_computed_row_of_weights():
+    scores = ["-0.8", "-0.2", "0.7"]
+    printed = ["0.12", "0.22", "0.66"]  # softmax(scores) is [0.1446, 0.2634, 0.5920]
+    text = (
+        "```\n"
+        f"A₂ⱼ = softmax([{', '.join(scores)}]) = [{', '.join(printed)}]\n\n"
+        "V₁ = x₁ · W = [-0.4, 1.0]\nV₂ = x₂ · W = [0.6, -0.5]\nV₃ = x₃ · W = [1.2, 0.3]\n\n"
+        "o₂ = 0.12×[-0.4, 1.0] + 0.22×[0.6, -0.5] + 0.66×[1.2, 0.3]\n"
+        "```\n"
+    )
+    wrong = {(f.line, f.claimed) for f in verify_text(text).wrong}
+    assert {(8, p) for p in printed} <= wrong  # carried from line 2, where they are wrong
+
+
+def test_a_given_matrix_with_a_row_equal_to_a_wrong_result_is_given():
+    text = (
+        "```python\n"
+        "X = [[1.0, 0.0], [0.0, 1.0]]\nW = [[0.3, 0.4], [0.7, 0.8]]\n"
+        "# Q = X @ W\n"
+        "Q = [[0.3, 0.4], [0.7, 0.9]]\n"
+        "W2 = [[0.1, 0.2], [0.7, 0.9], [0.5, 0.6], [0.2, 0.3]]\n"
+        "```\n"
+    )
+    wrong = {(f.line, f.claimed) for f in verify_text(text).wrong}
+    assert (5, "0.9") in wrong
+    assert not {w for w in wrong if w[0] == 6}
+
+
+def test_an_all_zero_block_takes_no_role():
+    from fractions import Fraction
+
+    from symattn.verify.explain import _hypotheses
+
+    def block(rows: list[list[int]], line: int) -> Block:
+        return Block(
+            [[Lit(str(v), line, 1 + 3 * j, Fraction(v), None) for j, v in enumerate(r)] for r in rows], line
+        )
+
+    keys, empty, values, query = (
+        block([[1, 0], [0, 1]], 2),
+        block([[0, 0], [0, 0]], 3),
+        block([[10, 0], [0, 20]], 4),
+        block([[1, 0]], 6),
+    )
+    hypotheses, _ = _hypotheses([keys, empty, values, empty, query])
+    assert hypotheses
+    assert not [h for h in hypotheses if any(root is empty for root in h.roots)]
+
+
+def test_a_table_cell_that_works_something_out_is_read():
+    true = [_at(p, 3) for p in _softmax(["0.2", "0"])]
+    text = (
+        "| case | weights |\n|---|---|\n"
+        f"| wrong mask | Softmax([0.2,0]) = [{true[0]},{true[1]}] |\n"
+        "| other | Softmax([0.2,0.9]) = [0.4,0.6] |\n"
+    )
+    verdicts = _verdicts(text)
+    assert verdicts[f"3:{true[0]}"] == verdicts[f"3:{true[1]}"] == "ok"
+    assert verdicts["4:0.4"] == "wrong"  # 0.332

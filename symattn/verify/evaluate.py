@@ -125,6 +125,7 @@ def _near_matrix(node: Matrix, value: Any) -> bool:
 
 
 class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator):
+    written_out: bool = False  # the element just read was a dot product written out term by term
     """The bindings of one document and the findings made so far.
 
     Attributes:
@@ -460,6 +461,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                     )
                 else:
                     self._begin_block_element()
+                    self.written_out = False
                     if not is_claim_shape(element):  # computed from numbers given only rounded (≈)?
                         self.ref_approximate = bool(names_in(element) & self.approximate_inputs)
                         chain_approximate = chain_approximate or self.ref_approximate
@@ -513,7 +515,11 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                 ref = last = value
                 last_is_claim = is_claim
                 ref_is_name = isinstance(element, Name) and not self._names_a_cell(element)
-                exact_ref = not is_claim or all(parse_claim(n.text).places is None for n in literals(element))
+                exact_ref = (
+                    not is_claim
+                    or self.written_out
+                    or all(parse_claim(n.text).places is None for n in literals(element))
+                )
             except (Unverifiable, SymattnError) as err:
                 del self.findings[mark:]
                 self.seen = seen
@@ -622,9 +628,10 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                         num, status="ok", kind="ok", reason="the positional encoding at these positions"
                     )
             return pe, True
-        if is_claim_shape(element) and defines and self._restates_results(element):
-            # y_1 = (0.8 · 0.9 / 0.7649, …) after rms(r_1) = 0.7649: computed from the document's
-            # results, each with its truth, not new data
+        if is_claim_shape(element) and (defines or ref is None) and self._restates_results(element):
+            # y_1 = (0.8 · 0.9 / 0.7649, …) after rms(r_1) = 0.7649, or [1.0 / 1.414, 0.0] =
+            # [0.7071, 0.0] after √2 = 1.414: computed from the document's results, each with
+            # its truth, not new data
             return self.evaluate(element), False
         if is_claim_shape(element):
             kind, reason = (
@@ -647,6 +654,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
         if ref is not None and self.last_dot is not None:
             expanded = self._expanded_dot(element, ref)
             if expanded is not None:
+                self.written_out = True  # the sum of products is exact arithmetic: a step may follow it
                 return expanded, True
         try:
             self.untied_rounded = False

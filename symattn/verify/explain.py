@@ -890,6 +890,9 @@ def _hypotheses(
     printed or transposed; or Q, K and V themselves), with each value of the graph's
     parameters (``stated``: values the text gives them); the count tried, and the list cut at
     :data:`MAX_HYPOTHESES`, the defaults of every parameter first."""
+    # an all-zero block takes no role: as keys or values it makes every product zero, and so
+    # "explains" any printed 0 (a cache's empty slots, ``block 1 = [[0,0],[0,0]]``)
+    inputs = [b for b in inputs if any(lit.value or lit.infinite for lit in b.cells())]
     roles: list[tuple[dict[str, Matrix], tuple[Block, ...]]] = []
     transposed: list[tuple[dict[str, Matrix], tuple[Block, ...]]] = []  # tried after the others
     stacked = dict(_stacks(inputs[:MAX_ROLE_BLOCKS]))  # the tokens printed one vector each: X

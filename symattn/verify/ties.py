@@ -48,6 +48,20 @@ from symattn.verify.world import (
 NEAR_TIE_CELLS = 4
 
 
+#: How many digits past each number's first significant one the restated rows of a block most
+#: of whose rows are new must carry between them to be taken as restated: ``[0.688, 0.530,
+#: 0.313, 0.546]`` is evidence (7), two rows ``[0.3, 0.4, 0.5, 0.6]`` of a weight matrix are
+#: chance (0).
+TIE_DIGITS = 4
+
+
+def _evidence(text: str) -> int:
+    """The digits of a printed number past its first significant one (``0.530``: 1; ``1.0``: 0)."""
+    digits = text.lstrip("+-").replace(".", "").lstrip("0")
+    digits = digits.rstrip("0") if "." in text else digits
+    return max(len(digits) - 1, 0)
+
+
 class Ties:
     """Methods of :class:`~symattn.verify.evaluate.DocumentState` (see the module docstring)."""
 
@@ -58,6 +72,14 @@ class Ties:
         if not rows or any(not all(r) for r in rows) or len({len(r) for r in rows}) != 1:
             return None
         found = [self.row_results.get(r) for r in rows]
+        if (
+            2 * sum(v is not None for v in found) <= len(rows)
+            and sum(
+                _evidence(text) for row, v in zip(rows, found, strict=True) if v is not None for text in row
+            )
+            < TIE_DIGITS
+        ):
+            return None  # most rows new, and the others no evidence: W2, one of whose rows is Q's [0.7, 0.8, 0.9, 1.0]
         if not any(v is not None and any(is_wrong for _, is_wrong in v.deps) for v in found):
             return None  # only tie when it matters: a row printed wrong before
         a_rows, b_rows, deps = [], [], set()
@@ -317,7 +339,10 @@ class Ties:
         one of three or more."""
         best = None
         for name, binding in reversed(self.env.items()):
-            if not is_matrix(binding.a) or binding.a.cols != len(weights) or binding.a.rows < 2:
+            if not is_matrix(binding.a) or binding.a.cols != len(weights):
+                continue
+            vector = binding.a.rows < 2  # a computed row of weights (A₂ⱼ = softmax(…) = [0.12, …]):
+            if vector and (len(weights) < 3 or name in self.inputs):  # three in order are evidence
                 continue
             for i in range(binding.a.rows):
                 try:
@@ -326,7 +351,7 @@ class Ties:
                     continue
                 if misses == 0:
                     return name, binding, i
-                if misses == 1 and len(weights) >= 3 and best is None:
+                if misses == 1 and len(weights) >= 3 and best is None and not vector:
                     best = (name, binding, i)
         return best
 

@@ -21,7 +21,9 @@ Nothing here runs code.  A fenced block or code span is one of three things:
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
@@ -168,13 +170,15 @@ def _hand_arithmetic(piece: Span, language: str, context: CodeContext) -> list[S
             lines.clear()
             k += group
             continue
-        if language in _PYTHON and language and piece.text[a:b].lstrip().startswith("#"):
-            k += 1  # a Python comment among hand arithmetic is a comment
-            continue
         marker = _LINE_COMMENT.match(piece.text, a, b)
-        if marker and (language not in _PYTHON or (not language and marker.group(1).startswith("//"))):
-            a = marker.end()  # a comment of another language is prose: ``// e^0.7071 = 2.0281``
-            # (in a block that names no language, only ``//``: never Python's)
+        opens = marker.group(1)[0] if marker else ""
+        if opens and (language not in _PYTHON or opens == ("#" if language else "/")):
+            a = marker.end()  # a comment is prose: ``// e^0.7071 = 2.0281``, ``# 2.028 / 3.028 = 0.6697``
+            # (in a block that names no language, only ``//``: ``#`` may open a heading)
+            closes = piece.text.rfind("*/", a, b)
+            b = (
+                closes if closes >= 0 and not piece.text[closes + 2 : b].strip() else b
+            )  # `` = [6.69, 6.62] */``
         next_row = open_brackets > 0 and piece.text[a:b].lstrip().startswith("[")  # a matrix's next row
         if lines and (_GOES_ON.match(piece.text, a, b) or next_row):
             lines[-1].put(" ", piece.source_offset(a)).copy_span(piece, a, b)  # "        ≈ [[...]]" goes on
@@ -222,7 +226,7 @@ def _bracket_depth(line: str) -> int:
 _CELL_HEADER = re.compile(r"\s*In \[\d*\]:[ \t]*\n")
 #: A line that goes on the statement before it (``       = [0.70, 2.85]``, ``≈ …``, ``→ …``,
 #: and a sum's next term, ``          + 0.284 * [0.3, 0.9]``).
-_GOES_ON = re.compile(r"\s*(?:=|≈|→|\+(?!\+))")
+_GOES_ON = re.compile(r"\s*(?:=|≈|→|->|\+(?!\+))")
 #: How many lines one Python statement among hand arithmetic may take.
 _STATEMENT_LINES = 40
 
@@ -535,6 +539,7 @@ class _Program:
         self.line_starts = [start + s for s in line_starts]
         self.masks: dict[str, str] = {}  # names of causal masks (shared with the context)
         self.assigned: dict[str, tuple[_Program, ast.expr]] = {}  # (program, last right side), shared
+        self.printouts: set[int] = set()  # where comments claimed as a statement's printout start
 
     def index(self, lineno: int, col: int) -> int:
         """Index in the piece of an ast (line, UTF-8 byte column)."""
@@ -872,7 +877,57 @@ def _program(
         shown = _commented_printout(program, statement, following)
         if shown is not None:
             spans.append(shown)
-    return sorted(spans + _strings(program, tree), key=lambda span: span.source_offset(0))
+    spans += _strings(program, tree) + _comments(program)
+    return sorted(spans, key=lambda span: span.source_offset(0))
+
+
+def _comments(program: _Program) -> list[Span]:
+    """The worked arithmetic a program's comment lines hold (``# e^0.7071 / (e^0.7071 + 1) =
+    0.6697``), read as the prose it is, a line that goes on the one before (``#   = 0.67``)
+    joined to it; a comment claimed as a statement's printout is not read again."""
+    text = program.text
+    ranges = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type != tokenize.COMMENT or token.line[: token.start[1]].strip():
+                continue  # code before it: a note on that line (``[0.841, …],  # Position 1``)
+            start = program.line_starts[token.start[0] - 1] + token.start[1]
+            if start in program.printouts:
+                continue
+            marker = _LINE_COMMENT.match(text, start)
+            ranges.append((marker.end() if marker else start + 1, start + len(token.string)))
+            if not _OPERATOR.search(token.string) and not (
+                len(ranges) > 1 and _GOES_ON.match(text, *ranges[-1])
+            ):  # "mean≈0, std≈1": which of the program's values a bare remark names is not known
+                ranges.pop()
+    except (tokenize.TokenError, SyntaxError, IndexError):
+        return []
+    return _arithmetic_lines(program.piece, ranges)
+
+
+#: An operator between operands, or an applied function: a comment that works something out
+#: (``2.028 / 3.028 = 0.6697``, ``Q = X @ W_q``, ``e^0.7071``), not a bare remark.
+_OPERATOR = re.compile(r"[\w)\]]\s*(?:[-+*/×·^@÷]|\*\*)\s*[-\w(\[.√]|\w\(|√")
+
+
+def _arithmetic_lines(piece: Span, ranges: list[tuple[int, int]]) -> list[Span]:
+    """Lines of hand arithmetic, each read as prose, a line joined to the one before where it
+    goes on it (``= …``, ``≈ …``, ``+ …``, a matrix's next row)."""
+    spans: list[Span] = []
+    lines: list[Builder] = []
+    open_brackets = 0
+    for a, b in ranges:
+        next_row = open_brackets > 0 and piece.text[a:b].lstrip().startswith("[")
+        if lines and (_GOES_ON.match(piece.text, a, b) or next_row):
+            lines[-1].put(" ", piece.source_offset(a)).copy_span(piece, a, b)
+            open_brackets += _bracket_depth(piece.text[a:b])
+        else:
+            spans.extend(prose_spans(lines[-1].build(True, "code"), reader="code") if lines else [])
+            lines[:] = [Builder().copy_span(piece, a, b)]
+            open_brackets = _bracket_depth(piece.text[a:b])
+    if lines:
+        spans.extend(prose_spans(lines[-1].build(True, "code"), reader="code"))
+    return spans
 
 
 #: Most string literals of one program read as text.
@@ -938,6 +993,7 @@ def _commented_printout(program: _Program, statement: ast.stmt, following: int) 
     if match is None or text[end : end + match.start()].strip(" \t\n"):
         return None  # no comment, or code (another statement's text) before it
     start = end + match.end()
+    program.printouts.add(end + match.start())
     stop = text.find("\n", start)
     stop = len(text) if stop < 0 or stop > following else stop
     numbers = _PRINT_NUMBER.findall(text, start, stop)

@@ -378,7 +378,14 @@ class _Walker:
                 self.spans.append(span)
             else:
                 self.spans.extend(statistics_spans(rows))  # token | mean | rms | y: row by row
+                if self.config.text:  # a cell that works something out: Softmax([0.2,0]) = [0.550,0.450]
+                    for cell in (c for r in rows for c in r if _WORKED.search(c.text) and "$" not in c.text):
+                        self.spans.extend(prose_spans(cell))
         return index + 1
+
+
+#: A table cell with a relation between numbers in plain text (``Softmax([0.2,0]) = [0.550,0.450]``).
+_WORKED = re.compile(r"[\d)\]]\s*(?:=|≈)\s*[-\[(]?\s*\d|=\s*\d")
 
 
 _RELATION_TEXT = re.compile(r"=|\\approx")

@@ -44,9 +44,12 @@ FUNCTIONS = {
     "max": r"\max",
     "sin": r"\sin",
     "cos": r"\cos",
+    "tanh": r"\tanh",
 }
+#: Functions read only as written in lower case (``LN(x)`` is a layer norm, ``ln(0.2)`` the log).
+_LOWER_FUNCTIONS = {"ln": r"\ln", "log": r"\log"}
 #: Names of block stages read only as written (``ln`` stays the logarithm).
-_CASED_FUNCTIONS = {"LN": r"\mathrm{LN}", "PE": r"\mathrm{PE}", "RMS": r"\mathrm{RMS}"}
+_CASED_FUNCTIONS = {"LN": r"\mathrm{LN}", "PE": r"\mathrm{PE}", "RMS": r"\mathrm{RMS}", **_LOWER_FUNCTIONS}
 #: Greek letters spelt out (``mu``, ``sigma^2``, ``eps``) and written (``μ``, ``σ²``, ``ε``).
 _GREEK_WORDS = {
     "mu": r"\mu", "sigma": r"\sigma", "eps": r"\epsilon", "epsilon": r"\epsilon", "gamma": r"\gamma",
@@ -72,7 +75,7 @@ def _greek_letters() -> dict[str, str]:
 #: names too, so ``2 * Φ(2)`` is read whole (not as ``(2)``), and not evaluated.
 _GREEK_CHARS = _greek_letters()
 _KEEP_WORDS = {"softmax", "exp", "sqrt", "concat", "attention", "output", "head", "multihead"} | (
-    FUNCTIONS.keys() | _GREEK_WORDS.keys()
+    FUNCTIONS.keys() | _LOWER_FUNCTIONS.keys() | _GREEK_WORDS.keys()
 )
 _NOT_NAMES = {
     "and",
@@ -101,6 +104,8 @@ _IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 #: A subscript written after a letter: ``_255``, ``_{i}``, ``_i``.
 _SUBSCRIPT = re.compile(r"_\{?([A-Za-z0-9]+)\}?")
 _NUMBER = re.compile(r"(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d+(?![A-Za-z0-9]))?%?")
+#: Subscripts written in Unicode (``A₂₃``, ``score₂ⱼ``, ``log₂``), as the subscript each writes.
+_SUBSCRIPT_CHARS = dict(zip("₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥ", "0123456789aeoxhklmnpstijruv", strict=True))
 _MATH_CHARS = set("0123456789.+-*/^=()[],;_% \t×·⋅−≈→√ᵀ²³@<>|!'÷") | {"\u2009", "\u00a0"} | set(_GREEK_CHARS)
 _POSITION_ARG = re.compile(r"\(\s*(?:pos|position|p|t|m)\s*=\s*(\d{1,4})\s*\)")
 _KWARG = re.compile(r",\s*[A-Za-z_]\w*\s*=(?!=)\s*[-\w.]+\s*(?=[,)])")
@@ -108,7 +113,7 @@ _KWARG = re.compile(r",\s*[A-Za-z_]\w*\s*=(?!=)\s*[-\w.]+\s*(?=[,)])")
 _INDEX = re.compile(r"(?:\[\s*\d+\s*\])+")
 #: A slice after a name (``x[:, :2]``, ``h[1:3]``): Python's, in hand arithmetic.
 _SLICE = re.compile(r"\[[-\d\s,]*:[-\d\s,:]*\]")
-_LEADING_RELATION = re.compile(r"\s*(?:=|≈|→|:=)\s*")
+_LEADING_RELATION = re.compile(r"\s*(?:=|≈|→|->|:=)\s*")
 #: A number with a scale suffix (``4.91M``, ``197K``, ``1.2B``): a decimal point or three digits.
 _SUFFIXED = re.compile(r"(?:\d+\.\d+|\d{3,})[KMB](?![A-Za-z0-9_])")
 _GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])")
@@ -189,6 +194,13 @@ class _Writer:
                 self.copy(i, number.end())
                 i = number.end()
                 continue
+            if char in _SUBSCRIPT_CHARS:  # A₂₃: A_{23}
+                j = i
+                while j < end and text[j] in _SUBSCRIPT_CHARS:
+                    j += 1
+                self.put("_{" + "".join(_SUBSCRIPT_CHARS[c] for c in text[i:j]) + "}", i)
+                i = j
+                continue
             ident = _IDENT.match(text, i)
             if ident and ident.end() < end and _module_dot(text, ident.end()):
                 i = ident.end() + 1  # math.sqrt(2): the function, without its module
@@ -217,7 +229,7 @@ class _Writer:
                 self.put("^{3}", i)
             elif char == "→":  # a step to something else (logits → probabilities), not equality
                 self.put(r" \Rightarrow ", i)
-            elif text.startswith("=>", i):
+            elif text.startswith("=>", i) or text.startswith("->", i):  # arrows typed in ASCII
                 self.put(r" \Rightarrow ", i)
                 i += 2
                 continue
@@ -473,7 +485,7 @@ def _tag_end(text: str, i: int) -> int:
 
 
 def _is_math_char(char: str) -> bool:
-    return char in _MATH_CHARS or (char.isalnum() and char.isascii())
+    return char in _MATH_CHARS or (char.isalnum() and char.isascii()) or char in _SUBSCRIPT_CHARS
 
 
 def _runs(text: str, *, code: bool = False) -> list[tuple[int, int]]:
@@ -510,7 +522,10 @@ def _runs(text: str, *, code: bool = False) -> list[tuple[int, int]]:
         if word is not None:
             w = word.group()
             at_start = start is None  # a run starts at its first non-space character
-            if (w.lower() in _NOT_NAMES) if code else _is_prose_word(w, text, word.end(), at_start=at_start):
+            named = text[word.end() : word.end() + 1] in _SUBSCRIPT_CHARS  # score₂ⱼ, log₂: a name
+            if not named and (
+                (w.lower() in _NOT_NAMES) if code else _is_prose_word(w, text, word.end(), at_start=at_start)
+            ):
                 boundary = True
                 if start is not None:
                     runs.append((start, i))
@@ -525,8 +540,8 @@ def _runs(text: str, *, code: bool = False) -> list[tuple[int, int]]:
             if start is not None:
                 runs.append((start, i))
             start = None
-        elif start is None and not char.isspace():
-            start = i
+        elif start is None and not char.isspace() and char not in _SUBSCRIPT_CHARS:
+            start = i  # (a subscript left of a prose word's end starts nothing)
         i += 1
     return [piece for run in runs for piece in _side_by_side(text, *run)]
 
