@@ -125,7 +125,6 @@ def _near_matrix(node: Matrix, value: Any) -> bool:
 
 
 class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator):
-    written_out: bool = False  # the element just read was a dot product written out term by term
     """The bindings of one document and the findings made so far.
 
     Attributes:
@@ -145,6 +144,8 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
     >>> [(f.claimed, str(f.status), str(f.kind)) for f in state.findings]
     [('2', 'unverified', 'input'), ('1', 'unverified', 'operand'), ('4', 'wrong', 'slip')]
     """
+
+    written_out: bool = False  # the element just read was a dot product written out term by term
 
     link_approx = False  # the element being read is joined to the one before it by ≈
     #: the dependencies of the last step with numbers put in for parts of the side before (steps.py)
