@@ -225,6 +225,22 @@ def _check_balance(tokens: list[Token]) -> None:
         raise LatexParseError(f"\\begin{{{envs[-1]}}} is never ended")
 
 
+def _words_only(inner: list[Token]) -> bool:
+    r"""Whether an environment's cells are words only (``\text{猫} \\ \text{坐}``): no number,
+    no letter or operator outside ``\text{}``, so labels beside a matrix, not a factor."""
+    index, words = 0, 0
+    while index < len(inner):
+        text = inner[index].text
+        if text in _NAME_CMDS and index + 1 < len(inner) and inner[index + 1].text == "{":
+            index = _group_end(inner, index + 1)
+            words += 1
+            continue
+        if text not in ("&", "\\\\") and text not in _DROP and not text.isspace():
+            return False
+        index += 1
+    return words > 0
+
+
 def normalise(tokens: list[Token]) -> list[Token]:  # noqa: PLR0915 - one branch per construct
     r"""Rewrite tokens into the small core grammar the parser reads.
 
@@ -291,11 +307,13 @@ def normalise(tokens: list[Token]) -> list[Token]:  # noqa: PLR0915 - one branch
                 end = _matching_end(tokens, index)
                 inner = tokens[after:end]
                 if any(t.text in _ARROWS for t in inner) or (  # a label matrix: drop it all
-                    name == "matrix"
-                    and out
+                    out
                     and out[-1].kind == "end"
-                    and any(t.text == r"\vphantom" for t in inner)
-                ):  # (row labels x_1 ... beside a matrix, aligned with \vphantom)
+                    and (
+                        (name == "matrix" and any(t.text == r"\vphantom" for t in inner))
+                        or _words_only(inner)
+                    )
+                ):  # (row labels x_1 ... beside a matrix, aligned with \vphantom, or \text{猫} ...)
                     index = _env_name(tokens, end + 1)[1]
                     continue
                 if name == "array" and after < len(tokens) and tokens[after].text == "{":

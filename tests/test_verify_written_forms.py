@@ -8,6 +8,7 @@ symattn.
 from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
 
 import mpmath
 import pytest
@@ -438,3 +439,86 @@ def test_a_table_cell_that_works_something_out_is_read():
     verdicts = _verdicts(text)
     assert verdicts[f"3:{true[0]}"] == verdicts[f"3:{true[1]}"] == "ok"
     assert verdicts["4:0.4"] == "wrong"  # 0.332
+
+
+# --- a form met in r15 (2026-12-05): an input given again is another input taken up ---------
+
+
+def test_an_input_given_again_as_another_named_input_is_not_a_slip():
+    # two prompts share one walk-through: V for prompt A, V_B for prompt B, and "Values" given
+    # again for B with one cell changed, exactly V_B; the weighted sum then uses it
+    w = [mpmath.mpf(p) for p in _softmax(["0.1", "0.4"])]
+    shown = [_at(p, 3) for p in w]
+    text = (
+        "$$V_A = \\begin{bmatrix}1 & 0\\\\ 0 & 1\\end{bmatrix}, \\quad "
+        "V_B = \\begin{bmatrix}-1 & 0\\\\ 0 & 1\\end{bmatrix}$$\n\n"
+        "```text\n"
+        "Prompt A\n"
+        "Values  = [[1,0], [0,1]]\n"
+        "\n"
+        "Prompt B\n"
+        f"weights = [{shown[0]}, {shown[1]}]\n"
+        "Values  = [[-1,0], [0,1]]\n"
+        f"o_B = {shown[0]} * [-1,0] + {shown[1]} * [0,1]\n"
+        f"    = [-{shown[0]}, {shown[1]}]\n"
+        "```\n"
+    )
+    report = verify_text(text)
+    assert not report.wrong
+    # the same block given again with one cell changed and no other input it could be: still
+    # a slip in restating Values (the planted form of tests/corpus)
+    slipped = text.replace("Values  = [[-1,0], [0,1]]", "Values  = [[1,0], [0,2]]")
+    assert {(f.line, f.claimed) for f in verify_text(slipped).wrong} >= {(9, "2")}
+
+
+# --- forms met in r15 (2026-12-05): row labels in words, a computed block printed with slips -
+
+
+def _product(x: list[list[str]], w: list[list[str]]) -> list[list[Fraction]]:
+    xs = [[Fraction(v) for v in row] for row in x]
+    ws = [[Fraction(v) for v in row] for row in w]
+    return [[sum(r[k] * ws[k][j] for k in range(len(ws))) for j in range(len(ws[0]))] for r in xs]
+
+
+def _bmatrix(rows: list[list[str]]) -> str:
+    return "\\begin{bmatrix} " + " \\\\ ".join(" & ".join(r) for r in rows) + " \\end{bmatrix}"
+
+
+def test_a_column_of_word_labels_beside_a_matrix_is_not_a_factor():
+    from symattn.latexparse import Matrix, parse_formula
+
+    rows = [["1.0", "0.5"], ["0.2", "0.8"]]
+    labels = "\\begin{matrix} \\text{猫} \\\\ \\text{坐} \\end{matrix}"
+    elements = parse_formula(f"X = {_bmatrix(rows)} {labels}").chains[0].elements
+    assert isinstance(elements[1], Matrix) and len(elements) == 2
+    # a matrix of symbols beside it is still a factor
+    product = parse_formula(f"Y = {_bmatrix(rows)} \\begin{{bmatrix}} x \\\\ y \\end{{bmatrix}}")
+    assert not isinstance(product.chains[0].elements[1], Matrix)
+
+
+def test_a_computed_block_printed_with_slips_is_a_claim_when_what_fits_is_evidence():
+    x = [["1.0", "0.5"], ["0.2", "0.8"], ["0.4", "0.3"]]
+    w = [["0.13", "0.27"], ["0.31", "0.45"]]
+    true = _product(x, w)
+    first = ["0.285", "0.495"]
+    assert [Fraction(v) for v in first] == true[0]  # exact, and 4 digits of evidence
+    slipped = [first, ["0.301", "0.427"], ["0.163", "0.251"]]  # rows 2 and 3 off in every cell
+    assert all(
+        Fraction(v) != t
+        for r, tr in zip(slipped[1:], true[1:], strict=True)
+        for v, t in zip(r, tr, strict=True)
+    )
+    labels = "\\begin{matrix} \\text{猫} \\\\ \\text{坐} \\\\ \\text{在} \\end{matrix}"
+    text = (
+        f"$$X = {_bmatrix(x)} {labels}$$\n\n"
+        f"$$W_Q = {_bmatrix(w)}$$\n\n"
+        "以第 1 行为例计算 $Q = X W_Q$，其余各行照此计算：\n\n"
+        f"$$Q = {_bmatrix(slipped)}$$\n"
+    )
+    wrong = {(f.line, f.claimed) for f in verify_text(text).wrong}
+    assert wrong == {(7, v) for v in ("0.301", "0.427", "0.163", "0.251")}
+    # the same block with its first row off too: nothing that fits is evidence, so it may be new
+    # inputs of another example, and nothing is called wrong
+    fresh = text.replace(f"{first[0]} & {first[1]}", "0.310 & 0.520")
+    assert not verify_text(fresh).wrong
+

@@ -26,7 +26,7 @@ import sympy
 from symattn.exact import Known, certified_decimal, claim_holds, claim_kind, enclose, parse_claim
 from symattn.verify.finding import Finding
 
-__all__ = ["Finding", "Judgement", "carried_line", "exact_text", "judge"]
+__all__ = ["TIE_DIGITS", "Finding", "Judgement", "carried_line", "evidence_digits", "exact_text", "judge"]
 
 #: Longest closed form printed in a report.
 MAX_EXACT_CHARS = 240
@@ -47,6 +47,20 @@ class Judgement:
 
 #: A closed form with more tree nodes than this is not printed (printing walks the tree, not the DAG).
 MAX_EXACT_NODES = 600
+
+
+#: How many digits past each number's first significant one the restated rows of a block most
+#: of whose rows are new must carry between them to be taken as restated: ``[0.688, 0.530,
+#: 0.313, 0.546]`` is evidence (7), two rows ``[0.3, 0.4, 0.5, 0.6]`` of a weight matrix are
+#: chance (0).
+TIE_DIGITS = 4
+
+
+def evidence_digits(text: str) -> int:
+    """The digits of a printed number past its first significant one (``0.530``: 1; ``1.0``: 0)."""
+    digits = text.lstrip("+-").replace(".", "").lstrip("0")
+    digits = digits.rstrip("0") if "." in text else digits
+    return max(len(digits) - 1, 0)
 
 
 def larger_than(value: Any, limit: int) -> bool:

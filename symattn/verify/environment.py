@@ -33,7 +33,7 @@ from symattn.latexparse import (
     literals,
     split_head,
 )
-from symattn.verify.claims import claim_fits, within_float_rounding
+from symattn.verify.claims import claim_fits, evidence_digits, within_float_rounding
 from symattn.verify.shapes import (
     is_literal,
     names_in,
@@ -161,6 +161,49 @@ class Environment:
             for e in chain.elements
         )
         return chain if elements == chain.elements else dataclasses.replace(chain, elements=elements)
+
+    def _gives_another_input(self, names: list[str], node: Node) -> bool:
+        """Whether a block given again under ``names``, with cells changed, is exactly an input the
+        document gave under another name (``V_B = [[-1, 0], [0, 1]]``, then ``Values = [[-1,0],
+        [0,1]]`` for prompt B): that input, taken up again, not a slip in restating ``names``."""
+        try:
+            printed = self.literal_value(node).a
+        except (Unverifiable, SymattnError):
+            return False
+        if not is_matrix(printed) or len(printed) < 2:
+            return False
+        for other in self.inputs - set(names):
+            binding = self.env.get(other)
+            if (
+                binding is not None
+                and is_matrix(binding.a)
+                and binding.a.shape == printed.shape
+                and all(equal(p, q) is True for p, q in zip(binding.a, printed, strict=True))
+            ):
+                return True
+        return False
+
+    def _fit_evidence(self, names: list[str], node: Node) -> int:
+        """The digits of evidence (ties.py's measure) in the printed cells of ``node`` that fit
+        the bound value of a computed name of ``names``: ``Q = [[0.37, 0.61, 0.69], …]`` after
+        ``Q = X W_Q``, whose first row fits, is Q printed with slips, not a new example."""
+        cells = list(literals(node))
+        best = 0
+        for name in names:
+            binding = self.env.get(name)
+            if binding is None or name in self.inputs or not is_matrix(binding.a):
+                continue
+            if len(binding.a) != len(cells):
+                continue
+            evidence = 0
+            for cell_a, cell_b, num in zip(binding.a, binding.b, cells, strict=False):
+                try:
+                    if claim_fits(num.text, cell_a) or claim_fits(num.text, cell_b):
+                        evidence += evidence_digits(num.text)
+                except SymattnError:
+                    continue
+            best = max(best, evidence)
+        return best
 
     def _disagreement(self, names: list[str], node: Node) -> float | None:
         """The share of printed cells that fit no bound value of ``names``."""

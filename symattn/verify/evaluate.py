@@ -51,7 +51,7 @@ from symattn.latexparse import (
     literals,
 )
 from symattn.verify.balls import ball_of, meets
-from symattn.verify.claims import Finding, carried_line, exact_text, judge, within_float_rounding
+from symattn.verify.claims import TIE_DIGITS, Finding, carried_line, exact_text, judge, within_float_rounding
 from symattn.verify.conventions import Conventions
 from symattn.verify.environment import Environment
 from symattn.verify.evaluator import Evaluator
@@ -392,8 +392,12 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
         computed = any(not is_claim_shape(v) for v in values)
         if len(values) == 1 and is_claim_shape(values[0]) and any(n in self.env for n in names):
             share = self._disagreement(names, values[0])
-            if share is not None and share > 0.5:
-                self._forget(names)  # most cells differ: a new example, not a restatement
+            if share is not None and (
+                (share > 0.5 and self._fit_evidence(names, values[0]) < TIE_DIGITS)
+                or (share and self._gives_another_input(names, values[0]))
+            ):
+                self._forget(names)  # most cells differ (and those that fit are no evidence), or
+                # it is another input: a new example
             elif (
                 share
                 and all(n in self.inputs for n in names if n in self.env)

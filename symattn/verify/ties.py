@@ -25,7 +25,7 @@ from symattn.latexparse import (
     Sum,
 )
 from symattn.verify.balls import ball_of
-from symattn.verify.claims import claim_fits
+from symattn.verify.claims import TIE_DIGITS, claim_fits, evidence_digits
 from symattn.verify.shapes import (
     is_literal,
 )
@@ -48,20 +48,6 @@ from symattn.verify.world import (
 NEAR_TIE_CELLS = 4
 
 
-#: How many digits past each number's first significant one the restated rows of a block most
-#: of whose rows are new must carry between them to be taken as restated: ``[0.688, 0.530,
-#: 0.313, 0.546]`` is evidence (7), two rows ``[0.3, 0.4, 0.5, 0.6]`` of a weight matrix are
-#: chance (0).
-TIE_DIGITS = 4
-
-
-def _evidence(text: str) -> int:
-    """The digits of a printed number past its first significant one (``0.530``: 1; ``1.0``: 0)."""
-    digits = text.lstrip("+-").replace(".", "").lstrip("0")
-    digits = digits.rstrip("0") if "." in text else digits
-    return max(len(digits) - 1, 0)
-
-
 class Ties:
     """Methods of :class:`~symattn.verify.evaluate.DocumentState` (see the module docstring)."""
 
@@ -75,7 +61,10 @@ class Ties:
         if (
             2 * sum(v is not None for v in found) <= len(rows)
             and sum(
-                _evidence(text) for row, v in zip(rows, found, strict=True) if v is not None for text in row
+                evidence_digits(text)
+                for row, v in zip(rows, found, strict=True)
+                if v is not None
+                for text in row
             )
             < TIE_DIGITS
         ):
