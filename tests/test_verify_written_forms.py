@@ -522,3 +522,42 @@ def test_a_computed_block_printed_with_slips_is_a_claim_when_what_fits_is_eviden
     fresh = text.replace(f"{first[0]} & {first[1]}", "0.310 & 0.520")
     assert not verify_text(fresh).wrong
 
+
+# --- a form met in r7 (2026-12-05): each token's Q, K and V on its own line ------------------
+
+
+def _grid_document(weights: list[str], scores: list[str]) -> str:
+    return (
+        "**Step 1: the vectors**\n\n"
+        "```\n"
+        'Token 1 "we":   Q₁ = [0.4, 0.1], K₁ = [0.3, 0.5], V₁ = [0.5, 0.2]\n'
+        'Token 2 "see":  Q₂ = [0.6, 0.3], K₂ = [0.7, 0.2], V₂ = [0.3, 0.7]\n'
+        'Token 3 "it":   Q₃ = [0.2, 0.9], K₃ = [0.1, 0.8], V₃ = [0.9, 0.4]\n'
+        "```\n\n"
+        f"**Scores of token 1:** [{', '.join(scores)}]\n\n"
+        "Divide by √2 and take the softmax:\n\n"
+        "```\n"
+        f"Attention weights = [{', '.join(weights)}]\n"
+        "```\n"
+    )
+
+
+def test_each_tokens_q_k_v_on_its_own_line_are_the_rows_of_q_k_v():
+    q1, keys = ["0.4", "0.1"], [["0.3", "0.5"], ["0.7", "0.2"], ["0.1", "0.8"]]
+    exact = [sum(Fraction(a) * Fraction(b) for a, b in zip(q1, k, strict=True)) for k in keys]
+    scores = [_at(mpmath.mpf(s.numerator) / s.denominator, 2) for s in exact]
+    true = [
+        _at(p, 2)
+        for p in _softmax([str(mpmath.mpf(s.numerator) / s.denominator / mpmath.sqrt(2)) for s in exact])
+    ]
+    assert abs(sum(Fraction(t) for t in true) - 1) <= Fraction(3, 200)  # a distribution, as rounded
+    report = verify_text(_grid_document(true, scores))
+    assert [str(f.status) for f in report.findings if f.line == 14] == ["ok"] * 3
+    assert [str(f.status) for f in report.findings if f.line == 9] == ["ok"] * 3  # token 1's scores
+    slipped = [
+        _at(mpmath.mpf(true[0]) + mpmath.mpf("0.03"), 2),
+        _at(mpmath.mpf(true[1]) - mpmath.mpf("0.03"), 2),
+        true[2],
+    ]
+    verdicts = [str(f.status) for f in verify_text(_grid_document(slipped, scores)).findings if f.line == 14]
+    assert verdicts == ["wrong", "wrong", "ok"]

@@ -212,6 +212,44 @@ def _stacks(inputs: list[Block]) -> list[tuple[int, Block]]:
     return out
 
 
+_INDEX = re.compile(r"(?:_\{?\d+\}?|[\d\u2080-\u2089]+)$")
+
+
+def _grid_columns(inputs: list[Block]) -> list[Block]:
+    """The columns of a grid of vectors: consecutive lines (at most :data:`_STACK_GAP` apart)
+    that each print the same number (two or more) of vectors of one width, one per token
+    (``Q₁ = [..], K₁ = [..], V₁ = [..]`` on the first line, ``Q₂ = …`` on the next): the j-th
+    vector of every line stacked as the rows of one matrix, named by the stem its parts share."""
+    lines: list[list[Block]] = []
+    for block in inputs:
+        if block.shape[0] != 1:
+            lines.append([])
+        elif lines and lines[-1] and lines[-1][0].line == block.line:
+            lines[-1].append(block)
+        else:
+            lines.append([block])
+    out = []
+    start = 0
+    for end in range(1, len(lines) + 1):
+        first = lines[start]
+        if (
+            end < len(lines)
+            and len(first) >= 2
+            and [b.shape for b in lines[end]] == [b.shape for b in first]
+            and lines[end][0].line - lines[end - 1][0].line <= _STACK_GAP
+        ):
+            continue
+        run = lines[start:end]
+        if len(run) >= 2 and len(first) >= 2:
+            for j in range(len(first)):
+                parts = tuple(line[j] for line in run)
+                stems = {_INDEX.sub("", p.name) for p in parts}
+                name = stems.pop() if len(stems) == 1 else ""
+                out.append(Block([p.rows[0] for p in parts], parts[0].line, name=name, parts=parts))
+        start = end
+    return out
+
+
 def _table_matrices(blocks: list[Block]) -> list[Block]:
     """Each pipe table's columns of numbers side by side, as the matrix whose rows are the
     table's rows (``| 1 | 0.841 | 0.540 |``: position 1's encoding), without a first column
@@ -915,6 +953,11 @@ def _hypotheses(
                 flipped = {"W_Q": _transpose(wq), "W_K": _transpose(wk), "W_V": _transpose(wv)}
                 transposed.append(({"X": _values(x), **flipped}, (x, bq, bk, bv)))
         roles.append(({"Q": _values(x), "K": _values(x), "V": _values(x)}, (x,)))  # no weights: Q = K = V = X
+    columns = _grid_columns(inputs[: MAX_ROLE_BLOCKS * 2])
+    for first in range(0, len(columns) - 2):  # Q, K and V of each token on one line, a line a token
+        q, k, v = columns[first : first + 3]
+        if q.shape[1] == k.shape[1] and k.shape[0] == v.shape[0]:
+            roles.append(({"Q": _values(q), "K": _values(k), "V": _values(v)}, (q, k, v)))
     triples = list(itertools.permutations(inputs[:4], 3))  # Q, K and V given as they are
     triples += [tuple(inputs[i : i + 3]) for i in range(1, MAX_ROLE_BLOCKS) if len(inputs[i : i + 3]) == 3]
     triples += [(qk, qk, v) for qk, v in itertools.permutations(inputs[:4], 2)]  # Q = K = [..], V = [..]
@@ -1375,6 +1418,49 @@ def _judge_cells(
     return block_wrong
 
 
+def _stronger(match: Match | None, other: Match | None) -> Match | None:
+    """``other`` where it explains more digits than ``match`` (or ``match`` is None)."""
+    return other if other is not None and (match is None or other.evidence > match.evidence) else match
+
+
+def _node_label(match: Match, hyp: Hypothesis) -> str:
+    """The node a block was identified with, as ``--explain`` shows it (``A row 2``)."""
+    whole = len(match.rows) == len(hyp.truth[match.stage])
+    node = match.stage if whole else f"{match.stage} row {match.rows[0] + 1}"
+    return node + (" (transposed)" if match.transposed else "")
+
+
+def _why(match: Match, *, by_shape: bool) -> str:
+    if match.by_name:
+        return "by its name, equal in every cell"
+    if by_shape:
+        return "a row of probabilities named as the weights, after that row's scores"
+    return "declared by its formula" if match.declared else "by its digits"
+
+
+def _one_row(match: Match, hyp: Hypothesis) -> tuple[str, int] | None:
+    """The stage and row of a block identified by its digits as one row of a larger node."""
+    single = len(match.rows) == 1 < len(hyp.truth[match.stage]) and not match.transposed
+    return (match.stage, match.rows[0]) if single and not match.declared else None
+
+
+def _weights_row(block: Block, hyp: Hypothesis, last_row: tuple[str, int] | None) -> Match | None:
+    """A one-row block identified by its shape: a row of probabilities named as the weights,
+    right after one token's row of scores (``Scores: [..]``, then ``weights = [..]``), is that
+    token's row of weights, as :func:`_row_stochastic` says of a whole block."""
+    if (
+        last_row is not None
+        and last_row[0] in ("S", "T")
+        and block.shape[0] == 1
+        and "A" not in hyp.inputs
+        and _prior(block, "A") > 0
+        and _row_stochastic(block, [hyp.truth["A"][last_row[1]]])
+    ):
+        evidence = _score(block, [hyp.truth["A"][last_row[1]]])[0] + _prior(block, "A") + _DECLARED
+        return Match(block, "A", (last_row[1],), False, evidence, MIN_SHARE, True)
+    return None
+
+
 def _judge_document(
     hyp: Hypothesis,
     blocks: list[Block],
@@ -1397,6 +1483,7 @@ def _judge_document(
     world: dict[str, tuple[Matrix, set[int], bool]] = {}
     version, computed_for = 0, -1
     last_stage = ""  # the stage of the last block identified whole
+    last_row: tuple[str, int] | None = None  # the stage and row of the last block identified as one row
 
     def note(block: Block, node: str | None, why: str, evidence: int = 0) -> None:
         if trace is not None:
@@ -1436,13 +1523,13 @@ def _judge_document(
             and _row_stochastic(block, hyp.truth["A"])
         )
         declared |= {"A"} if shaped else set()
-        as_given = not declared and any(block is g for g in given)
-        match = _identify(block, hyp.truth, declared, hyp.inputs)
-        match_a = (
-            _identify(block, {k: v[0] for k, v in world.items()}, declared, hyp.inputs) if printed else None
-        )
-        if match_a is not None and (match is None or match_a.evidence > match.evidence):
-            match = match_a
+        row_match = _weights_row(block, hyp, last_row)
+        as_given = not declared and row_match is None and any(block is g for g in given)
+        match = _identify(block, hyp.truth, declared, hyp.inputs) or row_match
+        if printed:  # or by world (a): the stages computed from the printed blocks before it
+            match = _stronger(
+                match, _identify(block, {k: v[0] for k, v in world.items()}, declared, hyp.inputs)
+            )
         if as_given and (match := _as_given(block, match, hyp)) is None:
             # a block the readers read as given is a result only where a node explains it clearly
             note(block, None, "read as given, and no formula or clear match says it is computed")
@@ -1452,9 +1539,14 @@ def _judge_document(
             continue
         truth = match.target(hyp.truth[match.stage])
         value_a, deps, carries_wrong = world[match.stage]
-        target_a = match.target(value_a)
         missed = _missed(
-            block, match, truth, target_a, hyp, slips=slips, parent_shown=shaped and match.stage == "A"
+            block,
+            match,
+            truth,
+            match.target(value_a),
+            hyp,
+            slips=slips,
+            parent_shown=shaped and match.stage == "A",
         )
         if missed:
             note(block, None, missed)
@@ -1462,22 +1554,10 @@ def _judge_document(
         # a given block printed again (``K = X W_K`` with X = I prints W_K) may be judged, but
         # is no evidence of the hypothesis
         evidence += 0 if any(_values(block) == _values(root) for root in hyp.roots) else match.evidence
-        node = (
-            match.stage
-            if len(match.rows) == len(hyp.truth[match.stage])
-            else f"{match.stage} row {match.rows[0] + 1}"
+        note(block, _node_label(match, hyp), _why(match, by_shape=match is row_match), match.evidence)
+        block_wrong = _judge_cells(
+            match, truth, match.target(value_a), verdicts, deps=deps, carries_wrong=carries_wrong
         )
-        note(
-            block,
-            node + (" (transposed)" if match.transposed else ""),
-            "by its name, equal in every cell"
-            if match.by_name
-            else "declared by its formula"
-            if match.declared
-            else "by its digits",
-            match.evidence,
-        )
-        block_wrong = _judge_cells(match, truth, target_a, verdicts, deps=deps, carries_wrong=carries_wrong)
         if identified is not None and not match.transposed:  # its truth, for the steps after it
             identified[id(block)] = truth
         if len(match.rows) == len(hyp.truth[match.stage]) and not match.transposed:
@@ -1485,6 +1565,7 @@ def _judge_document(
             version += 1
             # identified by its own digits (a formula's name alone says too little)
             last_stage = match.stage if match.evidence - _DECLARED * match.declared >= MIN_EVIDENCE else ""
+        last_row = _one_row(match, hyp)
     return evidence, verdicts
 
 
@@ -1625,14 +1706,15 @@ def _attention(
             trace: list[dict[str, Any]] = []
             found: dict[int, Matrix] = {}
             evidence, verdicts = _judge_document(hyp, blocks, given, trace, found, slips=slips)
-            if above is None or evidence > above[index]:
+            if above is None or evidence >= above[index] + MIN_EVIDENCE:
                 scored.append((evidence, verdicts, hyp, trace, found))
 
     score(hypotheses)
     lazy = _lazy_variants(scored, stated)
     tried += len(lazy)
-    # a lazy parameter off its default must explain more than its default: a slope that only
-    # ties it (1/256 changes the last digits) is no rival
+    # a lazy parameter off its default must explain more than its default, by as many digits
+    # as identify a block: a slope that only ties it (1/256 changes the last digits), or that
+    # fits one more number by chance (m = 1/2 and a weight 0.30), is no rival
     score([variant for variant, _default in lazy], [default for _variant, default in lazy])
     summary["hypotheses"] = tried
     best = max((s[0] for s in scored), default=0)
