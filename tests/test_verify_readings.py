@@ -132,7 +132,9 @@ def test_a_prose_number_that_repeats_a_wrong_printout_is_carried_whatever_the_ma
         assert found == [(48, "0.9515", "carried", 41)]
 
 
-@pytest.mark.parametrize("round_name", ["r1", "r2", "r3", "r4", "r5", "r7", "r8", "r10", "r11", "r12", "r13", "r15"])
+@pytest.mark.parametrize(
+    "round_name", ["r1", "r2", "r3", "r4", "r5", "r7", "r8", "r10", "r11", "r12", "r13", "r15"]
+)
 def test_rounds_raise_no_false_alarm(round_name: str) -> None:
     """Every wrong finding on these first-contact rounds is at a place their expectations
     (written without symattn) list as wrong."""
