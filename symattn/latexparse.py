@@ -225,6 +225,33 @@ def _check_balance(tokens: list[Token]) -> None:
         raise LatexParseError(f"\\begin{{{envs[-1]}}} is never ended")
 
 
+#: Units of memory written after a number (``160 KB``, ``5.3 GB``, ``2 GiB``): a bare ``B``, ``K``
+#: or ``M`` is too often a matrix or a count to be one.
+UNITS = frozenset({"KB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB", "PiB"})
+
+
+def _unit_after_number(tokens: list[Token], index: int, out: list[Token]) -> str:
+    """The unit whose letters start at ``index``, right after a number and a space, and end a
+    word (``160 KB per token``), or ""."""
+    if not out or out[-1].kind != "num" or tokens[index].kind != "letter":
+        return ""
+    if tokens[index].offset == out[-1].offset + len(out[-1].text):
+        return ""  # 2KB: a product as math writes it
+    word = ""
+    end = index
+    while end < len(tokens) and tokens[end].kind == "letter" and len(word) < 3:
+        if word and tokens[end].offset != tokens[end - 1].offset + 1:
+            break
+        word += tokens[end].text
+        end += 1
+    if word not in UNITS:
+        return ""
+    after = tokens[end] if end < len(tokens) else None
+    if after is not None and after.kind == "letter" and after.offset == tokens[end - 1].offset + 1:
+        return ""  # a longer word
+    return word
+
+
 def _words_only(inner: list[Token]) -> bool:
     r"""Whether an environment's cells are words only (``\text{猫} \\ \text{坐}``): no number,
     no letter or operator outside ``\text{}``, so labels beside a matrix, not a factor."""
@@ -339,6 +366,11 @@ def normalise(tokens: list[Token]) -> list[Token]:  # noqa: PLR0915 - one branch
                 while close < len(tokens) and tokens[close].text != "]":
                     close += 1
                 index = close + 1
+            continue
+        unit = _unit_after_number(tokens, index, out)
+        if unit:  # 160 KB: one name, the unit (not K times B)
+            out.append(Token("name", unit, token.offset, tokens[index + len(unit) - 1].offset + 1))
+            index += len(unit)
             continue
         if text in _RELATIONS:
             out.append(Token("rel", text, token.offset))
@@ -756,6 +788,10 @@ class _Parser:
         token = self.take()
         kind, text = token.kind, token.text
         if kind == "num":
+            unit = self.peek()
+            if unit is not None and unit.kind == "name" and unit.text in UNITS:
+                self.take()  # 160 KB: one quantity (90 GB / 160 KB divides by both)
+                return Mul(token.offset, (Num(token.offset, text), Name(unit.offset, unit.text)))
             return Num(token.offset, text)
         if kind == "name":
             return self.named(token.offset, text)

@@ -561,3 +561,45 @@ def test_each_tokens_q_k_v_on_its_own_line_are_the_rows_of_q_k_v():
     ]
     verdicts = [str(f.status) for f in verify_text(_grid_document(slipped, scores)).findings if f.line == 14]
     assert verdicts == ["wrong", "wrong", "ok"]
+
+
+# --- forms met in r14 and r8 (2026-12-05): units of memory, superscript digits ---------------
+
+
+def _kv_document(per_token: str, total: str | None = None) -> str:
+    lines = ["```", f"Memory per token = 2 × 32 × 4 × 64 × 2 = {per_token} per token", "```"]
+    if total is not None:
+        lines += ["", "```", f"Total KV cache = {per_token} × 4,096 = {total}", "```"]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_result_in_units_of_memory_is_judged_in_either_count_of_bytes():
+    size = 2 * 32 * 4 * 64 * 2  # bytes, exactly
+    decimal, binary = Fraction(size, 1000), Fraction(size, 1024)
+    assert (decimal, binary) == (Fraction("32.768"), 32)
+
+    def verdicts(text: str) -> list[str]:
+        return [str(f.status) for f in verify_text(text).findings if f.kind != "operand"]
+
+    assert verdicts(_kv_document("32.8 KB")) == ["ok"]  # 1 KB = 1000 bytes
+    assert verdicts(_kv_document("32 KB")) == ["ok"]  # 1 KB = 1024 bytes
+    assert verdicts(_kv_document("16 KB")) == ["wrong"]  # neither
+    # a document that counts in binary counts so throughout: 32 KiB × 4,096 is 128 MiB; 134 is
+    # the same product read in decimal megabytes, right in neither count alone
+    assert binary * 4096 / 1024 == 128
+    assert [f.status for f in verify_text(_kv_document("32 KB", "128 MB")).findings if f.line == 6][
+        -1
+    ] == "ok"
+    mixed = verify_text(_kv_document("32 KB", "134 MB"))
+    assert [(f.line, f.claimed) for f in mixed.wrong] == [(6, "134")]
+    # a quantity with its unit is one operand: 90 GB / 160 KB divides by both
+    assert Fraction(90 * 10**9, 160 * 10**3) == 562500
+    ratio = verify_text("```\nTokens = 90 GB / 160 KB = 562,500\n```\n")
+    assert [str(f.status) for f in ratio.findings if f.kind != "operand"] == ["ok"]
+
+
+def test_superscript_digits_are_an_exponent():
+    assert 2**8 == 256
+    text = "- 十进制：1 GB = 10⁹ bytes，2⁸ = 256。\n- 2⁸ = 265\n"
+    wrong = {(f.line, f.claimed) for f in verify_text(text).wrong}
+    assert wrong == {(2, "265")}

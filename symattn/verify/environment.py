@@ -20,9 +20,12 @@ from sympy import ImmutableMatrix
 
 from symattn.errors import SymattnError
 from symattn.latexparse import (
+    UNITS,
     Call,
     Chain,
+    Div,
     Matrix,
+    Mul,
     Name,
     Neg,
     Node,
@@ -161,6 +164,36 @@ class Environment:
             for e in chain.elements
         )
         return chain if elements == chain.elements else dataclasses.replace(chain, elements=elements)
+
+    @staticmethod
+    def _in_units(chain: Chain) -> Chain:
+        """A result printed in a unit of memory (``2 × 80 × 8 × 128 × 2 = 160 KB per token``)
+        read as the number it prints: the side before it divided by the unit (a word after the
+        unit is prose), so that ``160`` is judged against 327,680 bytes / 1 KB."""
+        elements = list(chain.elements)
+        changed = False
+        for index in range(1, len(elements)):
+            element = elements[index]
+            if not (isinstance(element, Mul) and len(element.factors) >= 2):
+                continue
+            factors = element.factors
+            if isinstance(factors[0], Mul) and len(factors[0].factors) == 2:  # (160 KB) per token
+                factors = factors[0].factors + factors[1:]
+            number, unit, *words = factors
+            if not (
+                isinstance(number, Num)
+                and isinstance(unit, Name)
+                and unit.name in UNITS
+                and all(isinstance(w, Name) and w.name.isalpha() and w.name.islower() for w in words)
+            ):
+                continue
+            before = elements[index - 1]
+            if isinstance(before, Num):
+                continue  # 0.16 MB = 160 KB: the same number in two units
+            elements[index - 1] = Div(before.offset, before, unit)
+            elements[index] = number
+            changed = True
+        return dataclasses.replace(chain, elements=tuple(elements)) if changed else chain
 
     def _gives_another_input(self, names: list[str], node: Node) -> bool:
         """Whether a block given again under ``names``, with cells changed, is exactly an input the
@@ -429,6 +462,13 @@ class Environment:
             return Val(sympy.pi, sympy.pi, arith=False)
         if name == "e":  # Euler's number, italic or upright, unless the document binds e
             return Val(sympy.E, sympy.E, arith=False)
+        if name in UNITS:  # 160 KB: 160·10³ bytes, or 160·2¹⁰ (a convention; KiB is always 2¹⁰)
+            power = "KMGTP".index(name[0]) + 1
+            binary = (
+                name[1] == "i" or self._convention("units", ("binary units", "decimal units")) == "binary"
+            )
+            scale = sympy.Integer(2) ** (10 * power) if binary else sympy.Integer(10) ** (3 * power)
+            return Val(scale, scale, arith=False)
         cell = self._cell(name)
         if cell is not None:
             return cell

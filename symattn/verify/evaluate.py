@@ -377,7 +377,7 @@ class DocumentState(Environment, Conventions, Ties, Prose, Sublayers, Evaluator)
                 reason = "not part of an equation, so there is nothing to compare it with"
             self.unverified(literals(element), "no-claim", reason)
             return
-        chain = self._resolved(chain)
+        chain = self._in_units(self._resolved(chain))
         self.defining = False
         if self._given_scores(chain) or self._given_call(chain):
             return

@@ -95,6 +95,8 @@ _OVERRIDES = {
     "without gamma and beta": ("affine", False),
     "erf GELU": ("gelu", "gelu"),
     "base 10000": ("base", 10000),  # the document states another base, the paper's was used
+    "binary units": ("units", "binary"),  # 1 KB = 1024 bytes (KiB), as memory is often counted
+    "decimal units": ("units", "decimal"),  # 1 KB = 1000 bytes
 }
 
 
@@ -122,6 +124,7 @@ class Sublayers:
     accepted: tuple[Any, set] | None = None  # a convention the chain's numbers were accepted under
     followed: tuple[Any, set] | None = None  # a convention they follow where the document states another
     top_element: Node | None = None
+    binary_units: bool = False  # a result was right only with 1 KB = 1024 bytes: the document's count
 
     # --- the conventions in force ---------------------------------------------------------
 
@@ -147,6 +150,8 @@ class Sublayers:
             return True
         if key == "base":
             return stated.base or 10000
+        if key == "units":  # decimal, until a result of the document is right only in binary
+            return "binary" if self.binary_units else "decimal"
         raise KeyError(key)  # pragma: no cover - the keys are _OVERRIDES' own
 
     def _acceptable(self, label: str) -> bool:
@@ -166,6 +171,8 @@ class Sublayers:
             return self._eps_binding() is None
         if key == "base":
             return stated.base in (None, value)
+        if key == "units":  # KB as 1000 or 1024 bytes: both are in use, one per document
+            return value == "binary" or not self.binary_units
         return key == "affine"  # a γ, β bound for another norm (an RMSNorm's gain) may not be this one's
 
     def _eps_binding(self) -> Binding | None:
@@ -1180,7 +1187,7 @@ class Sublayers:
             for i in range(start, len(self.findings))
             if (
                 self.findings[i].status == "wrong"
-                and self.findings[i].kind in ("wrong", "slip", "carried", "rounding-carried")
+                and self.findings[i].kind in ("wrong", "slip", "carried", "rounding", "rounding-carried")
             )
             or self.findings[i].reason.startswith(_DOUBTED)
         ]
@@ -1227,6 +1234,8 @@ class Sublayers:
                         kind="ok",
                         reason=f"right under {label}, which the document allows",
                     )
+                    self._restated_under(found.claimed, value)
+                    self.binary_units = self.binary_units or label == "binary units"
                 elif found.kind == "carried":  # from an earlier number of the same convention: both said
                     self.findings[i] = dataclasses.replace(found, fits=label)
                 else:  # a printed step of the other convention (σ² = 14.8 / 4 for d = 5) included
@@ -1235,6 +1244,18 @@ class Sublayers:
             return
         if _ANOTHER_ROW in elements[-1][1]:
             self._far_statistics(fresh)
+
+    def _restated_under(self, text: str, value: Val) -> None:
+        """A scalar result found right under another convention: where it is written again
+        (``2.0 MB × 8,192`` after ``… = 2.0 MB``), it restates that value, not a wrong one."""
+        if is_matrix(value.b):
+            return
+        result = Val(value.a, value.b, frozenset(), arith=False)
+        for known in (self.results, self.printed):
+            if text in known:
+                known[text] = result
+        if text in self.recent:
+            self.recent[text] = (self.recent[text][0], result)
 
     def _accepted(self, last: Val | None) -> Val | None:
         """The chain's result under the convention its numbers were accepted under (the

@@ -23,7 +23,7 @@ import itertools
 import re
 import unicodedata
 
-from symattn.latexparse import GREEK_NAMES
+from symattn.latexparse import GREEK_NAMES, UNITS
 from symattn.verify.readers.span import Builder, Span
 from symattn.verify.stated import CHINESE_DIGITS, ORDINALS
 
@@ -106,7 +106,13 @@ _SUBSCRIPT = re.compile(r"_\{?([A-Za-z0-9]+)\}?")
 _NUMBER = re.compile(r"(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d+(?![A-Za-z0-9]))?%?")
 #: Subscripts written in Unicode (``A₂₃``, ``score₂ⱼ``, ``log₂``), as the subscript each writes.
 _SUBSCRIPT_CHARS = dict(zip("₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥ", "0123456789aeoxhklmnpstijruv", strict=True))
-_MATH_CHARS = set("0123456789.+-*/^=()[],;_% \t×·⋅−≈→√ᵀ²³@<>|!'÷") | {"\u2009", "\u00a0"} | set(_GREEK_CHARS)
+_SUPERSCRIPT_CHARS = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-", strict=True))
+_MATH_CHARS = (
+    set("0123456789.+-*/^=()[],;_% \t×·⋅−≈→√ᵀ@<>|!'÷")
+    | {"\u2009", "\u00a0"}
+    | set(_GREEK_CHARS)
+    | set(_SUPERSCRIPT_CHARS)
+)
 _POSITION_ARG = re.compile(r"\(\s*(?:pos|position|p|t|m)\s*=\s*(\d{1,4})\s*\)")
 _KWARG = re.compile(r",\s*[A-Za-z_]\w*\s*=(?!=)\s*[-\w.]+\s*(?=[,)])")
 #: An index written right after a word (``score[1][1]``).
@@ -194,11 +200,14 @@ class _Writer:
                 self.copy(i, number.end())
                 i = number.end()
                 continue
-            if char in _SUBSCRIPT_CHARS:  # A₂₃: A_{23}
+            if char in _SUBSCRIPT_CHARS or char in _SUPERSCRIPT_CHARS:  # A₂₃: A_{23}; 10⁹: 10^{9}
+                scripts, mark = (
+                    (_SUBSCRIPT_CHARS, "_") if char in _SUBSCRIPT_CHARS else (_SUPERSCRIPT_CHARS, "^")
+                )
                 j = i
-                while j < end and text[j] in _SUBSCRIPT_CHARS:
+                while j < end and text[j] in scripts:
                     j += 1
-                self.put("_{" + "".join(_SUBSCRIPT_CHARS[c] for c in text[i:j]) + "}", i)
+                self.put(mark + "{" + "".join(scripts[c] for c in text[i:j]) + "}", i)
                 i = j
                 continue
             ident = _IDENT.match(text, i)
@@ -223,10 +232,6 @@ class _Writer:
                 continue
             if char in "ᵀ":
                 self.put("^{T}", i)
-            elif char == "²":
-                self.put("^{2}", i)
-            elif char == "³":
-                self.put("^{3}", i)
             elif char == "→":  # a step to something else (logits → probabilities), not equality
                 self.put(r" \Rightarrow ", i)
             elif text.startswith("=>", i) or text.startswith("->", i):  # arrows typed in ASCII
@@ -344,11 +349,17 @@ class _Writer:
             self.copy(i + 1, end)
             self.put("}", end - 1)
             return end
+        if word in UNITS and self.text[:i].rstrip()[-1:].isdigit():  # 160 KB: a unit, one name
+            return self.as_text(i, end)
         if word.isupper() and len(word) <= 3 and word.isalpha():  # QK, XW: products of names
             for k in range(len(word)):
                 self.copy(i + k, i + k + 1)
                 self.put(" ", i + k)
             return end
+        return self.as_text(i, end)
+
+    def as_text(self, i: int, end: int) -> int:
+        """The word at ``i`` as one name, ``\\text{...}``."""
         self.put(r"\text{", i)
         self.copy(i, end)
         self.put("}", end - 1)
